@@ -1,0 +1,3 @@
+"""Synapse: a local, git-aware memory store for coding agents."""
+
+__version__ = "0.1.0"

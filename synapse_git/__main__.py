@@ -1,0 +1,3 @@
+from synapse_git.cli.app import main
+
+raise SystemExit(main())

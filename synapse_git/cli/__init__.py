@@ -1,0 +1,1 @@
+"""The `synapse` command line: thin typer commands over `synapse_git.service`."""

@@ -1,0 +1,73 @@
+"""The root `synapse` command and the one place errors become exit codes."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+import click
+import typer
+
+from synapse_git import __version__
+from synapse_git.cli import maintenance  # noqa: F401  (adds its commands to memory_app)
+from synapse_git.cli.memory import app as memory_app
+from synapse_git.cli.project import app as project_app
+from synapse_git.errors import SynapseError
+
+app = typer.Typer(
+    name="synapse",
+    help="Synapse: git-aware memory for coding agents and the people who work with them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.add_typer(memory_app, name="memory")
+app.add_typer(project_app, name="project")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"synapse {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """Remember facts about your code; recall them by a question."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; bad input exits 2 with one line on stderr, internal errors 3."""
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv, prog_name="synapse", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code or 0)
+    except click.exceptions.Abort:
+        print("synapse: aborted", file=sys.stderr)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except SynapseError as exc:
+        print(f"synapse: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        if os.environ.get("SYNAPSE_DEBUG") == "1":
+            traceback.print_exc()
+        else:
+            print(
+                f"synapse: internal error: {type(exc).__name__}: {exc} "
+                "(set SYNAPSE_DEBUG=1 for the traceback)",
+                file=sys.stderr,
+            )
+        return 3
+    return result if isinstance(result, int) else 0

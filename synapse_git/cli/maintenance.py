@@ -1,0 +1,104 @@
+"""`synapse memory check | import | export`: the store as a whole."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+import typer
+
+from synapse_git.cli.memory import app
+from synapse_git.cli.output import JSON_OPTION, emit, service
+from synapse_git.errors import BadInput
+
+PROGRESS_FROM = 2000
+
+
+@app.command("check")
+def check(
+    repair: bool = typer.Option(False, "--repair", help="Rebuild both indexes from the rows."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Verify the two search indexes against the stored rows (exit 1 when damaged)."""
+    report = service().check(repair=repair)
+    if as_json:
+        emit({"ok": report.ok, "live": report.live, "problems": list(report.problems)})
+    elif report.ok:
+        typer.echo(f"ok: {report.live} live memories, both indexes in step")
+    else:
+        for problem in report.problems:
+            typer.echo(f"problem: {problem}")
+        typer.echo("run `synapse memory check --repair` to rebuild the indexes")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command("export")
+def export(
+    output: Path = typer.Argument(None, help="File to write (default: standard output)."),
+) -> None:
+    """Write every live memory as JSON Lines."""
+    if output is None:
+        for line in service().export():
+            sys.stdout.write(line + "\n")
+        return
+    count = 0
+    with output.open("w", encoding="utf-8") as handle:
+        for line in service().export():
+            handle.write(line + "\n")
+            count += 1
+    typer.echo(f"exported {count} memories to {output}", err=True)
+
+
+@app.command("import")
+def import_(
+    source: Path = typer.Argument(..., help="A JSON Lines file, or - for standard input."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Import memories from JSON Lines; one bad line stops it and nothing is imported."""
+    text = _read(source)
+    lines = text.splitlines()
+    report = service().import_lines(lines, _progress(len(lines), sys.stderr))
+    if as_json:
+        emit(vars(report))
+    else:
+        typer.echo(f"imported {report.imported} memories ({report.duplicates} duplicates skipped)")
+
+
+def _read(source: Path) -> str:
+    try:
+        raw = sys.stdin.buffer.read() if str(source) == "-" else source.read_bytes()
+    except OSError as exc:
+        raise BadInput(f"cannot read {source}: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise BadInput(f"line {line}: not valid UTF-8; nothing was imported") from None
+
+
+def _progress(total: int, stream: TextIO) -> Callable[[int], None] | None:
+    if total < PROGRESS_FROM:
+        return None
+    ticks = _ticks(total)
+    live = stream.isatty()
+
+    def show(done: int) -> None:
+        if done == next_tick[0] or done == total:
+            width = 30
+            filled = width * done // total
+            bar = "#" * filled + "-" * (width - filled)
+            end = "\r" if live and done < total else "\n"
+            stream.write(f"importing [{bar}] {done}/{total} lines{end}")
+            stream.flush()
+            next_tick[0] = next(ticks, total)
+
+    next_tick = [next(ticks, total)]
+    return show
+
+
+def _ticks(total: int) -> Iterator[int]:
+    step = max(1, total // 20)
+    yield from range(step, total, step)

@@ -1,0 +1,235 @@
+"""`synapse memory …`: remember, read and look after memories.
+
+Other modules of this package add their commands to `app` (recall, drift,
+check, import, export); `cli/app.py` imports them all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from synapse_git.cli.output import JSON_OPTION, body_arg, emit, here, one_line, service
+from synapse_git.memories import Memory
+from synapse_git.service import Remembered
+
+HIDDEN_KEYS = ("state", "superseded_by")
+
+app = typer.Typer(help="Remember, recall, read and look after memories.", no_args_is_help=True)
+
+FOLDER_OPTION = typer.Option(
+    None, "--folder", "-C", help="Act as if run in this folder (default: here)."
+)
+
+
+@app.command("remember")
+def remember(
+    text: str = typer.Argument(..., help="The memory's text, or - to read it from stdin."),
+    source: str = typer.Option("", "--source", "-s", help="Where it comes from (file, URL…)."),
+    is_global: bool = typer.Option(False, "--global", help="Store globally, not in the project."),
+    supersedes: int = typer.Option(None, "--supersedes", help="Id of the memory this replaces."),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Remember a short fact about this project (or, with --global, everywhere)."""
+    svc = service()
+    scope = here(svc, folder, quiet=is_global)
+    result = svc.remember(
+        body_arg(text), scope, source=source, is_global=is_global, supersedes=supersedes
+    )
+    _print_remembered(result, as_json, supersedes)
+
+
+def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None) -> None:
+    if as_json:
+        emit(result.as_json())
+        return
+    where = "global" if result.project is None else result.project
+    if result.duplicate_of is not None:
+        typer.echo(f"already remembered as {result.id} ({where})")
+    else:
+        typer.echo(f"remembered {result.id} ({where})")
+    if supersedes is not None and result.duplicate_of is None:
+        typer.echo(f"  supersedes {supersedes}")
+    for finding in result.drift:
+        typer.echo(f"  {finding.get('kind')}: {finding.get('detail')}")
+
+
+@app.command("edit")
+def edit(
+    memory_id: int = typer.Argument(..., metavar="ID"),
+    text: str = typer.Argument(None, help="The new text, or - to read it from stdin."),
+    source: str = typer.Option(None, "--source", "-s", help="A new source label."),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Change a memory's text or source; the previous version goes to its history."""
+    svc = service()
+    body = None if text is None else body_arg(text)
+    memory = svc.edit(memory_id, here(svc, folder), body=body, source=source)
+    _print_state(memory, "edited", as_json)
+
+
+@app.command("supersede")
+def supersede(
+    old_id: int = typer.Argument(..., metavar="OLD_ID", help="The memory that is out of date."),
+    text: str = typer.Argument(None, help="The corrected text (or - for stdin)."),
+    by: int = typer.Option(None, "--by", help="An existing memory that replaces OLD_ID."),
+    source: str = typer.Option("", "--source", "-s"),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Replace a memory: by new TEXT (stored in OLD_ID's scope) or by an existing one (--by)."""
+    svc = service()
+    scope = here(svc, folder)
+    if (text is None) == (by is None):
+        raise typer.BadParameter("give either the corrected TEXT or --by ID")
+    if by is not None:
+        _print_state(svc.supersede(old_id, by, scope), f"superseded by {by}", as_json)
+        return
+    old = svc.history(old_id, scope).memory
+    result = svc.remember(
+        body_arg(text), scope, source=source, is_global=old.project is None, supersedes=old_id
+    )
+    _print_remembered(result, as_json, old_id)
+
+
+@app.command("forget")
+def forget(
+    memory_id: int = typer.Argument(..., metavar="ID"),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Hide a memory from recall, reading, drift and sessions (restore brings it back)."""
+    svc = service()
+    _print_state(svc.forget(memory_id, here(svc, folder)), "forgotten", as_json)
+
+
+@app.command("restore")
+def restore(
+    memory_id: int = typer.Argument(..., metavar="ID"),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Bring back a superseded or forgotten memory."""
+    svc = service()
+    _print_state(svc.restore(memory_id, here(svc, folder)), "restored", as_json)
+
+
+def _memory_json(memory: Memory) -> dict[str, object]:
+    return {
+        "id": memory.id,
+        "project": memory.project,
+        "source": memory.source,
+        "body": memory.body,
+        "created_at": memory.created_at,
+        "updated_at": memory.updated_at,
+        "state": memory.state,
+        "superseded_by": memory.superseded_by,
+    }
+
+
+def _print_state(memory: Memory, what: str, as_json: bool) -> None:
+    if as_json:
+        emit(_memory_json(memory))
+    else:
+        typer.echo(f"{what} {memory.id}: {one_line(memory.body)}")
+
+
+@app.command("history")
+def history(
+    memory_id: int = typer.Argument(..., metavar="ID"),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Every version of a memory and its supersession chain."""
+    svc = service()
+    found = svc.history(memory_id, here(svc, folder))
+    if as_json:
+        emit(
+            {
+                "memory": _memory_json(found.memory),
+                "versions": [vars(version) for version in found.versions],
+                "supersedes": found.supersedes,
+            }
+        )
+        return
+    memory = found.memory
+    typer.echo(f"memory {memory.id} ({memory.state}), created {memory.created_at}")
+    for number, version in enumerate(found.versions, start=1):
+        typer.echo(f"  v{number} [{version.state}] until {version.changed_at} ({version.change})")
+        typer.echo(f"     {one_line(version.body)}")
+    typer.echo(f"  v{len(found.versions) + 1} [{memory.state}] current, since {memory.updated_at}")
+    typer.echo(f"     {one_line(memory.body)}")
+    if memory.superseded_by is not None:
+        typer.echo(f"  superseded by {memory.superseded_by}")
+    if found.supersedes:
+        typer.echo("  supersedes " + ", ".join(map(str, found.supersedes)))
+
+
+@app.command("read")
+def read(
+    memory_id: int = typer.Argument(..., metavar="ID"),
+    offset: int = typer.Option(0, "--offset", help="Byte offset to start at (a page's next)."),
+    budget: str = typer.Option(None, "--budget", help="lean, balanced or full: the page size."),
+    project: str = typer.Option(None, "--project", help="Only if the memory is of this project."),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Print one exact page of a memory; follow `next` until it is null."""
+    svc = service()
+    page = svc.read(
+        memory_id,
+        here(svc, folder, quiet=as_json),
+        offset=offset,
+        budget=budget,
+        project=project,
+        check_project=project is not None,
+    )
+    if as_json:
+        emit({"memory": None if page is None else page.as_json()})
+        return
+    if page is None:
+        typer.echo(f"no memory {memory_id} is visible from here", err=True)
+        raise typer.Exit(1)
+    typer.echo(page.body, nl=False)
+    if page.next is not None:
+        typer.echo(
+            f"\n-- bytes {page.offset}..{page.next} of {page.total}; "
+            f"more: synapse memory read {page.id} --offset {page.next}",
+            err=True,
+        )
+
+
+@app.command("list")
+def list_(
+    query: str = typer.Argument(None, help="Only memories containing this text."),
+    limit: int = typer.Option(50, "--limit", "-n", min=1, help="Show at most this many."),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Visible memories, newest first."""
+    svc = service()
+    found = svc.list_memories(here(svc, folder, quiet=as_json), contains=query, limit=limit)
+    if as_json:
+        emit(
+            {
+                "project": found.project,
+                "total": found.total,
+                "memories": [
+                    {k: v for k, v in _memory_json(m).items() if k not in HIDDEN_KEYS}
+                    for m in found.memories
+                ],
+            }
+        )
+        return
+    if not found.memories:
+        typer.echo("no memories" + (f" contain {query!r}" if query else " yet"))
+        return
+    for memory in found.memories:
+        scope = "global " if memory.project is None else "project"
+        typer.echo(f"{memory.id:>6}  {scope}  {memory.created_at[:10]}  {one_line(memory.body)}")
+    rest = found.total - len(found.memories)
+    if rest > 0:
+        typer.echo(f"… and {rest} more (use --limit)")

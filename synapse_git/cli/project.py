@@ -1,0 +1,63 @@
+"""`synapse project …`: which project a folder is, and re-keying a moved repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from synapse_git.cli.output import JSON_OPTION, emit, here, service
+
+app = typer.Typer(help="The project (git repository) a folder belongs to.", no_args_is_help=True)
+
+
+@app.command("show")
+def show(
+    folder: Path = typer.Argument(None, help="Folder to look from (default: here)."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Print the project key, the checkout, the main worktree and the counts."""
+    svc = service()
+    info = svc.project_info(here(svc, folder, quiet=True))
+    scope = info.scope
+    if as_json:
+        emit(
+            {
+                "folder": str(scope.folder),
+                "project": scope.project,
+                "checkout": None if scope.checkout is None else str(scope.checkout),
+                "main_worktree": None if scope.main_worktree is None else str(scope.main_worktree),
+                "note": scope.note,
+                "memories": info.counts,
+                "global": info.global_counts,
+                "moved_from": info.moved_from,
+            }
+        )
+        return
+    if scope.project is None:
+        typer.echo(f"no project: {scope.note}; only global memory is visible.")
+    else:
+        typer.echo(f"project        {scope.project}")
+        typer.echo(f"checkout       {scope.checkout}")
+        typer.echo(f"main worktree  {scope.main_worktree}")
+        typer.echo("memories       " + _counts(info.counts))
+    typer.echo("global         " + _counts(info.global_counts))
+    for old in info.moved_from:
+        typer.echo(
+            f"hint: {old} no longer exists and has this repository's root commit; "
+            f"run: synapse project move '{old}' '{scope.project}'"
+        )
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {state}" for state, n in counts.items())
+
+
+@app.command("move")
+def move(
+    old: str = typer.Argument(..., help="The project's old folder (its former key)."),
+    new: Path = typer.Argument(..., help="Any folder inside the repository's new place."),
+) -> None:
+    """Re-key the memories of a repository that was moved from OLD to NEW."""
+    moved = service().move_project(old, str(new))
+    typer.echo(f"moved {moved} memories to {new.resolve()}")

@@ -1,0 +1,278 @@
+"""Synapse: the one API every edge calls. Edges parse, call one method, render.
+
+Each method opens the store for that one operation and closes it, so a
+long-lived caller (the MCP server) never holds a lock between calls.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from synapse_git import config as config_mod
+from synapse_git import memories, reading, store, transfer
+from synapse_git import scope as scope_mod
+from synapse_git.config import Config
+from synapse_git.errors import BadInput, NotFound
+from synapse_git.memories import Memory, Version
+from synapse_git.reading import Page
+from synapse_git.scope import Scope
+from synapse_git.text import check_body, check_source
+
+
+@dataclass(frozen=True)
+class Remembered:
+    id: int
+    project: str | None
+    duplicate_of: int | None
+    drift: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "project": self.project,
+            "duplicate_of": self.duplicate_of,
+            "drift": self.drift,
+        }
+
+
+@dataclass(frozen=True)
+class History:
+    memory: Memory
+    versions: list[Version]
+    supersedes: list[int]
+
+
+@dataclass(frozen=True)
+class Listing:
+    project: str | None
+    total: int
+    memories: list[Memory]
+
+
+@dataclass(frozen=True)
+class ProjectInfo:
+    scope: Scope
+    counts: dict[str, int]
+    global_counts: dict[str, int]
+    moved_from: list[str]
+
+
+class Synapse:
+    """The memory store as seen from one data folder."""
+
+    def __init__(self, config: Config | None = None) -> None:
+        self.config = config if config is not None else config_mod.load()
+
+    # -- plumbing -------------------------------------------------------------
+
+    @contextmanager
+    def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
+        with closing(store.connect(self.config.db_path, create=create)) as conn:
+            yield conn
+
+    def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
+        return scope_mod.resolve(folder)
+
+    def _exists(self) -> bool:
+        return self.config.db_path.exists()
+
+    # -- lifecycle (§4) ---------------------------------------------------------
+
+    def remember(
+        self,
+        body: str,
+        scope: Scope,
+        *,
+        source: str = "",
+        is_global: bool = False,
+        supersedes: int | None = None,
+    ) -> Remembered:
+        """Store a memory in the project of `scope` (or globally); an exact duplicate
+        of a live memory in the same scope returns that memory instead."""
+        check_body(body)
+        check_source(source)
+        if not is_global and scope.project is None:
+            raise BadInput(f"{scope.note}: pass --global to remember globally")
+        project = None if is_global else scope.project
+        head = scope_mod.head(scope) if project is not None else scope_mod.Head(None, None)
+        root = scope_mod.root_commit(scope) if project is not None else None
+        with self.connection() as conn, store.transaction(conn):
+            old = None
+            if supersedes is not None:
+                old = memories.require(conn, supersedes, scope.projects, hidden=False)
+            existing = memories.find_duplicate(conn, body, project)
+            if existing is not None and old is None:
+                return Remembered(existing, project, existing)
+            if project is not None:
+                memories.note_project(conn, project, root)
+            new_id = memories.insert(
+                conn, body, source, project, head_commit=head.commit, branch=head.branch
+            )
+            if old is not None:
+                memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+        return Remembered(new_id, project, None)
+
+    def edit(
+        self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
+    ) -> Memory:
+        if body is None and source is None:
+            raise BadInput("nothing to change: give a new body or --source")
+        if body is not None:
+            check_body(body)
+        if source is not None:
+            check_source(source)
+        with self.connection() as conn, store.transaction(conn):
+            old = memories.require(conn, memory_id, scope.projects)
+            memories.update_text(
+                conn,
+                old,
+                old.body if body is None else body,
+                old.source if source is None else source,
+            )
+            return memories.require(conn, memory_id, scope.projects)
+
+    def supersede(self, old_id: int, new_id: int, scope: Scope) -> Memory:
+        """Mark memory `old_id` superseded by the existing memory `new_id`."""
+        if old_id == new_id:
+            raise BadInput("a memory cannot supersede itself")
+        with self.connection() as conn, store.transaction(conn):
+            old = memories.require(conn, old_id, scope.projects, hidden=False)
+            memories.require(conn, new_id, scope.projects, hidden=False)
+            memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+            return memories.require(conn, old_id, scope.projects)
+
+    def forget(self, memory_id: int, scope: Scope) -> Memory:
+        with self.connection() as conn, store.transaction(conn):
+            old = memories.require(conn, memory_id, scope.projects)
+            if old.state == "forgotten":
+                return old
+            memories.set_state(conn, old, "forgotten", None, "forgotten")
+            return memories.require(conn, memory_id, scope.projects)
+
+    def restore(self, memory_id: int, scope: Scope) -> Memory:
+        with self.connection() as conn, store.transaction(conn):
+            old = memories.require(conn, memory_id, scope.projects)
+            if old.live:
+                return old
+            memories.set_state(conn, old, "live", None, "restored")
+            return memories.require(conn, memory_id, scope.projects)
+
+    def history(self, memory_id: int, scope: Scope) -> History:
+        if not self._exists():
+            raise NotFound(f"no memory {memory_id} is visible from here")
+        with self.connection() as conn:
+            memory = memories.require(conn, memory_id, scope.projects)
+            return History(
+                memory, memories.versions(conn, memory_id), memories.superseded(conn, memory_id)
+            )
+
+    # -- reading (§8) and listing -------------------------------------------------
+
+    def read(
+        self,
+        memory_id: int,
+        scope: Scope,
+        *,
+        offset: int = 0,
+        budget: str | None = None,
+        project: str | None = None,
+        check_project: bool = False,
+    ) -> Page | None:
+        """One page of a live visible memory, or None (missing, hidden, out of scope)."""
+        size = self.config.budget(budget).page_bytes
+        if offset < 0:
+            raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
+        if not self._exists():
+            return None
+        with self.connection() as conn:
+            return reading.read_page(
+                conn,
+                memory_id,
+                scope.projects,
+                offset=offset,
+                page_bytes=size,
+                project=project,
+                check_project=check_project,
+            )
+
+    def list_memories(
+        self, scope: Scope, *, contains: str | None = None, limit: int | None = None
+    ) -> Listing:
+        if not self._exists():
+            return Listing(scope.project, 0, [])
+        with self.connection() as conn:
+            total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
+        return Listing(scope.project, total, rows)
+
+    # -- recall (§5, §6): recall.py ------------------------------------------------------
+    # (recall methods go here)
+
+    # -- drift (§7): drift.py -----------------------------------------------------------
+    # (drift methods go here)
+
+    # -- sessions and hooks (§9): session.py ------------------------------------------
+    # (session methods go here)
+
+    # -- the store as a whole ---------------------------------------------------------
+
+    def check(self, *, repair: bool = False) -> store.CheckReport:
+        with self.connection() as conn:
+            if repair:
+                store.repair(conn)
+            return store.check(conn)
+
+    def export(self) -> Iterator[str]:
+        if not self._exists():
+            return
+        with self.connection() as conn:
+            yield from transfer.export_lines(conn)
+
+    def import_lines(
+        self, lines: Iterable[str], progress: Callable[[int], None] | None = None
+    ) -> transfer.ImportReport:
+        with self.connection() as conn, store.transaction(conn):
+            return transfer.import_lines(conn, lines, progress)
+
+    # -- projects (§3) -------------------------------------------------------------------
+
+    def project_info(self, scope: Scope) -> ProjectInfo:
+        zero = {"live": 0, "superseded": 0, "forgotten": 0}
+        if not self._exists():
+            return ProjectInfo(scope, dict(zero), dict(zero), [])
+        with self.connection() as conn:
+            own = memories.counts(conn, scope.project) if scope.project else dict(zero)
+            return ProjectInfo(
+                scope, own, memories.counts(conn, None), self._moved_from(conn, scope, own)
+            )
+
+    def _moved_from(self, conn: sqlite3.Connection, scope: Scope, own: dict[str, int]) -> list[str]:
+        """Projects whose folder is gone but whose root commit is this repository's."""
+        if scope.project is None or any(own.values()):
+            return []
+        gone = {
+            key: root
+            for key, root in memories.known_projects(conn).items()
+            if root and key != scope.project and not Path(key).exists()
+        }
+        if not gone:
+            return []
+        root = scope_mod.root_commit(scope)
+        return sorted(key for key, commit in gone.items() if commit == root)
+
+    def move_project(self, old: str, new: str) -> int:
+        """Re-key every memory of project `old` (a moved repository) to `new`'s project."""
+        target = scope_mod.resolve(new)
+        if target.project is None:
+            raise BadInput(f"{new} is not inside a git repository")
+        old_key = os.path.realpath(old) if os.path.exists(old) else os.path.abspath(old)
+        with self.connection() as conn, store.transaction(conn):
+            moved = memories.rekey(conn, old_key, target.project)
+            if not moved:
+                raise NotFound(f"no memory belongs to project {old_key}")
+            return moved

@@ -1,0 +1,241 @@
+"""SQLite: connecting, the schema and its migrations, transactions, index checks (§2).
+
+Only live memories are indexed. Both FTS5 tables read their text from the
+`live` view, and triggers on `memories` keep them in step inside the very
+transaction that changes a row, whatever the write.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from synapse_git.errors import StoreError, StoreVersion
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 10.0
+INDEXES = ("memory", "memorygram")
+
+_V1 = """
+CREATE TABLE memories (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    body          TEXT NOT NULL,
+    source        TEXT NOT NULL DEFAULT '',
+    project       TEXT,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    state         TEXT NOT NULL DEFAULT 'live'
+                  CHECK (state IN ('live', 'superseded', 'forgotten')),
+    superseded_by INTEGER REFERENCES memories(id),
+    norm          TEXT NOT NULL,
+    head_commit   TEXT,
+    branch        TEXT,
+    recalled      INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX memories_scope ON memories (project, state, id);
+CREATE INDEX memories_norm ON memories (norm);
+CREATE INDEX memories_created ON memories (created_at);
+
+CREATE TABLE history (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id     INTEGER NOT NULL REFERENCES memories(id),
+    body          TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    state         TEXT NOT NULL,
+    superseded_by INTEGER,
+    changed_at    TEXT NOT NULL,
+    change        TEXT NOT NULL
+);
+CREATE INDEX history_memory ON history (memory_id, id);
+
+CREATE TABLE projects (
+    key         TEXT PRIMARY KEY,
+    root_commit TEXT
+);
+
+CREATE VIEW live AS SELECT id, body, source FROM memories WHERE state = 'live';
+
+CREATE VIRTUAL TABLE memory USING fts5 (
+    body, source, content = 'live', content_rowid = 'id', tokenize = 'porter unicode61'
+);
+CREATE VIRTUAL TABLE memorygram USING fts5 (
+    body, source, content = 'live', content_rowid = 'id', tokenize = 'trigram'
+);
+
+CREATE TRIGGER memories_ai AFTER INSERT ON memories WHEN new.state = 'live' BEGIN
+    INSERT INTO memory (rowid, body, source) VALUES (new.id, new.body, new.source);
+    INSERT INTO memorygram (rowid, body, source) VALUES (new.id, new.body, new.source);
+END;
+CREATE TRIGGER memories_ud AFTER UPDATE OF body, source, state ON memories
+WHEN old.state = 'live' BEGIN
+    INSERT INTO memory (memory, rowid, body, source)
+        VALUES ('delete', old.id, old.body, old.source);
+    INSERT INTO memorygram (memorygram, rowid, body, source)
+        VALUES ('delete', old.id, old.body, old.source);
+END;
+CREATE TRIGGER memories_ui AFTER UPDATE OF body, source, state ON memories
+WHEN new.state = 'live' BEGIN
+    INSERT INTO memory (rowid, body, source) VALUES (new.id, new.body, new.source);
+    INSERT INTO memorygram (rowid, body, source) VALUES (new.id, new.body, new.source);
+END;
+CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
+    SELECT RAISE(ABORT, 'memories are never deleted: forget them');
+END;
+"""
+
+# Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
+MIGRATIONS: tuple[str, ...] = (_V1,)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    problems: tuple[str, ...]
+    live: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
+    """Open the store at `path`, creating or migrating it when needed.
+
+    A store of a newer version is refused before anything is written to it.
+    """
+    if not path.exists():
+        if not create:
+            raise StoreError(f"no store at {path} yet: remember something first")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create data folder {path.parent}: {exc.strerror}") from None
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {exc}") from None
+    try:
+        _prepare(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _prepare(conn: sqlite3.Connection, path: Path) -> None:
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not a readable Synapse store ({exc})") from None
+    if version > SCHEMA_VERSION:
+        raise StoreVersion(
+            f"{path} was written by a newer Synapse (schema {version}, this one knows "
+            f"{SCHEMA_VERSION}); upgrade Synapse — the store was left untouched"
+        )
+    conn.execute("PRAGMA foreign_keys = ON")
+    if version < SCHEMA_VERSION:
+        _migrate(conn, path)
+    conn.execute("PRAGMA synchronous = NORMAL")
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    try:
+        # WAL is a property of the file: set once, before the first write.
+        conn.execute("PRAGMA journal_mode = WAL")
+        with transaction(conn):
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _statements(MIGRATIONS[step]):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot prepare the store at {path}: {exc}") from None
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a schema script into statements (triggers hold `;` inside BEGIN … END)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip():
+                yield pending.strip()
+            pending = ""
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction. IMMEDIATE takes the write lock up front, so a writer
+    waits for the busy timeout instead of failing on a read-to-write upgrade."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"cannot write to the store: {exc}") from None
+    try:
+        yield conn
+    except sqlite3.DatabaseError as exc:
+        _rollback(conn)
+        raise StoreError(
+            f"the store refused the write ({exc}); `synapse memory check` tells what is wrong"
+        ) from None
+    except BaseException:
+        _rollback(conn)
+        raise
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        _rollback(conn)
+        raise StoreError(f"cannot write to the store: {exc}") from None
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    # A failed COMMIT or a full disk may already have ended the transaction.
+    with suppress(sqlite3.Error):
+        conn.execute("ROLLBACK")
+
+
+def check(conn: sqlite3.Connection) -> CheckReport:
+    """Compare both FTS5 indexes with the live rows; say exactly what is wrong."""
+    problems: list[str] = []
+    live_ids = {row[0] for row in conn.execute("SELECT id FROM memories WHERE state = 'live'")}
+    for index in INDEXES:
+        if (
+            conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (index,)
+            ).fetchone()
+            is None
+        ):
+            problems.append(f"index {index} is missing")
+            continue
+        try:
+            conn.execute(f"INSERT INTO {index} ({index}, rank) VALUES ('integrity-check', 1)")
+        except sqlite3.DatabaseError as exc:
+            problems.append(f"index {index} fails its integrity check: {exc}")
+        try:
+            indexed = {row[0] for row in conn.execute(f"SELECT rowid FROM {index}_docsize")}
+        except sqlite3.DatabaseError as exc:
+            problems.append(f"index {index} cannot be read: {exc}")
+            continue
+        if missing := live_ids - indexed:
+            problems.append(f"index {index} lacks {len(missing)} live memories: {_ids(missing)}")
+        if extra := indexed - live_ids:
+            problems.append(f"index {index} holds {len(extra)} rows not live: {_ids(extra)}")
+    return CheckReport(tuple(problems), len(live_ids))
+
+
+def _ids(ids: set[int]) -> str:
+    shown = sorted(ids)[:10]
+    more = f" and {len(ids) - 10} more" if len(ids) > 10 else ""
+    return ", ".join(map(str, shown)) + more
+
+
+def repair(conn: sqlite3.Connection) -> None:
+    """Rebuild both indexes from the live rows, recreating a dropped one."""
+    with transaction(conn):
+        for statement in _statements(_V1):
+            if statement.startswith("CREATE VIRTUAL TABLE"):
+                conn.execute(statement.replace("TABLE", "TABLE IF NOT EXISTS", 1))
+        for index in INDEXES:
+            conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")

@@ -1,0 +1,123 @@
+"""Shared fixtures: a temporary store for every test, and real git repositories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from synapse_git import config, store
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Synapse Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Synapse Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+_REAL_DATA = config.data_dir().resolve()
+_REAL_DB = _REAL_DATA / "memory.db"
+
+
+def _stamp(path: Path) -> tuple[bool, float]:
+    return (path.exists(), path.stat().st_mtime if path.exists() else 0.0)
+
+
+@pytest.fixture(autouse=True)
+def isolated_store(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """Point SYNAPSE_DATA at a fresh folder; fail any test that opens the real store."""
+    before = _stamp(_REAL_DB)
+    data = tmp_path_factory.mktemp("synapse-data")
+    monkeypatch.setenv("SYNAPSE_DATA", str(data))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+    real_connect = store.connect
+
+    def guarded(path: Path, **kwargs: object) -> object:
+        if Path(path).resolve().is_relative_to(_REAL_DATA):
+            pytest.fail(f"a test opened the user's real store at {path}")
+        return real_connect(path, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "connect", guarded)
+    yield data
+    assert _stamp(_REAL_DB) == before, "a test touched the user's real store"
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> str:
+    """Run real git with a fixed identity; returns stdout."""
+    env = {**os.environ, **GIT_ENV}
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
+    return done.stdout
+
+
+def make_repo(path: Path, files: dict[str, str] | None = None, *, commit: bool = True) -> Path:
+    """A real repository at `path` on branch main, with `files` committed."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    for name, text in (files or {"README.md": "hello\n"}).items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    if commit:
+        git(path, "add", "-A")
+        git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo")
+
+
+@pytest.fixture
+def repo_factory(tmp_path: Path) -> Callable[..., Path]:
+    def build(name: str, files: dict[str, str] | None = None, commit: bool = True) -> Path:
+        return make_repo(tmp_path / name, files, commit=commit)
+
+    return build
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder outside any git repository."""
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    return folder
+
+
+def run_cli(
+    *args: str,
+    cwd: Path | None = None,
+    stdin: bytes | str | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """The installed `synapse` command as a real process (stdin may be bytes)."""
+    exe = Path(sys.executable).with_name("synapse")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "synapse_git"]
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    done = subprocess.run(
+        [*command, *args],
+        cwd=cwd,
+        input=data,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    return subprocess.CompletedProcess(
+        done.args,
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
+    )
