@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,6 +214,11 @@ class Synapse:
     # (recall methods go here)
 
     # -- drift (§7): drift.py -----------------------------------------------------------
+
+    def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
+        """Findings (§7 JSON) that involve any of `ids`, as recall lists them."""
+        return []
+
     # (drift methods go here)
 
     # -- sessions and hooks (§9): session.py ------------------------------------------
