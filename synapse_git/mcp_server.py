@@ -27,6 +27,7 @@ from mcp.types import (
     NotificationParams,
     ToolAnnotations,
 )
+from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 from typing_extensions import TypedDict
 
@@ -72,11 +73,14 @@ def _squash(text: str) -> str:
 
 
 class SynapseServer(MCPServer[Any]):
-    """An MCPServer that remembers where its client works.
+    """An MCPServer that knows where its client works.
 
-    Roots and the scope they give are cached for the life of the connection
-    (one stdio process serves one client) and dropped when the client sends
-    `notifications/roots/list_changed`.
+    One stdio process serves one client. Under the handshake protocols the
+    client's roots are asked for once and kept until it sends
+    `notifications/roots/list_changed`; the 2026-07-28 protocol has no such
+    notification, so there they are asked for on every call (the client answers
+    from its own state, without a model turn). The scope is kept for as long as
+    the roots offered stay the same.
     """
 
     def __init__(self, synapse: Synapse, fallback: Path, budget: str | None, guidance: str) -> None:
@@ -87,7 +91,7 @@ class SynapseServer(MCPServer[Any]):
         self.budget = budget
         self._lock = threading.Lock()
         self._roots: ListRootsResult | None = None
-        self._scope: Scope | None = None
+        self._scope: tuple[tuple[str, ...] | None, Scope] | None = None
         # MCPServer has no public hook for client notifications; the low-level
         # server's registration is the supported way underneath it.
         self._lowlevel_server.add_notification_handler(
@@ -117,11 +121,14 @@ class SynapseServer(MCPServer[Any]):
         with self._lock:
             return self._roots
 
-    def scope_for(self, roots: ListRootsResult | None) -> Scope:
+    def scope_for(self, roots: ListRootsResult | None, protocol: str | None) -> Scope:
         """The scope of the first root inside a git repository, else of the fallback folder."""
+        key = None if roots is None else tuple(str(root.uri) for root in roots.roots)
         with self._lock:
-            if self._scope is not None and roots is self._roots:
-                return self._scope
+            if protocol in HANDSHAKE_PROTOCOL_VERSIONS:
+                self._roots = roots
+            if self._scope is not None and self._scope[0] == key:
+                return self._scope[1]
         found = None
         for root in roots.roots if roots is not None else ():
             folder = _root_folder(str(root.uri))
@@ -134,7 +141,7 @@ class SynapseServer(MCPServer[Any]):
         if found is None:
             found = self.synapse.scope(self.fallback)
         with self._lock:
-            self._roots, self._scope = roots, found
+            self._scope = (key, found)
         return found
 
     def page_budget(self, budget: str | None) -> str | None:
@@ -148,7 +155,9 @@ def _argument_errors(error: ValidationError) -> str:
         if detail["type"] == "missing":
             parts.append(f"{where} is missing")
         else:
-            parts.append(f"{where}: {detail['msg']} (got {detail['input']!r})")
+            given = repr(detail["input"])
+            given = given if len(given) <= 60 else given[:57] + "..."
+            parts.append(f"{where}: {detail['msg']} (got {given})")
     return "bad arguments: " + "; ".join(parts)
 
 
@@ -266,7 +275,7 @@ def readmemory(
     then readmemory(id=42, project="/home/me/src/app", offset=6000).
     """
     server = _server(ctx)
-    where = server.scope_for(roots)
+    where = server.scope_for(roots, ctx.protocol_version)
     try:
         page = server.synapse.read(
             id,
@@ -326,7 +335,7 @@ def remember(
     "duplicate_of": null, "drift": []}
     """
     server = _server(ctx)
-    where = server.scope_for(roots)
+    where = server.scope_for(roots, ctx.protocol_version)
     if scope == "project" and where.project is None:
         raise ToolError(f'{where.note}: pass scope "global" to remember globally')
     try:
@@ -364,7 +373,7 @@ def supersede(
     "drift": [], "supersedes": 12}
     """
     server = _server(ctx)
-    where = server.scope_for(roots)
+    where = server.scope_for(roots, ctx.protocol_version)
     svc = server.synapse
     try:
         if (body is None) == (by is None):
@@ -408,7 +417,7 @@ def forget(
     "state": "forgotten"}
     """
     server = _server(ctx)
-    where = server.scope_for(roots)
+    where = server.scope_for(roots, ctx.protocol_version)
     svc = server.synapse
     try:
         # The agent never sees hidden memories: only a live, visible one can be forgotten.

@@ -1,0 +1,72 @@
+"""The server's scope follows the client's MCP roots (both protocol eras), else --project,
+else its working folder; it never shows another project's memory."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import make_repo
+from mcp_harness import SYNAPSE, in_env, mcp_session
+
+
+def cli_remember(data: Path, folder: Path, body: str, *extra: str) -> int:
+    done = subprocess.run(
+        [str(SYNAPSE), "memory", "remember", body, "--json", "-C", str(folder), *extra],
+        env=in_env(data),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(json.loads(done.stdout)["id"])
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_roots_choose_the_project_and_a_roots_change_is_honoured(
+    tmp_path: Path, isolated_store: Path, mode: str
+) -> None:
+    data = isolated_store
+    alpha = make_repo(tmp_path / "alpha")
+    beta = make_repo(tmp_path / "beta")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    ids = {
+        "alpha": cli_remember(data, alpha, "Alpha builds with make."),
+        "beta": cli_remember(data, beta, "Beta builds with cargo."),
+        "global": cli_remember(data, plain, "The user reads diffs side by side.", "--global"),
+    }
+    key = {"alpha": str(alpha.resolve()), "beta": str(beta.resolve()), "global": None}
+
+    def visible(session: object) -> set[str]:
+        seen = set()
+        for name, memory_id in ids.items():
+            # Asked with the right project: only scope can hide it.
+            page = session.ok("readmemory", {"id": memory_id, "project": key[name]})  # type: ignore[attr-defined]
+            if page["memory"] is not None:
+                seen.add(name)
+        return seen
+
+    # The server stands in beta, but the client's root is alpha: alpha wins.
+    with mcp_session(data, cwd=beta, roots=[plain, alpha], mode=mode) as session:
+        assert visible(session) == {"alpha", "global"}
+        made = session.ok("remember", {"body": "Alpha's CI is on Fridays."})
+        assert made["project"] == key["alpha"]
+
+        session.set_roots([beta])
+        assert visible(session) == {"beta", "global"}
+        made = session.ok("remember", {"body": "Beta's CI is on Mondays."})
+        assert made["project"] == key["beta"]
+
+
+def test_without_roots_the_server_serves_project_else_its_folder(
+    tmp_path: Path, isolated_store: Path
+) -> None:
+    data = isolated_store
+    alpha = make_repo(tmp_path / "alpha")
+    beta = make_repo(tmp_path / "beta")
+    with mcp_session(data, cwd=beta, args=["--project", str(alpha)]) as session:
+        assert session.ok("remember", {"body": "From alpha."})["project"] == str(alpha.resolve())
+    with mcp_session(data, cwd=beta) as session:
+        assert session.ok("remember", {"body": "From beta."})["project"] == str(beta.resolve())
