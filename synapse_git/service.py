@@ -242,7 +242,6 @@ class Synapse:
                 drift=lambda ids: self.drift_about(scope, ids),
                 explain=explain,
             )
-            recall_mod.count_recalled(conn, [hit.id for hit in result.hits])
         return result
 
     def _search(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
 
@@ -86,8 +86,35 @@ CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
 END;
 """
 
+# Live memories per scope ('' = global), kept by triggers, so recall can say how
+# many memories it searched without counting rows on every call.
+_TALLY = """
+INSERT INTO tallies (project, live)
+    SELECT coalesce(project, ''), count(*) FROM memories WHERE state = 'live' GROUP BY 1;
+"""
+_V2 = f"""
+CREATE TABLE tallies (
+    project TEXT PRIMARY KEY,
+    live    INTEGER NOT NULL
+);
+{_TALLY}
+CREATE TRIGGER tallies_ai AFTER INSERT ON memories WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+CREATE TRIGGER tallies_uo AFTER UPDATE OF state, project ON memories
+WHEN old.state = 'live' BEGIN
+    UPDATE tallies SET live = live - 1 WHERE project = coalesce(old.project, '');
+END;
+CREATE TRIGGER tallies_un AFTER UPDATE OF state, project ON memories
+WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 
 
 @dataclass(frozen=True)
@@ -260,3 +287,5 @@ def repair(conn: sqlite3.Connection) -> None:
                 conn.execute(statement.replace("TABLE", "TABLE IF NOT EXISTS", 1))
         for index in INDEXES:
             conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+        conn.execute("DELETE FROM tallies")
+        conn.execute(_TALLY)
