@@ -15,7 +15,7 @@ from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
 
@@ -86,8 +86,35 @@ CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
 END;
 """
 
+# Live memories per scope ('' = global), kept by triggers, so recall can say how
+# many memories it searched without counting rows on every call.
+_TALLY = """
+INSERT INTO tallies (project, live)
+    SELECT coalesce(project, ''), count(*) FROM memories WHERE state = 'live' GROUP BY 1;
+"""
+_V2 = f"""
+CREATE TABLE tallies (
+    project TEXT PRIMARY KEY,
+    live    INTEGER NOT NULL
+);
+{_TALLY}
+CREATE TRIGGER tallies_ai AFTER INSERT ON memories WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+CREATE TRIGGER tallies_uo AFTER UPDATE OF state, project ON memories
+WHEN old.state = 'live' BEGIN
+    UPDATE tallies SET live = live - 1 WHERE project = coalesce(old.project, '');
+END;
+CREATE TRIGGER tallies_un AFTER UPDATE OF state, project ON memories
+WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 
 
 @dataclass(frozen=True)
@@ -121,6 +148,27 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     except BaseException:
         conn.close()
         raise
+    return conn
+
+
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    """Open the store at `path` so that nothing can be written to it (evaluation)."""
+    if not path.exists():
+        raise StoreError(f"no store at {path} yet: remember or import something first")
+    try:
+        conn = sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S
+        )
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path} to read: {exc}") from None
+    if version != SCHEMA_VERSION:
+        conn.close()
+        if version > SCHEMA_VERSION:
+            raise StoreVersion(f"{path} was written by a newer Synapse (schema {version})")
+        raise StoreError(
+            f"{path} is at schema {version}; run any synapse command that writes to upgrade it"
+        )
     return conn
 
 
@@ -239,3 +287,5 @@ def repair(conn: sqlite3.Connection) -> None:
                 conn.execute(statement.replace("TABLE", "TABLE IF NOT EXISTS", 1))
         for index in INDEXES:
             conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+        conn.execute("DELETE FROM tallies")
+        conn.execute(_TALLY)
