@@ -144,7 +144,7 @@ class SynapseServer(MCPServer[Any]):
             self._scope = (key, found)
         return found
 
-    def page_budget(self, budget: str | None) -> str | None:
+    def budget_or_default(self, budget: str | None) -> str | None:
         return budget if budget is not None else self.budget
 
 
@@ -192,6 +192,33 @@ def _failing(exc: SynapseError) -> ToolError:
 
 
 # -- structured output --------------------------------------------------------------------
+
+
+class HitOut(TypedDict):
+    id: int
+    project: str | None
+    source: str
+    sourceabridged: bool
+    body: str
+    abridged: bool
+    bytes: int
+    score: float
+
+
+class CutOut(TypedDict):
+    floor: int
+    limit: int
+    budget: int
+
+
+class RecallOut(TypedDict):
+    query: str
+    project: str | None
+    budget: str
+    hits: list[HitOut]
+    drift: list[dict[str, Any]]
+    searched: int
+    cut: CutOut
 
 
 class PageOut(TypedDict):
@@ -244,6 +271,50 @@ Budget = Annotated[
 ]
 
 
+def recall(
+    query: Annotated[
+        str,
+        Field(description="A question or keywords; empty for the newest memories."),
+    ] = "",
+    budget: Budget = None,
+    limit: Annotated[
+        int | None, Field(description="At most this many hits (default: the budget's).")
+    ] = None,
+    *,
+    ctx: Context[Any, Any],
+    roots: ClientRoots,
+) -> RecallOut:
+    """Recall what is known about this repository (and the user) by a question.
+
+    Call it before starting a task, before changing code you have not seen
+    in this session, and whenever you wonder how something is done here or
+    why: decisions, conventions, where things live, commands, past failures.
+    Plain words work best; identifiers, file names and error codes match
+    inside longer words, and small typos are forgiven. Hits come best first.
+    A hit with `abridged: true` shows only part of its body: read the rest
+    with readmemory. `drift` lists findings about the hits (a path that is
+    gone, two memories that contradict each other); `cut` says how many
+    candidates were left out and why.
+
+    Example: recall(query="how do we run the integration tests?") ->
+    {"query": "how do we run the integration tests?", "project": "/home/me/src/app",
+    "budget": "balanced", "hits": [{"id": 57, "project": "/home/me/src/app",
+    "source": "Makefile", "sourceabridged": false, "body": "Integration tests need
+    `make db-up` first; they use port 5433.", "abridged": false, "bytes": 61,
+    "score": 0.032}], "drift": [], "searched": 140, "cut": {"floor": 2, "limit": 0,
+    "budget": 0}}
+    """
+    server = _server(ctx)
+    where = server.scope_for(roots, ctx.protocol_version)
+    try:
+        found = server.synapse.recall(
+            query, where, budget=server.budget_or_default(budget), limit=limit
+        )
+    except SynapseError as exc:
+        raise _failing(exc) from None
+    return found.as_json()  # type: ignore[return-value]
+
+
 def readmemory(
     id: MemoryId,
     project: Annotated[
@@ -281,7 +352,7 @@ def readmemory(
             id,
             where,
             offset=offset,
-            budget=server.page_budget(budget),
+            budget=server.budget_or_default(budget),
             project=project,
             check_project=True,
         )
@@ -442,6 +513,12 @@ def build(
     if not fallback.is_dir():
         raise BadInput(f"--project {project}: not a folder")
     server = SynapseServer(Synapse(config), fallback, budget, instructions(config))
+    server.add_tool(
+        recall,
+        title="Recall memories",
+        annotations=READ_ONLY,
+        structured_output=True,
+    )
     server.add_tool(
         readmemory,
         title="Read a memory exactly",

@@ -80,27 +80,47 @@ def test_default_instructions_carry_the_reading_hint(session: Session) -> None:
     assert "readmemory" in text and "offset 0" in text and "until next is null" in text
 
 
-def read_all(session: Session, memory_id: int, project: str | None, budget: str) -> str:
-    pieces: list[bytes] = []
-    offset: int | None = 0
-    while offset is not None:
-        page = session.ok(
-            "readmemory", {"id": memory_id, "project": project, "offset": offset, "budget": budget}
-        )["memory"]
-        assert page is not None and page["offset"] == offset
-        pieces.append(page["body"].encode("utf-8"))
-        offset = page["next"]
-    return b"".join(pieces).decode("utf-8")
-
-
-def test_remember_then_readmemory_pages_reassemble_a_long_multibyte_body(
+def test_remember_recall_then_readmemory_pages_reassemble_a_long_multibyte_body(
     session: Session, world: dict[str, Path]
 ) -> None:
     made = session.ok("remember", {"body": LONG_BODY, "source": "notes/unicode.md"})
     assert made["project"] == str(world["repo"].resolve()) and made["duplicate_of"] is None
-    first = session.ok("readmemory", {"id": made["id"], "project": made["project"]})["memory"]
-    assert first["total"] == len(LONG_BODY.encode("utf-8")) and first["next"] is not None
-    assert read_all(session, made["id"], made["project"], "lean") == LONG_BODY
+    found = session.ok("recall", {"query": "naïve café 日本語のテキスト", "budget": "lean"})
+    assert set(found) == {"query", "project", "budget", "hits", "drift", "searched", "cut"}
+    assert found["project"] == made["project"] and found["budget"] == "lean"
+    hit = next(hit for hit in found["hits"] if hit["id"] == made["id"])
+    total = len(LONG_BODY.encode("utf-8"))
+    assert hit["abridged"] is True and hit["bytes"] == total
+    assert len(json.dumps(found, ensure_ascii=False)) <= 4000
+    pages = 0
+    pieces: list[bytes] = []
+    offset: int | None = 0
+    while offset is not None:
+        page = session.ok(
+            "readmemory",
+            {"id": hit["id"], "project": hit["project"], "offset": offset, "budget": "lean"},
+        )["memory"]
+        assert page["offset"] == offset and page["total"] == total
+        assert len(page["body"].encode("utf-8")) <= 2800
+        pieces.append(page["body"].encode("utf-8"))
+        offset = page["next"]
+        pages += 1
+    assert pages > 5
+    assert b"".join(pieces).decode("utf-8") == LONG_BODY
+
+
+def test_an_empty_query_recalls_the_newest_memories(session: Session) -> None:
+    made = session.ok("remember", {"body": "The newest memory of all, for now."})
+    found = session.ok("recall", {})
+    assert found["hits"][0]["id"] == made["id"]
+
+
+def test_recall_accounts_for_what_it_cut(session: Session) -> None:
+    for n in range(4):
+        session.ok("remember", {"body": f"Flaky test number {n} is quarantined in CI."})
+    found = session.ok("recall", {"query": "flaky quarantined", "limit": 2})
+    assert len(found["hits"]) == 2 and found["cut"]["limit"] >= 2
+    assert found["searched"] >= 4
 
 
 def test_remember_twice_returns_the_first_memory(session: Session) -> None:
@@ -172,6 +192,9 @@ def count_memories(world: dict[str, Path]) -> tuple[int, int]:
         ("remember", {"body": "  \n\t "}, "body is empty"),
         ("remember", {"body": "fine", "scope": "team"}, "scope: Input should be"),
         ("supersede", {"id": 1}, "give either body"),
+        ("recall", {"query": "x", "budget": "everything"}, "budget: Input should be"),
+        ("recall", {"query": "x", "limit": 0}, "limit 0 is not a positive number"),
+        ("recall", {"query": ["not", "text"]}, "query: Input should be a valid string"),
         ("supersede", {"id": 1, "body": "a", "by": 2}, "give either body"),
     ],
 )
