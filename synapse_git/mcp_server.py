@@ -12,7 +12,6 @@ first tool call, then kept until the client says its roots changed.
 from __future__ import annotations
 
 import contextlib
-import re
 import threading
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -29,44 +28,24 @@ from mcp.types import (
 )
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
-from typing_extensions import TypedDict
 
 from synapse_git import __version__
 from synapse_git.config import BUDGET_NAMES, Config
 from synapse_git.errors import BadInput, NotFound, SynapseError
+from synapse_git.guidance import instructions
 from synapse_git.scope import Scope
-from synapse_git.service import Remembered, Synapse
-
-READING_HINT = (
-    "To read a memory exactly, call readmemory with the id and project from a recall hit, "
-    "starting at offset 0, and pass each returned next as the offset until next is null."
-)
-
-GUIDANCE = (
-    "Synapse is the memory of this repository and of the user: short facts about the code "
-    "(decisions, conventions, where things live, what broke) kept between sessions. "
-    "Call recall with a question before you start on a task or when you need to know how "
-    "something is done here; a recall hit may be abridged. Call remember when you learn a "
-    "fact a later session should know, supersede when a memory is wrong or out of date, and "
-    "forget only for what should never have been stored."
+from synapse_git.service import Synapse
+from synapse_git.shapes import (
+    ForgetOut,
+    ReadOut,
+    RecallOut,
+    RememberOut,
+    SupersedeOut,
+    remembered,
 )
 
 BudgetName = Literal["lean", "balanced", "full"]
 assert BUDGET_NAMES == ("lean", "balanced", "full"), "keep BudgetName in step with config"
-
-
-def instructions(config: Config) -> str:
-    """What the client is told at initialization: the user's own guidance when configured,
-    with the reading hint appended unless that guidance already holds it."""
-    if config.instructions is None or not config.instructions.strip():
-        return f"{GUIDANCE}\n\n{READING_HINT}"
-    if _squash(READING_HINT) in _squash(config.instructions):
-        return config.instructions
-    return f"{config.instructions.rstrip()}\n\n{READING_HINT}"
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().casefold()
 
 
 # -- the caller's scope -----------------------------------------------------------------
@@ -189,77 +168,6 @@ ClientRoots = Annotated[ListRootsResult | None, Resolve(_client_roots)]
 
 def _failing(exc: SynapseError) -> ToolError:
     return ToolError(str(exc))
-
-
-# -- structured output --------------------------------------------------------------------
-
-
-class HitOut(TypedDict):
-    id: int
-    project: str | None
-    source: str
-    sourceabridged: bool
-    body: str
-    abridged: bool
-    bytes: int
-    score: float
-
-
-class CutOut(TypedDict):
-    floor: int
-    limit: int
-    budget: int
-
-
-class RecallOut(TypedDict):
-    query: str
-    project: str | None
-    budget: str
-    hits: list[HitOut]
-    drift: list[dict[str, Any]]
-    searched: int
-    cut: CutOut
-
-
-class PageOut(TypedDict):
-    id: int
-    project: str | None
-    source: str
-    sourceabridged: bool
-    body: str
-    offset: int
-    next: int | None
-    total: int
-
-
-class ReadOut(TypedDict):
-    memory: PageOut | None
-
-
-class RememberOut(TypedDict):
-    id: int
-    project: str | None
-    duplicate_of: int | None
-    drift: list[dict[str, Any]]
-
-
-class SupersedeOut(RememberOut):
-    supersedes: int
-
-
-class ForgetOut(TypedDict):
-    id: int
-    project: str | None
-    state: str
-
-
-def _remembered(result: Remembered) -> RememberOut:
-    return {
-        "id": result.id,
-        "project": result.project,
-        "duplicate_of": result.duplicate_of,
-        "drift": result.drift,
-    }
 
 
 # -- tools --------------------------------------------------------------------------------
@@ -415,7 +323,7 @@ def remember(
         )
     except SynapseError as exc:
         raise _failing(exc) from None
-    return _remembered(result)
+    return remembered(result)
 
 
 def supersede(
@@ -457,7 +365,7 @@ def supersede(
             result = svc.remember(
                 body, where, source=source, is_global=old.project is None, supersedes=id
             )
-            return {**_remembered(result), "supersedes": id}
+            return {**remembered(result), "supersedes": id}
         svc.supersede(id, by, where)
         new = svc.read(by, where, budget="lean")
         return {

@@ -19,6 +19,8 @@ import pytest
 from conftest import make_repo
 from mcp_harness import SYNAPSE, Session, in_env, mcp_session
 
+from synapse_git.guidance import READING_HINT as HINT
+
 SNAPSHOT = Path(__file__).parent / "snapshots" / "mcp_tools.json"
 UPDATE = "SYNAPSE_UPDATE_SNAPSHOT"
 
@@ -245,11 +247,6 @@ def test_a_concurrent_cli_writer_never_locks_the_server_out(
 
 
 # -- instructions -----------------------------------------------------------------------------
-
-HINT = (
-    "To read a memory exactly, call readmemory with the id and project from a recall hit, "
-    "starting at offset 0, and pass each returned next as the offset until next is null."
-)
 
 
 def instructions_with(config: str, tmp_path: Path, data: Path) -> str | None:
