@@ -3,27 +3,21 @@ else its working folder; it never shows another project's memory."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import make_repo
-from mcp_harness import SYNAPSE, Session, in_env, mcp_session
+from mcp_harness import Session, mcp_session
+
+from synapse_git.service import Synapse
 
 # The SDK marks roots deprecated as of the 2026-07-28 protocol; clients still offer them.
 pytestmark = pytest.mark.filterwarnings("ignore:The roots capability is deprecated")
 
 
-def cli_remember(data: Path, folder: Path, body: str, *extra: str) -> int:
-    done = subprocess.run(
-        [str(SYNAPSE), "memory", "remember", body, "--json", "-C", str(folder), *extra],
-        env=in_env(data),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return int(json.loads(done.stdout)["id"])
+def remember_in(folder: Path, body: str, *, is_global: bool = False) -> int:
+    svc = Synapse()
+    return svc.remember(body, svc.scope(folder), is_global=is_global).id
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -36,9 +30,9 @@ def test_roots_choose_the_project_and_a_roots_change_is_honoured(
     plain = tmp_path / "plain"
     plain.mkdir()
     ids = {
-        "alpha": cli_remember(data, alpha, "Alpha builds with make."),
-        "beta": cli_remember(data, beta, "Beta builds with cargo."),
-        "global": cli_remember(data, plain, "The user reads diffs side by side.", "--global"),
+        "alpha": remember_in(alpha, "Alpha builds with make."),
+        "beta": remember_in(beta, "Beta builds with cargo."),
+        "global": remember_in(plain, "The user reads diffs side by side.", is_global=True),
     }
     key = {"alpha": str(alpha.resolve()), "beta": str(beta.resolve()), "global": None}
 
@@ -70,13 +64,9 @@ def test_roots_choose_the_project_and_a_roots_change_is_honoured(
         assert made["project"] == key["beta"]
 
 
-def test_without_roots_the_server_serves_project_else_its_folder(
+def test_without_roots_or_project_the_server_serves_its_folder(
     tmp_path: Path, isolated_store: Path
 ) -> None:
-    data = isolated_store
-    alpha = make_repo(tmp_path / "alpha")
     beta = make_repo(tmp_path / "beta")
-    with mcp_session(data, cwd=beta, args=["--project", str(alpha)]) as session:
-        assert session.ok("remember", {"body": "From alpha."})["project"] == str(alpha.resolve())
-    with mcp_session(data, cwd=beta) as session:
+    with mcp_session(isolated_store, cwd=beta) as session:
         assert session.ok("remember", {"body": "From beta."})["project"] == str(beta.resolve())

@@ -19,7 +19,9 @@ import pytest
 from conftest import make_repo
 from mcp_harness import SYNAPSE, Session, in_env, mcp_session
 
+from synapse_git.config import Config
 from synapse_git.guidance import READING_HINT as HINT
+from synapse_git.guidance import instructions
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "mcp_tools.json"
 UPDATE = "SYNAPSE_UPDATE_SNAPSHOT"
@@ -234,7 +236,7 @@ def test_a_concurrent_cli_writer_never_locks_the_server_out(
         )
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        writers = [pool.submit(cli_writer, n) for n in range(4)]
+        writers = [pool.submit(cli_writer, n) for n in range(3)]
         calls = 0
         # Keep writing and reading through the server for as long as the CLI writes.
         while calls < 10 or not all(writer.done() for writer in writers):
@@ -264,8 +266,7 @@ def test_configured_instructions_are_kept_and_the_hint_appended(
 
 
 def test_configured_instructions_that_hold_the_hint_are_used_as_written(
-    tmp_path: Path, isolated_store: Path
+    isolated_store: Path,
 ) -> None:
     own = "Recall before coding.\n" + HINT.replace(", starting", ",\n  starting").upper()
-    text = instructions_with(f"instructions = '''{own}'''\n", tmp_path, isolated_store)
-    assert text == own
+    assert instructions(Config(isolated_store, instructions=own)) == own
