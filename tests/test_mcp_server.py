@@ -16,7 +16,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import make_repo
+from conftest import make_repo, run_cli
 from mcp_harness import SYNAPSE, Session, in_env, mcp_session
 
 from synapse_git.config import Config
@@ -210,6 +210,16 @@ def test_bad_arguments_give_a_tool_error_and_the_server_keeps_serving(
     assert expected in message and "\n" not in message
     assert count_memories(world) == before
     assert session.ok("readmemory", {"id": 99999, "project": None}) == {"memory": None}
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [(["--budget", "huge"], "unknown budget 'huge'"), (["--project", "/no/such"], "not a folder")],
+)
+def test_bad_server_options_exit_2_with_one_line(args: list[str], expected: str) -> None:
+    done = run_cli("mcp", *args, stdin="")
+    assert done.returncode == 2 and expected in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
 
 
 def test_offset_inside_a_character_or_past_the_end_is_a_tool_error(session: Session) -> None:

@@ -6,6 +6,7 @@ recall by a question and read the first hit exactly.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,7 +22,9 @@ async def roots(context: ClientRequestContext) -> ListRootsResult:
 
 
 async def main(question: str) -> None:
-    server = StdioServerParameters(command="synapse", args=["mcp"])
+    # An MCP client passes on only a few environment variables; pass the store's.
+    env = {key: os.environ[key] for key in ("SYNAPSE_DATA",) if key in os.environ}
+    server = StdioServerParameters(command="synapse", args=["mcp"], env=env)
     async with Client(server, list_roots_callback=roots) as client:
         print((client.instructions or "").splitlines()[-1])
         found = await client.call_tool("recall", {"query": question, "budget": "lean"})

@@ -20,8 +20,11 @@ def mcp(
     ),
 ) -> None:
     """Serve recall, readmemory, remember, supersede and forget to an MCP client over stdio."""
+    settings = config.load()
+    if budget is not None:
+        settings.budget(budget)  # a bad name fails before the slow import below
     # Imported here: the MCP SDK alone takes over a second to import, and no
     # other command should pay for it.
     from synapse_git import mcp_server
 
-    mcp_server.serve(config.load(), project=project, budget=budget)
+    mcp_server.serve(settings, project=project, budget=budget)
