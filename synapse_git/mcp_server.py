@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import unquote, urlparse
 
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
@@ -29,12 +29,14 @@ from mcp.types import (
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
+if TYPE_CHECKING:
+    from synapse_git.scope import Scope
+    from synapse_git.service import Synapse
+
 from synapse_git import __version__
 from synapse_git.config import BUDGET_NAMES, Config
 from synapse_git.errors import BadInput, NotFound, SynapseError
 from synapse_git.guidance import instructions
-from synapse_git.scope import Scope
-from synapse_git.service import Synapse
 from synapse_git.shapes import (
     ForgetOut,
     ReadOut,
@@ -62,10 +64,11 @@ class SynapseServer(MCPServer[Any]):
     the roots offered stay the same.
     """
 
-    def __init__(self, synapse: Synapse, fallback: Path, budget: str | None, guidance: str) -> None:
+    def __init__(self, config: Config, fallback: Path, budget: str | None, guidance: str) -> None:
         # WARNING: tool errors are the caller's business, not log lines on stderr.
         super().__init__("synapse", instructions=guidance, version=__version__, log_level="WARNING")
-        self.synapse = synapse
+        self.config = config
+        self._synapse: Synapse | None = None
         self.fallback = fallback
         self.budget = budget
         self._lock = threading.Lock()
@@ -76,6 +79,16 @@ class SynapseServer(MCPServer[Any]):
         self._lowlevel_server.add_notification_handler(
             "notifications/roots/list_changed", NotificationParams, self._roots_changed
         )
+
+    @property
+    def synapse(self) -> Synapse:
+        """The service, made on the first call: importing it loads pygit2, which start-up skips."""
+        with self._lock:
+            if self._synapse is None:
+                from synapse_git.service import Synapse
+
+                self._synapse = Synapse(self.config)
+            return self._synapse
 
     async def _roots_changed(self, ctx: Any, params: NotificationParams) -> None:
         with self._lock:
@@ -420,7 +433,7 @@ def build(
     fallback = Path.cwd() if project is None else project.expanduser()
     if not fallback.is_dir():
         raise BadInput(f"--project {project}: not a folder")
-    server = SynapseServer(Synapse(config), fallback, budget, instructions(config))
+    server = SynapseServer(config, fallback, budget, instructions(config))
     server.add_tool(
         recall,
         title="Recall memories",

@@ -7,11 +7,12 @@ reads nested stdlib TypedDicts only from Python 3.12.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from typing_extensions import TypedDict
 
-from synapse_git.service import Remembered
+if TYPE_CHECKING:
+    from synapse_git.service import Remembered
 
 
 class HitOut(TypedDict):

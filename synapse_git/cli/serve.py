@@ -1,4 +1,8 @@
-"""`synapse mcp`: serve memory to an agent over MCP stdio."""
+"""`synapse mcp`: serve memory to an agent over MCP stdio.
+
+The console script usually starts this command without typer (see
+`cli/entry.py`); this definition gives it help and its place in `synapse --help`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git import config
+from synapse_git.cli.entry import serve_mcp
 
 
 def mcp(
@@ -20,11 +24,4 @@ def mcp(
     ),
 ) -> None:
     """Serve recall, readmemory, remember, supersede and forget to an MCP client over stdio."""
-    settings = config.load()
-    if budget is not None:
-        settings.budget(budget)  # a bad name fails before the slow import below
-    # Imported here: the MCP SDK alone takes over a second to import, and no
-    # other command should pay for it.
-    from synapse_git import mcp_server
-
-    mcp_server.serve(settings, project=project, budget=budget)
+    serve_mcp(project, budget)
