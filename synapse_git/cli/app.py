@@ -6,7 +6,6 @@ import os
 import sys
 import traceback
 
-import click
 import typer
 
 from synapse_git import __version__
@@ -46,15 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; bad input exits 2 with one line on stderr, internal errors 3."""
     command = typer.main.get_command(app)
     try:
-        result = command.main(args=argv, prog_name="synapse", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code or 0)
-    except click.exceptions.Abort:
-        print("synapse: aborted", file=sys.stderr)
-        return 130
-    except click.ClickException as exc:
-        exc.show()
-        return 2
+        # Standalone mode lets typer report its own usage errors (exit 2) whatever
+        # command-line library it is built on; our errors pass through to here.
+        command.main(args=argv, prog_name="synapse", standalone_mode=True)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except SynapseError as exc:
         print(f"synapse: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -70,4 +65,4 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
         return 3
-    return result if isinstance(result, int) else 0
+    return 0
