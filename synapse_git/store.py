@@ -15,7 +15,7 @@ from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
@@ -87,6 +87,26 @@ CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
 END;
 """
 
+# Version 1 had one trigger to unindex and another to reindex an updated row, and
+# SQLite fires the later-created one first, so an edit of a live memory left both
+# indexes wrong. One trigger now does both, in order; the indexes are rebuilt.
+_V2 = """
+DROP TRIGGER memories_ud;
+DROP TRIGGER memories_ui;
+CREATE TRIGGER memories_au AFTER UPDATE OF body, source, state ON memories BEGIN
+    INSERT INTO memory (memory, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memorygram (memorygram, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memory (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+    INSERT INTO memorygram (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+END;
+INSERT INTO memory (memory) VALUES ('rebuild');
+INSERT INTO memorygram (memorygram) VALUES ('rebuild');
+"""
+
 # The index definitions, as `repair` recreates them.
 _FTS = {
     statement.split()[3]: statement
@@ -96,7 +116,7 @@ _FTS = {
 }
 
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 
 
 @dataclass(frozen=True)
