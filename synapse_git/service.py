@@ -64,6 +64,13 @@ class ProjectInfo:
     moved_from: list[str]
 
 
+def _live(memory: Memory) -> Memory:
+    """`memory`, if it is live: only a live memory replaces or is replaced."""
+    if not memory.live:
+        raise BadInput(f"memory {memory.id} is {memory.state}; `restore {memory.id}` first")
+    return memory
+
+
 class Synapse:
     """The memory store as seen from one data folder."""
 
@@ -105,7 +112,7 @@ class Synapse:
         with self.connection() as conn, store.transaction(conn):
             old = None
             if supersedes is not None:
-                old = memories.require(conn, supersedes, scope.projects, hidden=False)
+                old = _live(memories.require(conn, supersedes, scope.projects))
             existing = memories.find_duplicate(conn, body, project)
             if existing is not None:
                 if old is not None:
@@ -150,8 +157,8 @@ class Synapse:
         if old_id == new_id:
             raise BadInput("a memory cannot supersede itself")
         with self.connection() as conn, store.transaction(conn):
-            old = memories.require(conn, old_id, scope.projects, hidden=False)
-            memories.require(conn, new_id, scope.projects, hidden=False)
+            old = _live(memories.require(conn, old_id, scope.projects))
+            _live(memories.require(conn, new_id, scope.projects))
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             return memories.require(conn, old_id, scope.projects)
 
