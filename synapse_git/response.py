@@ -210,7 +210,17 @@ def build(
     chosen: list[Candidate] = []
     cut: list[Candidate] = []
     for c in within:
-        hit = _fit(conn, search, metas[c.id], c.score, budget, response, len(within), fits)
+        meta = metas[c.id]
+        # A hit costs at least its fixed keys, project, source label and a short
+        # excerpt: when that cannot fit, do not spend a snippet finding out.
+        least = MIN_BODY_BYTES + len(meta.project or "") + min(len(meta.source), 240) + 120
+        if (
+            size(replace(response, cut_budget=len(within)).as_json()) + least
+            > budget.response_chars
+        ):
+            cut.append(replace(c, verdict="budget"))
+            continue
+        hit = _fit(conn, search, meta, c.score, budget, response, len(within), fits)
         if hit is None:
             cut.append(replace(c, verdict="budget"))
             continue

@@ -156,8 +156,12 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.exists():
         raise StoreError(f"no store at {path} yet: remember or import something first")
     try:
+        # With no write-ahead log beside it, no one has the store open: reading it
+        # as immutable leaves not even the -wal and -shm files a WAL reader makes.
+        wal = path.with_name(path.name + "-wal")
+        flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
         conn = sqlite3.connect(
-            f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S
+            f"{path.absolute().as_uri()}?{flags}", uri=True, timeout=BUSY_TIMEOUT_S
         )
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.Error as exc:

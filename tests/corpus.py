@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (one memory a line reads best)
 """A labeled corpus: memories of a made-up web shop's codebase and the questions
 they answer. `expect` is text only the answering memory holds; None marks a
 question nothing in the corpus answers."""

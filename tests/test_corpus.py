@@ -8,8 +8,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-
 from corpus import CASES, MEMORIES
+
 from synapse_git import recall, response, store, terms
 from synapse_git.evaluation import load_cases, regressions
 from synapse_git.service import Synapse
@@ -70,7 +70,9 @@ def test_floor_loses_no_answer_and_returns_less_beside_it(svc: Synapse) -> None:
         if ranks[False] is not None:
             assert ranks[True] is not None, f"the floor lost the answer to {query!r}"
             assert ranks[True] <= ranks[False], f"the floor moved down the answer to {query!r}"
-    print(f"\nsurplus beside the answers: {surplus[False]} without the floor, {surplus[True]} with it")
+    print(
+        f"\nsurplus beside the answers: {surplus[False]} without the floor, {surplus[True]} with it"
+    )
     assert surplus[True] < surplus[False]
 
 

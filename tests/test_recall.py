@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
+
 from synapse_git.scope import Scope
 from synapse_git.service import Synapse
 
@@ -108,7 +108,9 @@ def test_identifiers_and_fragments_match_inside_tokens(
 
 
 def test_a_misspelling_is_rescued_by_trigrams(svc: Synapse, here: Scope) -> None:
-    [kube, _] = remember(svc, here, "We run kubernetes 1.29 on GKE", "Terraform state is in a bucket")
+    [kube, _] = remember(
+        svc, here, "We run kubernetes 1.29 on GKE", "Terraform state is in a bucket"
+    )
     found = svc.recall("kuberentes", here, explain=True)
     assert [hit.id for hit in found.hits] == [kube]
     assert any("rescue" in note for note in found.notes)
@@ -123,7 +125,9 @@ def test_accents_fold_both_ways(svc: Synapse, here: Scope) -> None:
 
 
 def test_cjk_substring_matches_through_trigrams(svc: Synapse, here: Scope) -> None:
-    [pool, _] = remember(svc, here, "数据库连接池的大小设置为二十。", "ログはすべてUTCで記録されます。")
+    [pool, _] = remember(
+        svc, here, "数据库连接池的大小设置为二十。", "ログはすべてUTCで記録されます。"
+    )
     assert ids(svc, "连接池", here) == [pool]
     assert ids(svc, "記録され", here) != []
 
@@ -175,9 +179,7 @@ def test_limit_and_accounting(svc: Synapse, here: Scope) -> None:
     assert result.searched == 12
 
 
-def test_exact_duplicates_collapse_to_the_newest(
-    svc: Synapse, repo: Path, here: Scope
-) -> None:
+def test_exact_duplicates_collapse_to_the_newest(svc: Synapse, repo: Path, here: Scope) -> None:
     older = svc.remember("Use ruff for lint", svc.scope(repo), is_global=True).id
     newer = svc.remember("Use ruff for lint", svc.scope(repo)).id
     result = svc.recall("ruff lint", svc.scope(repo), explain=True)
@@ -200,9 +202,7 @@ def test_nothing_found_says_so(svc: Synapse, here: Scope, outside: Path) -> None
     assert "memory list" in done.stdout
 
 
-def test_abridged_hit_opens_with_its_first_line_when_it_matches(
-    svc: Synapse, here: Scope
-) -> None:
+def test_abridged_hit_opens_with_its_first_line_when_it_matches(svc: Synapse, here: Scope) -> None:
     body = "Deploy checklist for releases\n" + "step detail. " * 400
     [memory] = remember(svc, here, body)
     [hit] = svc.recall("deploy checklist", here, budget="lean").hits
@@ -213,7 +213,9 @@ def test_abridged_hit_opens_with_its_first_line_when_it_matches(
 def test_abridged_hit_shows_a_snippet_when_the_first_line_does_not_match(
     svc: Synapse, here: Scope
 ) -> None:
-    body = "General notes\n" + "filler words here. " * 200 + "the rollback needs a tag. " + "x " * 300
+    body = (
+        "General notes\n" + "filler words here. " * 200 + "the rollback needs a tag. " + "x " * 300
+    )
     remember(svc, here, body)
     [hit] = svc.recall("rollback", here, budget="lean").hits
     assert hit.abridged and "rollback" in hit.body and len(hit.body.encode()) <= 480
