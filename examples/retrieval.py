@@ -26,6 +26,7 @@ from typing import Any
 
 from synapse_git import config, store
 from synapse_git.service import Synapse
+from synapse_git.text import norm_key
 
 MAX_N = 1_000_000
 MAX_ITERS = 1_000
@@ -71,7 +72,7 @@ def seed(path: Path, n: int) -> float:
             conn.executemany(
                 "INSERT INTO memories (body, source, project, created_at, updated_at, norm)"
                 " VALUES (?, ?, NULL, ?, ?, ?)",
-                ((b, s, c, c, f"bench-{i}") for i, (b, s, c) in enumerate(bodies(n))),
+                ((b, s, c, c, norm_key(b)) for b, s, c in bodies(n)),
             )
     finally:
         conn.close()

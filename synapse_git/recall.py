@@ -232,13 +232,14 @@ def search(
     gram_ids = _rank(conn, "memorygram", gram, projects, depth)
 
     rescued = _misspelled(counts, query.terms)
+    rescued_only: set[int] = set()
     if rescued:
         grams = [g for term in rescued for g in terms_mod.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
         rescue = _plan(counts, "memorygram", grams, notes)
-        gram_ids += [
-            i for i in _rank(conn, "memorygram", rescue, projects, depth) if i not in gram_ids
-        ]
+        near = [i for i in _rank(conn, "memorygram", rescue, projects, depth) if i not in gram_ids]
+        gram_ids += near
+        rescued_only = set(near) - set(porter_ids)
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
@@ -254,6 +255,9 @@ def search(
         )
         for memory_id in ids
     ]
+    # A memory the misspelling rescue found that holds no term at all only shares
+    # a few common trigrams with the question: it is no match.
+    candidates = [c for c in candidates if c.held or c.id not in rescued_only]
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
         candidates = _floor(candidates)

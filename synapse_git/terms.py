@@ -126,8 +126,12 @@ def trigrams(word: str) -> list[str]:
 
 
 def similar(term: str, word: str) -> bool:
-    """A misspelling of `word`: at least half of `term`'s trigrams, similar length."""
+    """A misspelling or another form of `word`: it starts the other, or it holds at
+    least half of `term`'s trigrams at a similar length."""
     grams = trigrams(term)
+    # Another form of the word (`deployments`, `deploy`) holds it too.
+    if min(len(word), len(term)) >= 4 and (term.startswith(word) or word.startswith(term)):
+        return True
     if len(grams) < 2 or abs(len(word) - len(term)) > max(2, len(term) // 3):
         return False
     have = set(trigrams(word))
