@@ -10,6 +10,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -214,12 +215,36 @@ def test_bad_arguments_give_a_tool_error_and_the_server_keeps_serving(
 
 @pytest.mark.parametrize(
     ("args", "expected"),
-    [(["--budget", "huge"], "unknown budget 'huge'"), (["--project", "/no/such"], "not a folder")],
+    [
+        (["--budget", "huge"], "unknown budget 'huge'"),
+        (["--project", "/no/such"], "not a folder"),
+        (["--bogus"], "No such option: --bogus"),
+    ],
 )
 def test_bad_server_options_exit_2_with_one_line(args: list[str], expected: str) -> None:
     done = run_cli("mcp", *args, stdin="")
     assert done.returncode == 2 and expected in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+
+
+def test_server_start_loads_neither_git_nor_the_store_nor_the_cli() -> None:
+    # `synapse mcp` starts through cli/entry.py; what it imports before the first call
+    # is the cold start every agent session pays.
+    probe = (
+        "import sys, synapse_git.cli.entry, synapse_git.mcp_server; "
+        "print(sorted(m for m in ('pygit2', 'sqlite3', 'typer', 'synapse_git.service', "
+        "'synapse_git.cli.app') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_help_and_the_equals_form_of_options_work(world: dict[str, Path]) -> None:
+    done = run_cli("mcp", "--help")
+    assert done.returncode == 0 and "--project" in done.stdout
+    done = run_cli("mcp", f"--project={world['repo']}", "--budget=lean", stdin="")
+    assert done.returncode == 0, done.stderr
 
 
 def test_offset_inside_a_character_or_past_the_end_is_a_tool_error(session: Session) -> None:
