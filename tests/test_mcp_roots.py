@@ -73,11 +73,12 @@ def test_roots_choose_the_project_and_a_roots_change_is_honoured(
 
 
 def test_outside_git_only_global_memory_is_served(tmp_path: Path, isolated_store: Path) -> None:
+    # The client also fails to list its roots: the server falls back to its own folder.
     alpha = make_repo(tmp_path / "alpha")
     hidden = remember_in(alpha, "Alpha builds with make.")
     plain = tmp_path / "plain"
     plain.mkdir()
-    with mcp_session(isolated_store, cwd=plain) as session:
+    with mcp_session(isolated_store, cwd=plain, roots_fail=True, mode="legacy") as session:
         message = session.error("remember", {"body": "Project fact."})
         assert "not inside a git repository" in message and 'scope "global"' in message
         made = session.ok("remember", {"body": "Global fact.", "scope": "global"})
