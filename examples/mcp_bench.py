@@ -168,9 +168,12 @@ def main() -> None:
         subprocess.run(["git", "commit", "-qm", "bench"], cwd=repo, env=env, check=True)
 
         load = os.getloadavg()[0]
-        starts = [cold_start(env, repo) for _ in range(runs)]
+        # Interleaved, so a change in the machine's load hits both alike.
+        starts, bare = [], []
+        for _ in range(runs):
+            starts.append(cold_start(env, repo))
+            bare.append(sdk_import(env))
         walls = [wall for wall, _ in starts]
-        bare = [sdk_import(env) for _ in range(runs)]
         report: dict[str, Any] = {
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
@@ -183,6 +186,9 @@ def main() -> None:
                 "server_cpu_median": round(statistics.median(cpu for _, cpu in starts), 3),
                 "sdk_import_alone_median": round(statistics.median(wall for wall, _ in bare), 3),
                 "sdk_import_alone_cpu_median": round(statistics.median(cpu for _, cpu in bare), 3),
+                "server_adds_cpu_median": round(
+                    statistics.median(a[1] - b[1] for a, b in zip(starts, bare, strict=True)), 3
+                ),
             },
             "warm_call": {"calls": calls, **warm_calls(repo, env, calls)},
         }
