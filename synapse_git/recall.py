@@ -340,20 +340,17 @@ def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> 
 
 
 def _every(
-    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str] | None
+    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str]
 ) -> set[int]:
-    """Every match of any of `items`, visible from `projects` (None: unscoped)."""
+    """Every visible match of any of `items`."""
     if not items:
         return set()
-    if projects is None:
-        sql, params = f"SELECT rowid FROM {index} WHERE {index} MATCH ?", list[str]()
-    else:
-        where, params = visible(projects, "m.")
-        sql = (
-            f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
-            f" WHERE {index} MATCH ? AND {where}"
-        )
-    rows = conn.execute(sql, (terms_mod.any_of(list(items)), *params))
+    where, params = visible(projects, "m.")
+    rows = conn.execute(
+        f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
+        f" WHERE {index} MATCH ? AND {where}",
+        (terms_mod.any_of(list(items)), *params),
+    )
     return {int(row[0]) for row in rows}
 
 
