@@ -165,3 +165,14 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
     assert snapshot(isolated_store) == before
     if case == "empty body":
         assert not (isolated_store / "memory.db").exists()
+
+
+def test_list_filters_and_counts_what_it_leaves_out(repo: Path) -> None:
+    svc = Synapse()
+    here = svc.scope(repo)
+    ids = [svc.remember(f"Deploy step {n}", here).id for n in range(3)]
+    svc.remember("unrelated", here)
+    out = ok("memory", "list", "DEPLOY", "--limit", "2", cwd=repo).splitlines()
+    assert [int(line.split()[0]) for line in out[:2]] == ids[:0:-1]
+    assert out[0].split()[1] == "project"
+    assert out[2:] == ["… and 1 more (use --limit)"]
