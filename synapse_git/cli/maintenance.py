@@ -80,7 +80,8 @@ def _read(source: Path) -> str:
     except OSError as exc:
         raise BadInput(f"cannot read {source}: {exc.strerror}") from None
     try:
-        return raw.decode("utf-8")
+        # A byte order mark some editors write is not part of the first line.
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise BadInput(f"line {line}: not valid UTF-8; nothing was imported") from None
