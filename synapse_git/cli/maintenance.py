@@ -41,8 +41,11 @@ def export(
 ) -> None:
     """Write every live memory as JSON Lines."""
     if output is None:
+        # JSON Lines are UTF-8 whatever the terminal's encoding.
+        out = sys.stdout.buffer
         for line in service().export():
-            sys.stdout.write(line + "\n")
+            out.write(line.encode("utf-8") + b"\n")
+        out.flush()
         return
     count = 0
     try:

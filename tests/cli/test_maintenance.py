@@ -29,6 +29,9 @@ def test_export_file_then_import_round_trips_awkward_text(repo: Path, tmp_path: 
     exported = [line for line in dump.read_text(encoding="utf-8").split("\n") if line]
     assert len(exported) == 2
     assert list(Synapse(Config(data_dir=other)).export()) == exported
+    # Standard output gets the same UTF-8 lines, whatever the terminal's encoding.
+    piped = run_cli("memory", "export", env={"PYTHONIOENCODING": "ascii"})
+    assert (piped.returncode, piped.stdout) == (0, dump.read_text(encoding="utf-8"))
     bodies = {json.loads(line)["body"] for line in exported}
     assert "one\u2028two\x85three\x0cfour\r\nfive" in bodies
 
