@@ -246,7 +246,7 @@ def test_a_moved_repository_is_recognised_and_moved(
 
 
 def test_an_unrelated_repository_gets_no_move_hint(
-    svc: Synapse, repo: Path, repo_factory: object, tmp_path: Path
+    svc: Synapse, repo: Path, tmp_path: Path
 ) -> None:
     svc.remember("lives with the repo", svc.scope(repo))
     shutil.move(repo, tmp_path / "gone")
