@@ -53,7 +53,7 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
         typer.echo(f"already remembered as {result.id} ({where})")
     else:
         typer.echo(f"remembered {result.id} ({where})")
-    if supersedes is not None and result.duplicate_of is None:
+    if supersedes is not None:
         typer.echo(f"  supersedes {supersedes}")
     for finding in result.drift:
         typer.echo(f"  {finding.get('kind')}: {finding.get('detail')}")
