@@ -54,6 +54,7 @@ class Listing:
     project: str | None
     total: int
     memories: list[Memory]
+    moved_from: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,9 @@ class Synapse:
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
-        return Listing(scope.project, total, rows)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, total, rows, moved)
 
     # -- recall (§5, §6): recall.py ------------------------------------------------------
     # (recall methods go here)

@@ -235,6 +235,7 @@ def test_a_moved_repository_is_recognised_and_moved(
     here = svc.scope(new_place)
     assert visible_ids(svc, new_place) == []
     assert svc.project_info(here).moved_from == [old_key]
+    assert svc.list_memories(here).moved_from == [old_key]
 
     moved, key = svc.move_project(old_key, str(new_place))
     assert (moved, key) == (1, os.path.realpath(new_place))

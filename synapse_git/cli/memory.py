@@ -11,7 +11,15 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, body_arg, emit, here, one_line, service
+from synapse_git.cli.output import (
+    JSON_OPTION,
+    body_arg,
+    emit,
+    here,
+    moved_hints,
+    one_line,
+    service,
+)
 from synapse_git.errors import NotFound
 from synapse_git.memories import Memory
 from synapse_git.service import Remembered
@@ -237,6 +245,8 @@ def list_(
             }
         )
         return
+    for line in moved_hints(found.moved_from, found.project):
+        typer.echo(line, err=True)
     if not found.memories:
         typer.echo("no memories" + (f" contain {query!r}" if query else " yet"))
         return
