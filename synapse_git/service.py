@@ -10,7 +10,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ class History:
     memory: Memory
     versions: list[Version]
     supersedes: list[int]
+    chain: list[int]
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Listing:
     project: str | None
     total: int
     memories: list[Memory]
+    moved_from: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,13 @@ class ProjectInfo:
     counts: dict[str, int]
     global_counts: dict[str, int]
     moved_from: list[str]
+
+
+def _live(memory: Memory) -> Memory:
+    """`memory`, if it is live: only a live memory replaces or is replaced."""
+    if not memory.live:
+        raise BadInput(f"memory {memory.id} is {memory.state}; `restore {memory.id}` first")
+    return memory
 
 
 class Synapse:
@@ -103,16 +112,23 @@ class Synapse:
             raise BadInput(f"{scope.note}: pass --global to remember globally")
         project = None if is_global else scope.project
         head = scope_mod.head(scope) if project is not None else scope_mod.Head(None, None)
-        root = scope_mod.root_commit(scope) if project is not None else None
         with self.connection() as conn, store.transaction(conn):
             old = None
             if supersedes is not None:
-                old = memories.require(conn, supersedes, scope.projects, hidden=False)
+                old = _live(memories.require(conn, supersedes, scope.projects))
             existing = memories.find_duplicate(conn, body, project)
-            if existing is not None and old is None:
+            if existing is not None:
+                if old is not None:
+                    # The correction is already stored: it, not a copy, replaces the old one.
+                    if existing == old.id:
+                        raise BadInput(f"memory {old.id} already says exactly this")
+                    memories.set_state(
+                        conn, old, "superseded", existing, f"superseded by {existing}"
+                    )
                 return Remembered(existing, project, existing)
-            if project is not None:
-                memories.note_project(conn, project, root)
+            if project is not None and not memories.root_known(conn, project):
+                # Walking history to the root commit is paid once per project, not per memory.
+                memories.note_project(conn, project, scope_mod.root_commit(scope))
             new_id = memories.insert(
                 conn, body, source, project, head_commit=head.commit, branch=head.branch
             )
@@ -144,8 +160,8 @@ class Synapse:
         if old_id == new_id:
             raise BadInput("a memory cannot supersede itself")
         with self.connection() as conn, store.transaction(conn):
-            old = memories.require(conn, old_id, scope.projects, hidden=False)
-            memories.require(conn, new_id, scope.projects, hidden=False)
+            old = _live(memories.require(conn, old_id, scope.projects))
+            _live(memories.require(conn, new_id, scope.projects))
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             return memories.require(conn, old_id, scope.projects)
 
@@ -170,8 +186,32 @@ class Synapse:
             raise NotFound(f"no memory {memory_id} is visible from here")
         with self.connection() as conn:
             memory = memories.require(conn, memory_id, scope.projects)
+            versions = memories.versions(conn, memory_id)
+            # A global memory may have been replaced from inside a project: elsewhere,
+            # that replacement's id is not shown.
+            pointers = {memory.superseded_by} | {v.superseded_by for v in versions}
+            pointers |= {memories.replaced_by(v) for v in versions}
+            unseen = {
+                other
+                for other in pointers
+                if other is not None
+                and memories.get(conn, other, scope.projects, hidden=True) is None
+            }
+            if memory.superseded_by in unseen:
+                memory = replace(memory, superseded_by=None)
+            versions = [
+                replace(
+                    v,
+                    superseded_by=None if v.superseded_by in unseen else v.superseded_by,
+                    change="superseded" if memories.replaced_by(v) in unseen else v.change,
+                )
+                for v in versions
+            ]
             return History(
-                memory, memories.versions(conn, memory_id), memories.superseded(conn, memory_id)
+                memory,
+                versions,
+                memories.superseded(conn, memory_id, scope.projects),
+                memories.chain(conn, memory, scope.projects),
             )
 
     # -- reading (§8) and listing -------------------------------------------------
@@ -206,11 +246,15 @@ class Synapse:
     def list_memories(
         self, scope: Scope, *, contains: str | None = None, limit: int | None = None
     ) -> Listing:
+        if contains is not None:
+            utf8(contains, "the filter")
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
-        return Listing(scope.project, total, rows)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, total, rows, moved)
 
     # -- recall (§5, §6): recall.py ------------------------------------------------------
 
@@ -328,14 +372,16 @@ class Synapse:
         root = scope_mod.root_commit(scope)
         return sorted(key for key, commit in gone.items() if commit == root)
 
-    def move_project(self, old: str, new: str) -> int:
-        """Re-key every memory of project `old` (a moved repository) to `new`'s project."""
+    def move_project(self, old: str, new: str) -> tuple[int, str]:
+        """Re-key every memory of project `old` (a moved repository) to `new`'s project;
+        returns how many moved and the new key."""
         target = scope_mod.resolve(new)
         if target.project is None:
             raise BadInput(f"{new} is not inside a git repository")
         old_key = os.path.realpath(old) if os.path.exists(old) else os.path.abspath(old)
+        utf8(old_key, "the old folder")
         with self.connection() as conn, store.transaction(conn):
             moved = memories.rekey(conn, old_key, target.project)
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
-            return moved
+        return moved, target.project

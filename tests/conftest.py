@@ -18,6 +18,8 @@ GIT_ENV = {
     "GIT_COMMITTER_NAME": "Synapse Test",
     "GIT_COMMITTER_EMAIL": "test@example.com",
     "GIT_CONFIG_NOSYSTEM": "1",
+    # The user's own git settings (signing, hooks, default branch) stay out of tests.
+    "GIT_CONFIG_GLOBAL": os.devnull,
 }
 
 _REAL_DATA = config.data_dir().resolve()
@@ -36,7 +38,9 @@ def isolated_store(
     before = _stamp(_REAL_DB)
     data = tmp_path_factory.mktemp("synapse-data")
     monkeypatch.setenv("SYNAPSE_DATA", str(data))
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    # A second line of defence: a command run with SYNAPSE_DATA emptied still lands in a
+    # temporary folder, never in the user's.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
     real_connect = store.connect

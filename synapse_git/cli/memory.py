@@ -6,12 +6,22 @@ check, import, export); `cli/app.py` imports them all.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, body_arg, emit, here, one_line, service
+from synapse_git.cli.output import (
+    JSON_OPTION,
+    body_arg,
+    emit,
+    here,
+    moved_hints,
+    one_line,
+    service,
+)
+from synapse_git.errors import NotFound
 from synapse_git.memories import Memory
 from synapse_git.service import Remembered
 
@@ -35,7 +45,8 @@ def remember(
 ) -> None:
     """Remember a short fact about this project (or, with --global, everywhere)."""
     svc = service()
-    scope = here(svc, folder, quiet=is_global)
+    # Outside a project the service's own error (or --global) already says where it goes.
+    scope = here(svc, folder, quiet=True)
     result = svc.remember(
         body_arg(text), scope, source=source, is_global=is_global, supersedes=supersedes
     )
@@ -51,7 +62,7 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
         typer.echo(f"already remembered as {result.id} ({where})")
     else:
         typer.echo(f"remembered {result.id} ({where})")
-    if supersedes is not None and result.duplicate_of is None:
+    if supersedes is not None:
         typer.echo(f"  supersedes {supersedes}")
     for finding in result.drift:
         typer.echo(f"  {finding.get('kind')}: {finding.get('detail')}")
@@ -87,7 +98,7 @@ def supersede(
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
     if by is not None:
-        _print_state(svc.supersede(old_id, by, scope), f"superseded by {by}", as_json)
+        _print_state(svc.supersede(old_id, by, scope), "superseded", as_json, f" by {by}")
         return
     old = svc.history(old_id, scope).memory
     result = svc.remember(
@@ -131,11 +142,11 @@ def _memory_json(memory: Memory) -> dict[str, object]:
     }
 
 
-def _print_state(memory: Memory, what: str, as_json: bool) -> None:
+def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
         emit(_memory_json(memory))
     else:
-        typer.echo(f"{what} {memory.id}: {one_line(memory.body)}")
+        typer.echo(f"{what} {memory.id}{why}: {one_line(memory.body)}")
 
 
 @app.command("history")
@@ -153,6 +164,7 @@ def history(
                 "memory": _memory_json(found.memory),
                 "versions": [vars(version) for version in found.versions],
                 "supersedes": found.supersedes,
+                "chain": found.chain,
             }
         )
         return
@@ -167,6 +179,8 @@ def history(
         typer.echo(f"  superseded by {memory.superseded_by}")
     if found.supersedes:
         typer.echo("  supersedes " + ", ".join(map(str, found.supersedes)))
+    if len(found.chain) > 1:
+        typer.echo("  chain " + " -> ".join(map(str, found.chain)))
 
 
 @app.command("read")
@@ -192,12 +206,19 @@ def read(
         emit({"memory": None if page is None else page.as_json()})
         return
     if page is None:
-        typer.echo(f"no memory {memory_id} is visible from here", err=True)
-        raise typer.Exit(1)
-    typer.echo(page.body, nl=False)
+        raise NotFound(f"no memory {memory_id} is visible from here")
+    # Bytes straight to stdout: click.echo would strip escape sequences from a pipe.
+    sys.stdout.flush()
+    sys.stdout.buffer.write(page.body.encode("utf-8"))
+    ended = page.body.endswith("\n")
+    if sys.stdout.isatty() and not ended:
+        # Only a terminal gets a closing newline; a pipe gets the exact bytes.
+        sys.stdout.buffer.write(b"\n")
+        ended = True
+    sys.stdout.buffer.flush()
     if page.next is not None:
         typer.echo(
-            f"\n-- bytes {page.offset}..{page.next} of {page.total}; "
+            ("" if ended else "\n") + f"-- bytes {page.offset}..{page.next} of {page.total}; "
             f"more: synapse memory read {page.id} --offset {page.next}",
             err=True,
         )
@@ -235,6 +256,8 @@ def list_(
             }
         )
         return
+    for line in moved_hints(found.moved_from, found.project):
+        typer.echo(line, err=True)
     if not found.memories:
         typer.echo("no memories" + (f" match {query!r}" if query else " yet"))
         return
