@@ -361,6 +361,10 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
         return None
     if any(t in NEGATORS or t in STOP for t in (*span_a, *span_b)):
         return None
+    held_a = {position for position, _ in a.values}
+    held_b = {position for position, _ in b.values}
+    if held_a & set(range(i1, i2)) or held_b & set(range(j1, j2)):
+        return None  # values are compared by their amounts, in the value rule
     if len(a.content & b.content) < 1:
         return None
     return Contradiction("identifier", " ".join(span_a), " ".join(span_b))

@@ -33,7 +33,7 @@ class PathState:
     path: str
     status: Status
     renamed_to: str | None = None
-    seen: str | None = None  # where git saw it: "index", "memory commit", "history"
+    seen: str | None = None  # where git saw it: index, memory commit, HEAD, history
 
 
 def _parents(path: str) -> list[str]:
@@ -164,6 +164,13 @@ class Checkout:
             return "index"
         if self._at_commit(commit_id, path):
             return "memory commit"
+        repo = self.repo
+        if (
+            repo is not None
+            and not repo.head_is_unborn
+            and self._at_commit(str(repo.head.target), path)
+        ):
+            return "HEAD"
         if path in self._walk()[0]:
             return "history"
         return None
