@@ -227,6 +227,8 @@ def _clause(text: str) -> Clause | None:
         token = raw[index]
         following = raw[index + 1] if index + 1 < len(raw) else None
         value, consumed = _value(token, following)
+        if value is not None and following == ":" and not consumed:
+            value = None  # a label (`Step 3:`, `Issue 42:`), not a value
         if value is not None:
             values.append((len(tokens), value))
             tokens.append(value.text)
@@ -317,7 +319,9 @@ def _strict_slot(a: frozenset[str], b: frozenset[str]) -> bool:
 def _polarity_conflict(a: Clause, b: Clause) -> Contradiction | None:
     if a.negated == b.negated or not a.content or not b.content:
         return None
-    if a.content == b.content or (_close(a.content, b.content) and _near(a, b)):
+    # A word of its own on each side (`audit job` / `cache job`) means two things:
+    # only a statement and its negation, or an elaboration of one, contradict.
+    if _strict_slot(a.content, b.content) and _near(a, b):
         return Contradiction("negation", a.text, b.text)
     return None
 
@@ -342,7 +346,7 @@ def _antonym_conflict(a: Clause, b: Clause) -> Contradiction | None:
             # "don't disable it" agrees with "enable it": polarity must match.
             neg_a = a.negated != (word in NEGATORS)
             neg_b = b.negated != (other in NEGATORS)
-            if neg_a == neg_b and rest_a and rest_b and _close(rest_a, rest_b):
+            if neg_a == neg_b and rest_a and rest_b and _strict_slot(rest_a, rest_b):
                 return Contradiction("antonym", word, other)
     return None
 
