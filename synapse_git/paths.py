@@ -370,7 +370,9 @@ class NeverMissing:
 
     def _relative_skips(self, path: str) -> bool:
         bare = path.rstrip("/")
-        return bool(self.builds.match_file(bare) or self.builds.match_file(bare + "/"))
+        # With a trailing slash a path matches both file and folder patterns: a
+        # missing path may have been either, and one match is half the work.
+        return bool(self.builds.match_file(bare + "/"))
 
     def _ignored(self, path: str) -> bool:
         bare = path.rstrip("/")
@@ -384,10 +386,9 @@ class NeverMissing:
             if spec is None:
                 continue
             inner = "/".join(parts[depth:])
-            for probe in (inner, inner + "/"):
-                verdict = spec.check_file(probe).include
-                if verdict is not None:
-                    return bool(verdict)
+            verdict = spec.check_file(inner + "/").include
+            if verdict is not None:
+                return bool(verdict)
         return False
 
 

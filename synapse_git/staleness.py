@@ -63,6 +63,8 @@ class Checkout:
     ) -> None:
         self.scope = scope
         self.root = scope.checkout
+        self._root = str(scope.checkout) if scope.checkout is not None else ""
+        self._trees: dict[str, Any] = {}
         self.repo: Any | None = None
         self.history_limit = history_limit
         self._tree = tree
@@ -126,7 +128,7 @@ class Checkout:
         if self._tree is not None:
             return path in self.tracked or path in self.tracked_dirs
         assert self.root is not None
-        return os.path.lexists(self.root / path)
+        return os.path.lexists(os.path.join(self._root, path))
 
     def present(self, path: str) -> bool:
         if self._exact(path):
@@ -141,7 +143,7 @@ class Checkout:
         """`src/x.py` whose first folder exists at the root names a place from the
         root; `app/x.py` (no top-level `app`) may be a tail of `src/app/x.py`."""
         assert self.root is not None
-        return "/" in path and (self.root / path.split("/", 1)[0]).is_dir()
+        return "/" in path and os.path.isdir(os.path.join(self._root, path.split("/", 1)[0]))
 
     def _in_index(self, path: str) -> bool:
         if self._tree is not None or self.repo is None:
@@ -184,13 +186,20 @@ class Checkout:
             return False
         key = (commit_id, path)
         if key not in self._in_commit:
-            try:
-                commit = self.repo.get(commit_id)
-                found = commit is not None and path in commit.peel(pygit2.Tree)
-            except (ValueError, KeyError, pygit2.GitError):
-                found = False
-            self._in_commit[key] = bool(found)
+            tree = self._tree_of(commit_id)
+            self._in_commit[key] = tree is not None and path in tree
         return self._in_commit[key]
+
+    def _tree_of(self, commit_id: str) -> Any | None:
+        """The tree of a commit, once per commit; None when the commit is unknown
+        here (written in a clone that never pushed it)."""
+        if commit_id not in self._trees:
+            try:
+                commit = self.repo.get(commit_id) if self.repo is not None else None
+                self._trees[commit_id] = None if commit is None else commit.peel(pygit2.Tree)
+            except (ValueError, KeyError, pygit2.GitError):
+                self._trees[commit_id] = None
+        return self._trees[commit_id]
 
     def _seen(self, path: str, commit_id: str | None) -> str | None:
         if self._in_index(path):
@@ -242,14 +251,10 @@ class Checkout:
         if pair is not None:
             renames.append(self._similar(*pair))
         if commit_id is not None and self.repo is not None and not self.repo.head_is_unborn:
-            try:
-                old = self.repo.get(commit_id)
-                if old is not None:
-                    renames.append(
-                        self._similar(old.peel(pygit2.Tree), self.repo.head.peel(pygit2.Tree))
-                    )
-            except (ValueError, pygit2.GitError):
-                pass
+            old = self._tree_of(commit_id)
+            now = self._tree_of(str(self.repo.head.target))
+            if old is not None and now is not None:
+                renames.append(self._similar(old, now))
         for found in renames:
             if path in found:
                 return found[path]
