@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 def _words(text: str) -> frozenset[str]:
@@ -178,6 +179,7 @@ class Contradiction:
     second: str  # what the second body says there
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude, stable stem: enough to match `timeouts`/`timeout`, `runs`/`run`."""
     word = word.lower().removesuffix("'s")
@@ -197,6 +199,8 @@ def stem(word: str) -> str:
 def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     """The value `token` holds (merging a unit word that follows) and whether the
     unit word was consumed."""
+    if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
+        return None, False  # most tokens: not a number, no regex needed
     match = _NUMBER.match(token)
     if match is None:
         return None, False
@@ -218,8 +222,21 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     return Value("number", digits, token), False
 
 
+@lru_cache(maxsize=1 << 16)
+def _negator(token: str) -> bool:
+    return token in NEGATORS or token.endswith("n't")
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_stem(token: str) -> str:
+    """The stem of a subject-bearing word; "" for stop words, negators, signs."""
+    if token in STOP or _negator(token) or token in _FILLER_WITH_NEGATION or token in "=:":
+        return ""
+    return stem(token)
+
+
 def _clause(text: str) -> Clause | None:
-    raw = [token.lower().replace("\u2019", "'") for token in _TOKEN.findall(text)]
+    raw = _TOKEN.findall(text.lower().replace("\u2019", "'"))
     tokens: list[str] = []
     values: list[tuple[int, Value]] = []
     index = 0
@@ -239,24 +256,27 @@ def _clause(text: str) -> Clause | None:
         index += 1
     if not tokens:
         return None
-    negations = sum(token in NEGATORS or token.endswith("n't") for token in tokens)
+    negations = sum(_negator(token) for token in tokens)
     held = {position for position, _ in values}
     stems = tuple(
-        ""
-        if position in held
-        or token in STOP
-        or token in NEGATORS
-        or token in _FILLER_WITH_NEGATION
-        or token.endswith("n't")
-        or token in ("=", ":")
-        else stem(token)
-        for position, token in enumerate(tokens)
+        "" if position in held else _content_stem(token) for position, token in enumerate(tokens)
     )
     content = frozenset(word for word in stems if word)
     return Clause(tuple(tokens), stems, content, negations % 2 == 1, tuple(values), text.strip())
 
 
 def parse(body: str) -> Parsed:
+    """The clauses of `body`; short bodies are remembered, as the same memories are
+    compared again and again (recall after recall in a long-lived server)."""
+    return _parse_cached(body) if len(body) <= 4096 else _parse(body)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(body: str) -> Parsed:
+    return _parse(body)
+
+
+def _parse(body: str) -> Parsed:
     clauses = [
         found for part in _CLAUSE.split(body) if part and (found := _clause(part)) is not None
     ]

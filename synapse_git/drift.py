@@ -23,7 +23,10 @@ from synapse_git.text import cut_utf8
 
 KINDS = ("stale", "unverified", "conflict", "duplicate")
 QUOTE_BYTES = 320  # a contradicting memory quoted in a recall, abridged to this
-CANDIDATES = 24  # conflict candidates fetched from the FTS index per memory
+CANDIDATES = 8  # conflict candidates fetched from the FTS index per memory
+FTS_TERMS = 10  # words of a memory looked up to find its candidates
+RARE_SHARE = 0.01  # a word in more memories than this does not make candidates
+SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
 COMMON_SHARE = 0.05  # terms in more than this share of memories do not pair memories
 
 
@@ -229,7 +232,7 @@ def conflicts_among(rows: Sequence[Memory]) -> list[Finding]:
     return sorted(findings, key=lambda finding: finding.ids)
 
 
-_WORD = re.compile(r"[^\W\d_][\w-]{2,}")
+_WORD = re.compile(r"[^\W\d_][\w-]+")
 
 
 def _fts_terms(body: str, limit: int = 10) -> list[str]:
@@ -245,29 +248,74 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def candidates(conn: sqlite3.Connection, scope: Scope, memory: Memory) -> list[Memory]:
-    """Visible live memories that share uncommon words with `memory`, best first,
-    found through the porter FTS index (bounded: common terms are left out)."""
-    total = int(conn.execute("SELECT count(*) FROM memories WHERE state = 'live'").fetchone()[0])
-    common = max(50, int(total * COMMON_SHARE))
-    terms = []
-    for term in _fts_terms(memory.body):
-        probe = conn.execute(
-            "SELECT 1 FROM memory WHERE memory MATCH ? LIMIT 1 OFFSET ?", (_quote(term), common)
-        ).fetchone()
-        if probe is None:
-            terms.append(_quote(term))
-    if not terms:
-        return []
-    where, params = memories.visible(scope.projects, "m.")
-    columns = ", ".join(f"m.{name.strip()}" for name in COLUMNS.split(","))
-    rows = conn.execute(
-        f"SELECT {columns} FROM memory JOIN memories m ON m.id = memory.rowid"
-        f" WHERE memory MATCH ? AND m.id != ? AND {where}"
-        " ORDER BY bm25(memory, 1.0, 0.3) LIMIT ?",
-        (" OR ".join(terms), memory.id, *params, CANDIDATES),
-    )
-    return [Memory(*row) for row in rows]
+class Candidates:
+    """Conflict candidates through the porter FTS index, for a few memories at a
+    time. Each uncommon word's document list is read once (no ranking, which would
+    score every match); a memory sharing enough of them is a candidate."""
+
+    def __init__(self, conn: sqlite3.Connection, scope: Scope) -> None:
+        self.conn = conn
+        self.scope = scope
+        total = int(
+            conn.execute("SELECT count(*) FROM memories WHERE state = 'live'").fetchone()[0]
+        )
+        self.common = max(50, int(total * RARE_SHARE))
+        self._lists: dict[str, list[int]] = {}
+
+    def _rows_with(self, term: str) -> list[int]:
+        """Ids of live memories holding `term`; empty for a common term."""
+        if term not in self._lists:
+            ids = [
+                int(row[0])
+                for row in self.conn.execute(
+                    "SELECT rowid FROM memory WHERE memory MATCH ? LIMIT ?",
+                    (_quote(term), self.common + 1),
+                )
+            ]
+            self._lists[term] = [] if len(ids) > self.common else ids
+        return self._lists[term]
+
+    def of(self, memory: Memory) -> list[Memory]:
+        """Visible live memories sharing enough uncommon words with `memory`, those
+        sharing most (then the newest) first."""
+        terms = _fts_terms(memory.body, FTS_TERMS)
+        shared: Counter[int] = Counter()
+        for term in terms:
+            shared.update(self._rows_with(term))
+        shared.pop(memory.id, None)
+        # One word substituted leaves the rest shared, and two shared words are
+        # enough; a single shared word suffices only when either memory is that short.
+        needed = max(1, min(2, len(terms) - 1))
+        ranked = sorted(((n, other) for other, n in shared.items()), reverse=True)
+        chosen = [other for n, other in ranked if n >= needed][:CANDIDATES]
+        if len(chosen) < CANDIDATES:
+            chosen += self._short([other for n, other in ranked if n < needed][:SHORT_PROBES])
+        return self._rows(chosen[:CANDIDATES])
+
+    def _short(self, ids: list[int]) -> list[int]:
+        """Of `ids`, those whose own body has at most two looked-up words."""
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        rows = self.conn.execute(f"SELECT id, body FROM memories WHERE id IN ({marks})", ids)
+        short = {int(i) for i, body in rows if len(_fts_terms(str(body), FTS_TERMS)) <= 2}
+        return [other for other in ids if other in short]
+
+    def _rows(self, ids: list[int]) -> list[Memory]:
+        if not ids:
+            return []
+        where, scoped = memories.visible(self.scope.projects)
+        marks = ", ".join("?" for _ in ids)
+        params: list[object] = [*ids, *scoped]
+        found = {
+            int(row[0]): Memory(*row)
+            for row in self.conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live'"
+                f" AND {where}",
+                params,
+            )
+        }
+        return [found[other] for other in ids if other in found]
 
 
 # -- duplicates -------------------------------------------------------------------------
@@ -284,8 +332,20 @@ def duplicates(
         if not ids:
             return []
         marks = ", ".join("?" for _ in ids)
-        sql += f" AND norm IN (SELECT norm FROM memories WHERE id IN ({marks}))"
-        params = [*params, *ids]
+        norms = [
+            row[0]
+            for row in conn.execute(
+                f"SELECT DISTINCT norm FROM memories WHERE id IN ({marks})", ids
+            )
+        ]
+        # `+project` keeps the planner on the norm index: a few rows, not the scope.
+        where, scoped = memories.visible(scope.projects, "+")
+        marks = ", ".join("?" for _ in norms)
+        sql = (
+            f"SELECT norm, group_concat(id) FROM memories WHERE norm IN ({marks})"
+            f" AND +state = 'live' AND {where}"
+        )
+        params = [*norms, *scoped]
     sql += " GROUP BY norm HAVING count(*) > 1"
     findings = []
     for _, group in conn.execute(sql, params):
@@ -338,15 +398,22 @@ def _conflicts_about(
 ) -> list[Finding]:
     asked = {row.id for row in rows}
     seen_pairs: set[tuple[int, int]] = set()
+    parsed: dict[int, conflicts.Parsed] = {}
+
+    def parse(memory: Memory) -> conflicts.Parsed:
+        if memory.id not in parsed:
+            parsed[memory.id] = conflicts.parse(memory.body)
+        return parsed[memory.id]
+
+    search = Candidates(conn, scope)
     findings = []
     for row in rows:
-        mine = conflicts.parse(row.body)
-        for other in candidates(conn, scope, row):
+        for other in search.of(row):
             pair = (min(row.id, other.id), max(row.id, other.id))
             if pair in seen_pairs or other.body == row.body:
                 continue
             seen_pairs.add(pair)
-            found = conflicts.compare(mine, conflicts.parse(other.body))
+            found = conflicts.compare(parse(row), parse(other))
             if found is None:
                 continue
             finding = conflict_finding(row, other, found)
