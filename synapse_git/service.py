@@ -10,7 +10,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,7 @@ class Listing:
     project: str | None
     total: int
     memories: list[Memory]
+    moved_from: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -188,9 +189,30 @@ class Synapse:
             raise NotFound(f"no memory {memory_id} is visible from here")
         with self.connection() as conn:
             memory = memories.require(conn, memory_id, scope.projects)
+            versions = memories.versions(conn, memory_id)
+            # A global memory may have been replaced from inside a project: elsewhere,
+            # that replacement's id is not shown.
+            pointers = {memory.superseded_by} | {v.superseded_by for v in versions}
+            pointers |= {memories.replaced_by(v) for v in versions}
+            unseen = {
+                other
+                for other in pointers
+                if other is not None
+                and memories.get(conn, other, scope.projects, hidden=True) is None
+            }
+            if memory.superseded_by in unseen:
+                memory = replace(memory, superseded_by=None)
+            versions = [
+                replace(
+                    v,
+                    superseded_by=None if v.superseded_by in unseen else v.superseded_by,
+                    change="superseded" if memories.replaced_by(v) in unseen else v.change,
+                )
+                for v in versions
+            ]
             return History(
                 memory,
-                memories.versions(conn, memory_id),
+                versions,
                 memories.superseded(conn, memory_id, scope.projects),
                 memories.chain(conn, memory, scope.projects),
             )
@@ -233,7 +255,9 @@ class Synapse:
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
-        return Listing(scope.project, total, rows)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, total, rows, moved)
 
     # -- recall (§5, §6): recall.py ------------------------------------------------------
 
