@@ -155,7 +155,8 @@ def stale(
 def _stale_finding(memory: Memory, gone: list[str], renamed: list[tuple[str, str]]) -> Finding:
     moves = "; ".join(f"{old} is now {new}" for old, new in renamed)
     where = f" (written on {memory.branch})" if memory.branch else ""
-    detail = f"memory {memory.id}{where} names {_list(gone)}, gone from this checkout"
+    place = "this machine" if all(p.startswith(("/", "~/")) for p in gone) else "this checkout"
+    detail = f"memory {memory.id}{where} names {_list(gone)}, gone from {place}"
     return Finding(
         "stale",
         (memory.id,),
