@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git import config as config_mod
 from synapse_git import evaluation, memories, reading, response, store, terms, transfer
@@ -25,6 +25,9 @@ from synapse_git.reading import Page
 from synapse_git.response import Recalled
 from synapse_git.scope import Scope
 from synapse_git.text import check_body, check_source, cut_utf8, utf8
+
+if TYPE_CHECKING:
+    from synapse_git.drift import Report as DriftReport
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ class Synapse:
             )
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
-        return Remembered(new_id, project, None)
+        return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
 
     def edit(
         self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
@@ -318,10 +321,37 @@ class Synapse:
     # -- drift (§7): drift.py -----------------------------------------------------------
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
-        """Findings (§7 JSON) that involve any of `ids`, as recall lists them."""
-        return []
+        """Findings (§7 JSON) that involve any of `ids`, as recall lists them; a newer
+        memory contradicting one of them is quoted (abridged) under `quote`."""
+        if not ids or not self._exists():
+            return []
+        from synapse_git import drift  # pathspec and pygit2 only when asked
 
-    # (drift methods go here)
+        with self.connection() as conn:
+            return [finding.as_json() for finding in drift.about(conn, scope, ids)]
+
+    def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
+        """Every drift finding about what `scope` sees (§7), of the chosen kinds."""
+        from synapse_git import drift
+
+        chosen = tuple(kinds) if kinds else drift.KINDS
+        unknown = [kind for kind in chosen if kind not in drift.KINDS]
+        if unknown:
+            raise BadInput(
+                f"unknown drift kind {', '.join(unknown)}: choose from {', '.join(drift.KINDS)}"
+            )
+        if not self._exists():
+            return drift.Report(str(scope.folder), scope.project, 0, [])
+        with self.connection() as conn:
+            return drift.check(conn, scope, chosen)
+
+    def _drift_of_new(self, scope: Scope, new_id: int) -> list[dict[str, Any]]:
+        """What a just-stored memory contradicts or repeats."""
+        from synapse_git import drift
+
+        with self.connection() as conn:
+            found = drift.about(conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False)
+        return [finding.as_json() for finding in found]
 
     # -- sessions and hooks (§9): session.py ------------------------------------------
     # (session methods go here)

@@ -10,6 +10,7 @@ import typer
 
 from synapse_git import __version__
 from synapse_git.cli import (
+    drift,  # noqa: F401  (adds drift to memory_app)
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
 )
