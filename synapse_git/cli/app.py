@@ -11,6 +11,7 @@ import typer
 
 from synapse_git import __version__
 from synapse_git.cli import maintenance  # noqa: F401  (adds its commands to memory_app)
+from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
 from synapse_git.errors import SynapseError
@@ -25,6 +26,7 @@ app = typer.Typer(
 )
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
+app.add_typer(hook_app, name="hook")
 
 
 def _version(value: bool) -> None:
