@@ -114,9 +114,7 @@ def test_warn_only_reports_but_never_blocks(hooked: Path) -> None:
     assert "warning: this commit makes 1 project memory stale" in done.stdout
 
 
-def test_other_projects_and_forgotten_memories_do_not_block(
-    hooked: Path, tmp_path: Path
-) -> None:
+def test_other_projects_and_forgotten_memories_do_not_block(hooked: Path, tmp_path: Path) -> None:
     other = make_repo(tmp_path / "other", {"scripts/deploy.sh": "x\n"})
     remember(other, "Deploys go out with scripts/deploy.sh")
     forgotten = remember(hooked, "Old: scripts/deploy.sh ships it")
