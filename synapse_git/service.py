@@ -12,18 +12,35 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git import config as config_mod
-from synapse_git import gitcmd, hookfiles, memories, peek, reading, session, store, transfer
+from synapse_git import (
+    evaluation,
+    gitcmd,
+    hookfiles,
+    memories,
+    peek,
+    reading,
+    response,
+    session,
+    store,
+    terms,
+    transfer,
+)
+from synapse_git import recall as recall_mod
 from synapse_git import scope as scope_mod
 from synapse_git.config import Config
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.memories import Memory, Version
 from synapse_git.reading import Page
+from synapse_git.response import Recalled
 from synapse_git.scope import Scope
 from synapse_git.session import Refresh, Snapshot
 from synapse_git.text import check_body, check_source
+
+if TYPE_CHECKING:
+    from synapse_git.drift import Report as DriftReport
 
 
 @dataclass(frozen=True)
@@ -117,7 +134,7 @@ class Synapse:
             )
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
-        return Remembered(new_id, project, None)
+        return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
 
     def edit(
         self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
@@ -212,15 +229,98 @@ class Synapse:
         return Listing(scope.project, total, rows)
 
     # -- recall (§5, §6): recall.py ------------------------------------------------------
-    # (recall methods go here)
+
+    def recall(
+        self,
+        query: str,
+        scope: Scope,
+        *,
+        budget: str | None = None,
+        limit: int | None = None,
+        explain: bool = False,
+    ) -> Recalled:
+        """The visible memories that answer `query`, within the budget (§5, §6)."""
+        chosen = self.config.budget(budget)
+        if limit is not None and limit < 1:
+            raise BadInput(f"limit {limit} is not a positive number of hits")
+        count = chosen.hits if limit is None else limit
+        parsed = terms.parse(query)
+        if not self._exists():
+            return Recalled(parsed.text, scope.project, chosen.name, (), (), 0, 0, 0, 0)
+        with self.connection() as conn:
+            found = self._search(conn, parsed, scope, count)
+            result = response.build(
+                conn,
+                found,
+                budget=chosen,
+                limit=count,
+                project=scope.project,
+                drift=lambda ids: self.drift_about(scope, ids),
+                explain=explain,
+            )
+            recall_mod.count_recalled(conn, [hit.id for hit in result.hits])
+        return result
+
+    def _search(
+        self, conn: sqlite3.Connection, parsed: terms.Query, scope: Scope, count: int
+    ) -> recall_mod.Search:
+        if parsed.empty:
+            return recall_mod.recent(conn, parsed, scope.projects, count)
+        return recall_mod.search(conn, parsed, scope.projects, depth=max(recall_mod.DEPTH, count))
+
+    def matching(self, query: str, scope: Scope) -> Listing:
+        """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
+        if not self._exists():
+            return Listing(scope.project, 0, [])
+        with self.connection() as conn:
+            ids = recall_mod.matches(conn, terms.parse(query), scope.projects)
+            rows = recall_mod.rows(conn, ids)
+        return Listing(scope.project, len(rows), rows)
+
+    def evaluate(
+        self, cases: Sequence[evaluation.Case], *, budget: str | None = None
+    ) -> evaluation.Report:
+        """Score `cases` against the store without writing to it (`memory eval`)."""
+        chosen = self.config.budget(budget)
+        if not self._exists():
+            raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
+        with closing(store.connect_readonly(self.config.db_path)) as conn:
+            return evaluation.run(conn, cases, chosen, self.scope)
 
     # -- drift (§7): drift.py -----------------------------------------------------------
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
-        """Findings (§7 JSON) that involve any of `ids`, as recall lists them."""
-        return []
+        """Findings (§7 JSON) that involve any of `ids`, as recall lists them; a newer
+        memory contradicting one of them is quoted (abridged) under `quote`."""
+        if not ids or not self._exists():
+            return []
+        from synapse_git import drift  # pathspec and pygit2 only when asked
 
-    # (drift methods go here)
+        with self.connection() as conn:
+            return [finding.as_json() for finding in drift.about(conn, scope, ids)]
+
+    def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
+        """Every drift finding about what `scope` sees (§7), of the chosen kinds."""
+        from synapse_git import drift
+
+        chosen = tuple(kinds) if kinds else drift.KINDS
+        unknown = [kind for kind in chosen if kind not in drift.KINDS]
+        if unknown:
+            raise BadInput(
+                f"unknown drift kind {', '.join(unknown)}: choose from {', '.join(drift.KINDS)}"
+            )
+        if not self._exists():
+            return drift.Report(str(scope.folder), scope.project, 0, [])
+        with self.connection() as conn:
+            return drift.check(conn, scope, chosen)
+
+    def _drift_of_new(self, scope: Scope, new_id: int) -> list[dict[str, Any]]:
+        """What a just-stored memory contradicts or repeats."""
+        from synapse_git import drift
+
+        with self.connection() as conn:
+            found = drift.about(conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False)
+        return [finding.as_json() for finding in found]
 
     # -- sessions and hooks (§9): session.py ------------------------------------------
 
@@ -234,7 +334,7 @@ class Synapse:
         with self.connection() as conn:
             rows = session.visible_rows(conn, scope.projects)
             version = peek.store_version(conn)
-        findings = self.drift_about(scope, [row.id for row in rows])
+        findings = [finding.as_json() for finding in self.drift(scope).findings]
         snapshot = session.build(
             checkout=key,
             project=scope.project,

@@ -124,6 +124,27 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     return conn
 
 
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    """Open the store at `path` so that nothing can be written to it (evaluation)."""
+    if not path.exists():
+        raise StoreError(f"no store at {path} yet: remember or import something first")
+    try:
+        conn = sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S
+        )
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path} to read: {exc}") from None
+    if version != SCHEMA_VERSION:
+        conn.close()
+        if version > SCHEMA_VERSION:
+            raise StoreVersion(f"{path} was written by a newer Synapse (schema {version})")
+        raise StoreError(
+            f"{path} is at schema {version}; run any synapse command that writes to upgrade it"
+        )
+    return conn
+
+
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -6,6 +6,7 @@ check, import, export); `cli/app.py` imports them all.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -204,14 +205,24 @@ def read(
 
 @app.command("list")
 def list_(
-    query: str = typer.Argument(None, help="Only memories containing this text."),
-    limit: int = typer.Option(50, "--limit", "-n", min=1, help="Show at most this many."),
+    query: str = typer.Argument(
+        None, help="Only memories matching these words (every match: no floor or limit)."
+    ),
+    limit: int = typer.Option(
+        None, "--limit", "-n", min=1, help="Show at most this many (default: 50 without QUERY)."
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Visible memories, newest first."""
+    """Visible memories, newest first; with QUERY, every memory that matches it."""
     svc = service()
-    found = svc.list_memories(here(svc, folder, quiet=as_json), contains=query, limit=limit)
+    scope = here(svc, folder, quiet=as_json)
+    if query:
+        found = svc.matching(query, scope)
+        if limit is not None:
+            found = replace(found, memories=found.memories[:limit])
+    else:
+        found = svc.list_memories(scope, limit=50 if limit is None else limit)
     if as_json:
         emit(
             {
@@ -225,11 +236,13 @@ def list_(
         )
         return
     if not found.memories:
-        typer.echo("no memories" + (f" contain {query!r}" if query else " yet"))
+        typer.echo("no memories" + (f" match {query!r}" if query else " yet"))
         return
     for memory in found.memories:
-        scope = "global " if memory.project is None else "project"
-        typer.echo(f"{memory.id:>6}  {scope}  {memory.created_at[:10]}  {one_line(memory.body)}")
+        scope_name = "global " if memory.project is None else "project"
+        typer.echo(
+            f"{memory.id:>6}  {scope_name}  {memory.created_at[:10]}  {one_line(memory.body)}"
+        )
     rest = found.total - len(found.memories)
     if rest > 0:
         typer.echo(f"… and {rest} more (use --limit)")
