@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from synapse_git.gitcmd import Change
 
@@ -20,8 +20,7 @@ from synapse_git.gitcmd import Change
 MAX_NEEDLES = 200
 
 
-@dataclass(frozen=True)
-class Broken:
+class Broken(NamedTuple):
     """A live project memory that names a path this commit deletes or renames."""
 
     memory_id: int

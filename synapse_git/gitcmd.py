@@ -14,14 +14,16 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from synapse_git.errors import BadInput
 
+# Values here are NamedTuples, not dataclasses: as frozen, and importing `dataclasses`
+# costs the commit hook more than its own git calls.
 
-@dataclass(frozen=True)
-class Checkout:
+
+class Checkout(NamedTuple):
     """Where a folder stands in git, with the same project key as `scope.resolve`."""
 
     toplevel: Path
@@ -35,8 +37,7 @@ class Checkout:
         return self.git_dir != self.common_dir
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """One staged change: status letter (A, M, D, R, T, U…), path, and a rename's target."""
 
     status: str

@@ -10,20 +10,23 @@ exits 0. The one failure is a commit that makes project memories stale.
 
 from __future__ import annotations
 
-import argparse
 import os
-import shlex
 import sys
 from collections.abc import Sequence
-from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from synapse_git import commitcheck, config, gitcmd, peek
-from synapse_git import session as session_mod
-from synapse_git.commitcheck import Broken
+from synapse_git import gitcmd, snapfile
+from synapse_git.datadir import data_dir
 from synapse_git.errors import BadInput
-from synapse_git.session import Refresh, Snapshot
-from synapse_git.text import first_line
+
+if TYPE_CHECKING:
+    from synapse_git.commitcheck import Broken
+    from synapse_git.config import Config
+    from synapse_git.session import Refresh, Snapshot
+
+# Everything else is imported where it is used: the commit path of a commit
+# that deletes nothing loads only this module, gitcmd, snapfile and datadir.
 
 # Commit-check exit codes: the hook's failure is git's refusal.
 PASS, BLOCK = 0, 1
@@ -50,18 +53,21 @@ def _internal(what: str, exc: BaseException) -> int:
 def pre_commit_main(argv: Sequence[str] | None = None) -> int:
     """`synapse-drift-hook [--warn-only]`: fail when the staged commit deletes or
     renames a path a live project memory names; everything else only warns."""
-    parser = argparse.ArgumentParser(
-        prog="synapse-drift-hook",
-        description="Check the staged commit against the project's memories.",
-    )
-    parser.add_argument("--warn-only", action="store_true", help="Report, never block.")
-    args, extra = parser.parse_known_args(argv)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "-h" in args or "--help" in args:
+        print(
+            "usage: synapse-drift-hook [--warn-only]\n\nCheck the staged commit against the "
+            "project's memories; fail when it deletes or renames a path a live project "
+            "memory names.\n\n  --warn-only  report, never block"
+        )
+        return PASS
+    # argparse is not used here: it alone costs more than the git calls of the check.
+    # File names a framework may pass are ignored: the staged tree is read instead.
+    unknown = [arg for arg in args if arg.startswith("-") and arg != "--warn-only"]
     try:
-        if any(not name.startswith("-") for name in extra):
-            extra = []  # file names passed by a framework: the staged tree is read instead
-        if extra:
-            print(f"synapse: ignoring unknown options {' '.join(extra)}", file=sys.stderr)
-        return check_commit(warn_only=args.warn_only)
+        if unknown:
+            print(f"synapse: ignoring unknown options {' '.join(unknown)}", file=sys.stderr)
+        return check_commit(warn_only="--warn-only" in args)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:
@@ -74,38 +80,48 @@ def check_commit(*, warn_only: bool = False, folder: Path | None = None) -> int:
     if checkout is None:
         return PASS
     changes = gitcmd.staged_changes(checkout.toplevel)
-    data_dir = config.data_dir()
+    where = data_dir()
     broken: list[Broken] = []
-    if commitcheck.gone_paths(changes):
-        conn = peek.open_readonly(data_dir / "memory.db")
-        if conn is None:
-            return PASS
-        # The path finder (pathspec rules) loads only when some path left the tree.
-        from synapse_git.paths import find_paths
-
-        with closing(conn):
-            broken = commitcheck.broken_memories(
-                conn,
-                checkout.project,
-                str(checkout.toplevel),
-                changes,
-                find_paths=find_paths,
-                still_tracked=lambda folders: gitcmd.tracked_under(checkout.toplevel, folders),
-            )
-    _warn_existing(data_dir, str(checkout.toplevel), {b.memory_id for b in broken})
+    if any(change.status in "DR" for change in changes):
+        broken = _broken(where, checkout, changes)
+    _warn_existing(where, str(checkout.toplevel), {b.memory_id for b in broken})
     if not broken:
         return PASS
     _report_broken(broken, blocking=not warn_only)
     return PASS if warn_only else BLOCK
 
 
-def _warn_existing(data_dir: Path, checkout: str, ids: set[int]) -> None:
+def _broken(
+    where: Path, checkout: gitcmd.Checkout, changes: Sequence[gitcmd.Change]
+) -> list[Broken]:
+    from contextlib import closing
+
+    from synapse_git import commitcheck, peek
+
+    conn = peek.open_readonly(where / "memory.db")
+    if conn is None:
+        return []
+    # The path finder (pathspec rules) loads only when some path left the tree.
+    from synapse_git.paths import find_paths
+
+    with closing(conn):
+        return commitcheck.broken_memories(
+            conn,
+            checkout.project,
+            str(checkout.toplevel),
+            changes,
+            find_paths=find_paths,
+            still_tracked=lambda folders: gitcmd.tracked_under(checkout.toplevel, folders),
+        )
+
+
+def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
     """Drift that was there before this commit: a warning, from the last refresh."""
-    snapshot = session_mod.read_snapshot(data_dir, checkout)
+    snapshot = snapfile.read_raw(where, checkout)
     if snapshot is None:
         return
-    stale = [k for k in snapshot.stale if int(k) not in ids]
-    pairs = len(snapshot.older) + len(snapshot.repeated)
+    stale = [k for k in snapshot.get("stale", {}) if int(k) not in ids]
+    pairs = len(snapshot.get("older", {})) + len(snapshot.get("repeated", {}))
     if stale or pairs:
         counts = f"{len(stale)} stale" + (f", {pairs} conflicting or duplicate" if pairs else "")
         _say(
@@ -115,12 +131,16 @@ def _warn_existing(data_dir: Path, checkout: str, ids: set[int]) -> None:
 
 
 def _suggest(body: str, old: str, new: str | None) -> str:
+    import shlex
+
     if new is not None and "\n" not in body.strip() and len(body) <= 300:
         return shlex.quote(body.strip().replace(old, new))
     return "'…'"
 
 
 def _report_broken(items: Sequence[Broken], *, blocking: bool) -> None:
+    from synapse_git.text import first_line
+
     ids = sorted({b.memory_id for b in items})
     noun = "memory" if len(ids) == 1 else "memories"
     lead = "synapse: this commit" if blocking else "synapse: warning: this commit"
@@ -155,7 +175,7 @@ def post_checkout(
     session snapshot. A file checkout (flag 0) does nothing visible."""
     del old, new
     try:
-        if flag != "1" or not config.data_dir().joinpath("memory.db").is_file():
+        if flag != "1" or not data_dir().joinpath("memory.db").is_file():
             return PASS
         from synapse_git.service import Synapse
 
@@ -198,6 +218,9 @@ def _refresh_lines(refresh: Refresh) -> list[str]:
 
 def session(folder: Path | None = None, budget: str | None = None, fmt: str = "text") -> int:
     """Print what an agent starting in `folder` should be told (at most 8 KiB)."""
+    from synapse_git import config
+    from synapse_git import session as session_mod
+
     cfg = config.load()
     chosen = cfg.budget(budget)
     if fmt not in ("text", "claude"):
@@ -213,7 +236,12 @@ def session(folder: Path | None = None, budget: str | None = None, fmt: str = "t
     return PASS
 
 
-def _current_snapshot(cfg: config.Config, folder: Path | None) -> Snapshot:
+def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
+    from contextlib import closing
+
+    from synapse_git import peek
+    from synapse_git import session as session_mod
+
     where = gitcmd.locate(folder)
     if where is not None:
         key, project, head = str(where.toplevel), where.project, where.head
@@ -221,7 +249,7 @@ def _current_snapshot(cfg: config.Config, folder: Path | None) -> Snapshot:
         key, project, head = os.path.realpath(folder or os.getcwd()), None, None
     conn = peek.open_readonly(cfg.db_path)
     if conn is None:
-        return Snapshot(key, project, head, "", ())
+        return session_mod.Snapshot(key, project, head, "", ())
     with closing(conn):
         version = peek.store_version(conn)
     found = session_mod.read_snapshot(cfg.data_dir, key)
@@ -242,6 +270,8 @@ FAST = ("session", "post-checkout", "post-merge")
 def fast_main(argv: Sequence[str]) -> int:
     """The hook sub-commands an agent or git runs on every start or checkout, parsed
     here so that they skip typer's import; `--help` goes to the full CLI."""
+    import argparse
+
     parser = argparse.ArgumentParser(prog=f"synapse hook {argv[0]}")
     parser.add_argument("-C", "--folder", type=Path, default=None)
     if argv[0] == "session":

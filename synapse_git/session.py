@@ -8,7 +8,6 @@ only reads a small JSON file when the snapshot is current.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -18,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from synapse_git.config import Budget
+from synapse_git.snapfile import SNAPSHOT_FORMAT, read_raw, snapshot_path
 from synapse_git.text import first_line
 
 LIMIT_BYTES = 8 * 1024  # agents cut longer start-up context
 STORED_BYTES = 6_000  # the most any budget shows of one body
 STORED_TOTAL = 128 * 1024  # enough entries to fill any rendering
-SNAPSHOT_FORMAT = 1
 HINT = (
     "To read a memory in full, call readmemory with its id and the project above, "
     "starting at offset 0 and passing each `next` until it is null "
@@ -183,19 +182,14 @@ def compare(before: Snapshot | None, after: Snapshot) -> Refresh:
 # -- the snapshot file ---------------------------------------------------------------
 
 
-def snapshot_path(data_dir: Path, checkout: str) -> Path:
-    digest = hashlib.sha256(checkout.encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    return data_dir / "sessions" / f"{digest}.json"
-
-
 def read_snapshot(data_dir: Path, checkout: str) -> Snapshot | None:
     """The checkout's snapshot, or None when missing, unreadable or of another format."""
+    data = read_raw(data_dir, checkout)
+    if data is None:
+        return None
     try:
-        data = json.loads(snapshot_path(data_dir, checkout).read_text(encoding="utf-8"))
-        if data.get("format") != SNAPSHOT_FORMAT or data.get("checkout") != checkout:
-            return None
         return Snapshot.from_json(data)
-    except (OSError, ValueError, TypeError, KeyError):
+    except (TypeError, KeyError, ValueError):
         return None
 
 
