@@ -108,31 +108,21 @@ def broken_memories(
     """Live memories of `project` naming a path the staged `changes` delete or rename.
 
     A folder counts as gone only when no file is left under it in the staged
-    tree (`still_tracked` asks git, and only about folders some memory names).
+    tree; git is asked first, so a usual deletion (its folder still holds
+    files) looks up only the deleted path itself.
     """
     gone = gone_paths(changes)
     if not gone:
         return []
-    folders = _folders(gone) - set(gone)
+    parents = _folders(gone) - set(gone)
+    folders = parents - still_tracked(sorted(parents)) if parents else set()
     needles = sorted(set(gone) | folders)
     found: list[Broken] = []
-    named_folders: dict[int, list[str]] = {}
-    bodies: dict[int, str] = {}
     for memory_id, body in _candidates(conn, project, needles):
         named = {_normal(p, toplevel) for p in find_paths(body)}
-        bodies[memory_id] = body
         for path in sorted(named & set(gone)):
             found.append(Broken(memory_id, body, path, gone[path]))
-        if hits := sorted(named & folders):
-            named_folders[memory_id] = hits
-    if named_folders:
-        asked = sorted({f for hits in named_folders.values() for f in hits})
-        held = still_tracked(asked)
-        for memory_id, hits in named_folders.items():
-            for folder in hits:
-                if folder not in held:
-                    new = _renamed_folder(folder, gone)
-                    found.append(
-                        Broken(memory_id, bodies[memory_id], folder + "/", new and new + "/")
-                    )
+        for folder in sorted(named & folders):
+            new = _renamed_folder(folder, gone)
+            found.append(Broken(memory_id, body, folder + "/", None if new is None else new + "/"))
     return sorted(found, key=lambda b: (b.memory_id, b.path))

@@ -101,18 +101,22 @@ def _broken(
     conn = peek.open_readonly(where / "memory.db")
     if conn is None:
         return []
-    # The path finder (pathspec rules) loads only when some path left the tree.
-    from synapse_git.paths import find_paths
-
     with closing(conn):
         return commitcheck.broken_memories(
             conn,
             checkout.project,
             str(checkout.toplevel),
             changes,
-            find_paths=find_paths,
+            find_paths=_find_paths,
             still_tracked=lambda folders: gitcmd.tracked_under(checkout.toplevel, folders),
         )
+
+
+def _find_paths(text: str) -> list[str]:
+    # The path finder (and pathspec) loads only when some memory holds a gone path.
+    from synapse_git.paths import find_paths
+
+    return find_paths(text)
 
 
 def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
