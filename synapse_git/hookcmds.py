@@ -271,32 +271,55 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
 FAST = ("session", "post-checkout", "post-merge")
 
 
+_VALUED = {
+    "session": {"-C": "folder", "--folder": "folder", "--budget": "budget", "--format": "fmt"},
+    "post-checkout": {"-C": "folder", "--folder": "folder"},
+    "post-merge": {"-C": "folder", "--folder": "folder"},
+}
+_POSITIONALS = {"session": 0, "post-checkout": 3, "post-merge": 1}
+
+
+def _parse(name: str, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """Options and positionals of `synapse hook NAME` (argparse alone would cost
+    this path ~15 ms of a 100 ms budget)."""
+    valued = _VALUED[name]
+    options: dict[str, str] = {}
+    positionals: list[str] = []
+    items = list(args)
+    while items:
+        item = items.pop(0)
+        key, eq, value = item.partition("=")
+        if key in valued:
+            if not eq:
+                if not items:
+                    raise BadInput(f"{key} needs a value")
+                value = items.pop(0)
+            options[valued[key]] = value
+        elif item.startswith("-") and item != "-":
+            raise BadInput(f"unknown option {item} (see: synapse hook {name} --help)")
+        else:
+            positionals.append(item)
+    if len(positionals) > _POSITIONALS[name]:
+        raise BadInput(f"too many arguments for synapse hook {name}: {' '.join(positionals)}")
+    return options, positionals
+
+
 def fast_main(argv: Sequence[str]) -> int:
     """The hook sub-commands an agent or git runs on every start or checkout, parsed
     here so that they skip typer's import; `--help` goes to the full CLI."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog=f"synapse hook {argv[0]}")
-    parser.add_argument("-C", "--folder", type=Path, default=None)
-    if argv[0] == "session":
-        parser.add_argument("--budget", default=None)
-        parser.add_argument("--format", dest="fmt", default="text", choices=("text", "claude"))
-        args = parser.parse_args(argv[1:])
-        try:
-            return session(args.folder, args.budget, args.fmt)
-        except BadInput as exc:
-            print(f"synapse: {exc}", file=sys.stderr)
-            return exc.exit_code
-    if argv[0] == "post-merge":
-        parser.add_argument("squash", nargs="?")
-        args = parser.parse_args(argv[1:])
-        return post_checkout(None, None, "1", args.folder)
-    parser.add_argument("old", nargs="?")
-    parser.add_argument("new", nargs="?")
-    parser.add_argument("flag", nargs="?")
-    args = parser.parse_args(argv[1:])
-    flag = args.flag if args.flag is not None else checkout_flag()
-    return post_checkout(args.old, args.new, flag, args.folder)
+    name = argv[0]
+    try:
+        options, positionals = _parse(name, argv[1:])
+        folder = Path(options["folder"]) if "folder" in options else None
+        if name == "session":
+            return session(folder, options.get("budget"), options.get("fmt", "text"))
+    except BadInput as exc:
+        print(f"synapse: {exc}", file=sys.stderr)
+        return exc.exit_code
+    if name == "post-merge":
+        return post_checkout(None, None, "1", folder)
+    old, new, flag = [*positionals, None, None, None][:3]
+    return post_checkout(old, new, flag if flag is not None else checkout_flag(), folder)
 
 
 def checkout_flag() -> str | None:
