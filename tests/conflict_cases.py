@@ -29,22 +29,32 @@ CONFLICTS: list[tuple[str, str]] = [
     # negation
     ("Run the integration tests in parallel.", "Don't run the integration tests in parallel."),
     ("We use the ORM for migrations.", "We no longer use the ORM for migrations."),
-    ("The billing service calls the ledger directly.",
-     "The billing service never calls the ledger directly."),
+    (
+        "The billing service calls the ledger directly.",
+        "The billing service never calls the ledger directly.",
+    ),
     ("Commit the generated protobuf files.", "Do not commit the generated protobuf files."),
     ("Tests need network access.", "Tests don't need network access."),
-    ("Squash commits when merging pull requests.",
-     "Avoid squashing commits when merging pull requests."),
-    ("The nightly job rebuilds the search index.",
-     "The nightly job no longer rebuilds the search index."),
+    (
+        "Squash commits when merging pull requests.",
+        "Avoid squashing commits when merging pull requests.",
+    ),
+    (
+        "The nightly job rebuilds the search index.",
+        "The nightly job no longer rebuilds the search index.",
+    ),
     # antonyms
-    ("Feature flag new_checkout is enabled in staging.",
-     "Feature flag new_checkout is disabled in staging."),
+    (
+        "Feature flag new_checkout is enabled in staging.",
+        "Feature flag new_checkout is disabled in staging.",
+    ),
     ("DEBUG is true in the dev settings.", "DEBUG is false in the dev settings."),
     ("The exporter writes files synchronously.", "The exporter writes files asynchronously."),
     ("Guest users are allowed to upload images.", "Guest users are forbidden to upload images."),
-    ("Always rebase feature branches before merging.",
-     "Never rebase feature branches before merging."),
+    (
+        "Always rebase feature branches before merging.",
+        "Never rebase feature branches before merging.",
+    ),
     ("Run the linters with autofix.", "Run the linters without autofix."),
     ("Telemetry is on by default.", "Telemetry is off by default."),
     ("The email field is required on signup.", "The email field is optional on signup."),
@@ -86,19 +96,28 @@ NON_CONFLICTS: list[tuple[str, str]] = [
     ("The request timeout is 30 s.", "The request timeout is 30 s; raise it only for exports."),
     ("We use Postgres for the job queue.", "We use Postgres for the job queue and for sessions."),
     ("Use ruff for linting.", "Use ruff for linting and formatting; configure it in pyproject."),
-    ("Migrations live in migrations/ and run on deploy.",
-     "Migrations run on deploy; never edit an applied one."),
+    (
+        "Migrations live in migrations/ and run on deploy.",
+        "Migrations run on deploy; never edit an applied one.",
+    ),
     # negations about other things
     ("Run the integration tests in parallel.", "Don't run the slow browser tests on every push."),
     ("Commit the lock file.", "Do not commit the .env file."),
     ("Tests need network access.", "Tests don't need the GPU."),
-    ("The billing service calls the ledger directly.",
-     "The reporting service never writes to the ledger."),
+    (
+        "The billing service calls the ledger directly.",
+        "The reporting service never writes to the ledger.",
+    ),
     # antonym words in unrelated statements
-    ("Feature flag new_checkout is enabled in staging.",
-     "The legacy search endpoint is disabled in production."),
+    (
+        "Feature flag new_checkout is enabled in staging.",
+        "The legacy search endpoint is disabled in production.",
+    ),
     ("DEBUG is true in the dev settings.", "The healthcheck returns false when Redis is down."),
-    ("The exporter writes files synchronously.", "Webhooks are delivered asynchronously by Celery."),
+    (
+        "The exporter writes files synchronously.",
+        "Webhooks are delivered asynchronously by Celery.",
+    ),
     ("Always run the formatter before committing.", "Never log secrets or tokens."),
     # same subject, compatible statements
     ("The API is written in Go.", "The API is written in Go and deployed with Helm."),
@@ -111,7 +130,10 @@ NON_CONFLICTS: list[tuple[str, str]] = [
     ("The frontend uses React 18.", "The admin UI uses Vue 3."),
     # more hard negatives
     ("Timeout is 30 s for uploads.", "Timeout is 60 s for downloads."),
-    ("Run unit tests with 4 workers.", "Run unit tests with 4 workers and integration tests with 2."),
+    (
+        "Run unit tests with 4 workers.",
+        "Run unit tests with 4 workers and integration tests with 2.",
+    ),
     ("Deploys are on Tuesdays.", "Deploys are frozen on Fridays."),
     ("The worker uses Redis 7.", "The worker used Redis 6 before the upgrade."),
     ("Never force-push to main.", "Force-push to your own feature branches is fine."),
