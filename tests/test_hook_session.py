@@ -173,3 +173,48 @@ def test_post_checkout_from_a_linked_worktree(tmp_path: Path, isolated_store: Pa
     assert session.snapshot_path(isolated_store, str(linked.resolve())).is_file()
     out = run_cli("hook", "session", cwd=linked).stdout
     assert "The notes are in a.txt" in out and f"project {main.resolve()}" in out
+
+
+def test_branch_switch_reports_what_became_stale_and_what_is_fine_again(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "drifting", {"scripts/deploy.sh": "x\n", "app.py": "a\n"})
+    assert run_cli("hook", "install", cwd=repo).returncode == 0
+    import_memories(repo, ["Deploys go out with scripts/deploy.sh"])
+    git(repo, "checkout", "-q", "-b", "side")
+    git(repo, "rm", "-q", "scripts/deploy.sh")
+    git(repo, "commit", "-q", "--no-verify", "-m", "drop deploy")
+    git(repo, "checkout", "-q", "main")
+    to_side = run_git(repo, "checkout", "side")
+    assert "became stale (1):" in to_side.stdout
+    assert "Deploys go out with scripts/deploy.sh — gone: scripts/deploy.sh" in to_side.stdout
+    out = run_cli("hook", "session", cwd=repo).stdout
+    assert "Left out: 1 stale" in out and "- [1]" not in out
+    back = run_git(repo, "checkout", "main")
+    assert "fine again (1):" in back.stdout
+    assert "- [1] Deploys go out" in run_cli("hook", "session", cwd=repo).stdout
+
+
+def test_session_leaves_out_the_older_of_a_conflict(repo: Path) -> None:
+    import_memories(repo, ["The API timeout is 30 s"])
+    import_memories(repo, ["The API timeout is 60 s"])
+    out = run_cli("hook", "session", cwd=repo).stdout
+    assert "The API timeout is 60 s" in out
+    assert "The API timeout is 30 s" not in out
+    assert "older half of a conflict: 1 (contradicted by 2)" in out
+
+
+def test_hook_and_scope_agree_on_the_project(tmp_path: Path) -> None:
+    from synapse_git import gitcmd, scope
+
+    main = make_repo(tmp_path / "dépôt avec espaces", {"a.txt": "a\n"})
+    linked = tmp_path / "linked tree"
+    git(main, "worktree", "add", "-q", "-b", "w", str(linked))
+    (main / "sub").mkdir()
+    for folder in (main, main / "sub", linked):
+        found = gitcmd.locate(folder)
+        assert found is not None
+        resolved = scope.resolve(folder)
+        assert found.project == resolved.project
+        assert str(found.toplevel) == str(resolved.checkout)
+        assert found.head == scope.head(resolved).commit
