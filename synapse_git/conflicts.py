@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 
 
 def _words(text: str) -> frozenset[str]:
@@ -159,6 +158,7 @@ class Value:
 @dataclass(frozen=True)
 class Clause:
     tokens: tuple[str, ...]  # lowercased, articles dropped, number+unit merged
+    stems: tuple[str, ...]  # per token: its stem, or "" for values, stop words, negators
     content: frozenset[str]  # stems of subject-bearing words (no values, no negators)
     negated: bool
     values: tuple[tuple[int, Value], ...]  # position in tokens, value
@@ -227,6 +227,8 @@ def _clause(text: str) -> Clause | None:
         token = raw[index]
         following = raw[index + 1] if index + 1 < len(raw) else None
         value, consumed = _value(token, following)
+        if value is not None and following == ":" and not consumed:
+            value = None  # a label (`Step 3:`, `Issue 42:`), not a value
         if value is not None:
             values.append((len(tokens), value))
             tokens.append(value.text)
@@ -239,17 +241,19 @@ def _clause(text: str) -> Clause | None:
         return None
     negations = sum(token in NEGATORS or token.endswith("n't") for token in tokens)
     held = {position for position, _ in values}
-    content = frozenset(
-        stem(token)
+    stems = tuple(
+        ""
+        if position in held
+        or token in STOP
+        or token in NEGATORS
+        or token in _FILLER_WITH_NEGATION
+        or token.endswith("n't")
+        or token in ("=", ":")
+        else stem(token)
         for position, token in enumerate(tokens)
-        if position not in held
-        and token not in STOP
-        and token not in NEGATORS
-        and token not in _FILLER_WITH_NEGATION
-        and not token.endswith("n't")
-        and token not in ("=", ":")
     )
-    return Clause(tuple(tokens), content, negations % 2 == 1, tuple(values), text.strip())
+    content = frozenset(word for word in stems if word)
+    return Clause(tuple(tokens), stems, content, negations % 2 == 1, tuple(values), text.strip())
 
 
 def parse(body: str) -> Parsed:
@@ -274,15 +278,14 @@ def _close(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _window(clause: Clause, position: int, left: int = 3, right: int = 2) -> frozenset[str]:
     """Content stems near `position`: the words around a value name its slot."""
-    held = {p for p, _ in clause.values}
     words: list[str] = []
+    stems = clause.stems
     for step, limit in ((-1, left), (1, right)):
         found = 0
         cursor = position + step
-        while 0 <= cursor < len(clause.tokens) and found < limit:
-            token = clause.tokens[cursor]
-            if cursor not in held and token not in STOP and token not in NEGATORS:
-                words.append(stem(token))
+        while 0 <= cursor < len(stems) and found < limit:
+            if stems[cursor]:
+                words.append(stems[cursor])
                 found += 1
             cursor += step
     return frozenset(words)
@@ -316,7 +319,9 @@ def _strict_slot(a: frozenset[str], b: frozenset[str]) -> bool:
 def _polarity_conflict(a: Clause, b: Clause) -> Contradiction | None:
     if a.negated == b.negated or not a.content or not b.content:
         return None
-    if a.content == b.content or (_close(a.content, b.content) and _near(a, b)):
+    # A word of its own on each side (`audit job` / `cache job`) means two things:
+    # only a statement and its negation, or an elaboration of one, contradict.
+    if _strict_slot(a.content, b.content) and _near(a, b):
         return Contradiction("negation", a.text, b.text)
     return None
 
@@ -341,19 +346,28 @@ def _antonym_conflict(a: Clause, b: Clause) -> Contradiction | None:
             # "don't disable it" agrees with "enable it": polarity must match.
             neg_a = a.negated != (word in NEGATORS)
             neg_b = b.negated != (other in NEGATORS)
-            if neg_a == neg_b and rest_a and rest_b and _close(rest_a, rest_b):
+            if neg_a == neg_b and rest_a and rest_b and _strict_slot(rest_a, rest_b):
                 return Contradiction("antonym", word, other)
     return None
 
 
 def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
     """The same clause but for one short span in a slot (`deploy from main`)."""
-    matcher = SequenceMatcher(a=a.tokens, b=b.tokens, autojunk=False)
-    ops = [op for op in matcher.get_opcodes() if op[0] != "equal"]
-    if len(ops) != 1 or ops[0][0] != "replace":
+    left, right = a.tokens, b.tokens
+    if abs(len(left) - len(right)) > 1:
         return None
-    _, i1, i2, j1, j2 = ops[0]
-    if i2 - i1 > 2 or j2 - j1 > 2 or i1 == 0:
+    # One replaced span: a common head, a common tail, a short middle on each side.
+    head = 0
+    while head < min(len(left), len(right)) and left[head] == right[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(left), len(right)) - head
+        and left[len(left) - 1 - tail] == right[len(right) - 1 - tail]
+    ):
+        tail += 1
+    i1, i2, j1, j2 = head, len(left) - tail, head, len(right) - tail
+    if not (0 < i2 - i1 <= 2 and 0 < j2 - j1 <= 2) or i1 == 0:
         return None
     before = a.tokens[i1 - 1]
     span_a, span_b = a.tokens[i1:i2], b.tokens[j1:j2]
@@ -361,6 +375,10 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
         return None
     if any(t in NEGATORS or t in STOP for t in (*span_a, *span_b)):
         return None
+    held_a = {position for position, _ in a.values}
+    held_b = {position for position, _ in b.values}
+    if held_a & set(range(i1, i2)) or held_b & set(range(j1, j2)):
+        return None  # values are compared by their amounts, in the value rule
     if len(a.content & b.content) < 1:
         return None
     return Contradiction("identifier", " ".join(span_a), " ".join(span_b))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -203,22 +203,30 @@ def conflicts_among(rows: Sequence[Memory]) -> list[Finding]:
         for term in item.terms:
             postings[term].append(index)
     cap = max(32, int(len(rows) * COMMON_SHARE))
-    pairs: set[tuple[int, int]] = set()
+    shared: Counter[tuple[int, int]] = Counter()
     for posting in postings.values():
         if len(posting) < 2 or len(posting) > cap:
             continue
         for i, first in enumerate(posting):
             for second in posting[i + 1 :]:
-                pairs.add((first, second))
+                shared[first, second] += 1
+    sizes = [len(item.terms) for item in parsed]
     findings = []
-    for first, second in sorted(pairs):
+    for (first, second), count in shared.items():
+        # Shared terms a pair needs before any rule can fire: a one-word substitution
+        # leaves all but one of the shorter body's words shared; two are enough.
+        if count < 2 and count < min(sizes[first], sizes[second]) - 1:
+            # Common terms were left out of the map; count every shared term here.
+            both = len(parsed[first].terms & parsed[second].terms)
+            if both < 2 and both < min(sizes[first], sizes[second]) - 1:
+                continue
         a, b = rows[first], rows[second]
         if a.body == b.body:
             continue
         found = conflicts.compare(parsed[first], parsed[second])
         if found is not None:
             findings.append(conflict_finding(a, b, found))
-    return findings
+    return sorted(findings, key=lambda finding: finding.ids)
 
 
 _WORD = re.compile(r"[^\W\d_][\w-]{2,}")

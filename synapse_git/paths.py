@@ -121,6 +121,7 @@ _LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L\d+(?:-L?\d+)?$")
 _BACKQUOTED = re.compile(r"`([^`\n]+)`")
 _TRAIL = ".,;:!?)]}>'\"…"
 _LEAD = "([{<'\"\u201c\u2018"
+_AROUND = _LEAD + _TRAIL + "`"
 
 
 def find_paths(text: str) -> list[str]:
@@ -193,6 +194,8 @@ def _has_extension(name: str) -> bool:
 
 
 def _as_path(raw: str, *, quoted: bool) -> str | None:
+    if "/" not in raw and "." not in raw and raw.strip(_AROUND) not in KNOWN_FILES:
+        return None  # most words: no separator, no extension, no known file name
     token = raw if quoted else _strip(raw)
     if not token:
         return None
@@ -288,8 +291,13 @@ class NeverMissing:
     home: str
     builds: pathspec.GitIgnoreSpec
     temps: tuple[str, ...]
-    # (folder relative to the checkout, its compiled .gitignore), deepest first
-    ignores: tuple[tuple[str, pathspec.GitIgnoreSpec], ...] = field(default=())
+    # folder (relative to the checkout, "" for its root) -> its compiled .gitignore;
+    # filled on first need from the path's own ancestor folders, the only ones that
+    # can affect it, unless the caller listed the .gitignore files up front.
+    ignores: dict[str, pathspec.GitIgnoreSpec | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    complete: bool = False
 
     @classmethod
     def for_checkout(
@@ -302,31 +310,38 @@ class NeverMissing:
         """Rules for `checkout` (None: no repository, only the machine-wide rules).
 
         `gitignores` lists the checkout's .gitignore files relative to it (as git's
-        index knows them); when absent they are found by walking the checkout."""
-        builds = pathspec.GitIgnoreSpec.from_lines(BUILD_PATTERNS)
+        index knows them); when absent, each is read when a path below it is asked."""
         temps = list(TEMP_PATTERNS)
         tmpdir = os.environ.get("TMPDIR")
         if tmpdir:
             temps.append(tmpdir.rstrip("/") + "/")
             temps.append(os.path.realpath(tmpdir).rstrip("/") + "/")
-        ignores: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-        if checkout is not None:
-            names = list(gitignores) if gitignores is not None else _walk_gitignores(checkout)
-            for name in names:
-                folder = posixpath.dirname(name)
-                try:
-                    lines = (checkout / name).read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                ignores.append((folder, pathspec.GitIgnoreSpec.from_lines(lines.splitlines())))
-            ignores.sort(key=lambda item: item[0].count("/") + bool(item[0]), reverse=True)
-        return cls(
+        rules = cls(
             checkout,
             os.path.realpath(home or os.path.expanduser("~")),
-            builds,
+            _BUILDS,
             tuple(temps),
-            tuple(ignores),
+            complete=gitignores is not None,
         )
+        for name in gitignores or ():
+            rules.ignores[posixpath.dirname(name)] = rules._read(posixpath.dirname(name))
+        return rules
+
+    def _read(self, folder: str) -> pathspec.GitIgnoreSpec | None:
+        if self.checkout is None:
+            return None
+        try:
+            text = (self.checkout / folder / ".gitignore").read_text(
+                encoding="utf-8", errors="replace"
+            )
+        except OSError:
+            return None
+        return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+
+    def _spec(self, folder: str) -> pathspec.GitIgnoreSpec | None:
+        if folder not in self.ignores:
+            self.ignores[folder] = None if self.complete else self._read(folder)
+        return self.ignores[folder]
 
     def skips(self, path: str) -> bool:
         """True when `path` (as `find_paths` gives it) must never be called missing."""
@@ -355,30 +370,26 @@ class NeverMissing:
 
     def _relative_skips(self, path: str) -> bool:
         bare = path.rstrip("/")
-        return bool(self.builds.match_file(bare) or self.builds.match_file(bare + "/"))
+        # With a trailing slash a path matches both file and folder patterns: a
+        # missing path may have been either, and one match is half the work.
+        return bool(self.builds.match_file(bare + "/"))
 
     def _ignored(self, path: str) -> bool:
         bare = path.rstrip("/")
-        if not self.ignores or bare.startswith("../"):
+        if self.checkout is None or bare.startswith("../"):
             return False
-        for folder, spec in self.ignores:
-            if folder and not bare.startswith(folder + "/"):
+        parts = bare.split("/")
+        # Deepest .gitignore first: it has the last word, as in git.
+        for depth in range(len(parts) - 1, -1, -1):
+            folder = "/".join(parts[:depth])
+            spec = self._spec(folder)
+            if spec is None:
                 continue
-            inner = bare[len(folder) + 1 :] if folder else bare
-            for probe in (inner, inner + "/"):
-                verdict = spec.check_file(probe).include
-                if verdict is not None:
-                    return bool(verdict)
+            inner = "/".join(parts[depth:])
+            verdict = spec.check_file(inner + "/").include
+            if verdict is not None:
+                return bool(verdict)
         return False
 
 
-def _walk_gitignores(checkout: Path) -> list[str]:
-    builds = pathspec.GitIgnoreSpec.from_lines(BUILD_PATTERNS)
-    found: list[str] = []
-    for folder, dirs, files in os.walk(checkout):
-        rel = os.path.relpath(folder, checkout)
-        rel = "" if rel == "." else rel.replace(os.sep, "/")
-        dirs[:] = [d for d in dirs if not builds.match_file(posixpath.join(rel, d) + "/")]
-        if ".gitignore" in files:
-            found.append(posixpath.join(rel, ".gitignore"))
-    return found
+_BUILDS = pathspec.GitIgnoreSpec.from_lines(BUILD_PATTERNS)

@@ -15,17 +15,15 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from synapse_git import store
 from synapse_git import terms as terms_mod
-from synapse_git.errors import StoreError
 from synapse_git.memories import COLUMNS, Memory, visible
 from synapse_git.terms import Query, Term
 
 K = 60
 COMMON_AT = 5000
-WINDOW = 1000
+WINDOW = 500
 DEPTH = 50
-RESCUE_TEXT_BYTES = 65536
+TEXT_BYTES = 16384
 
 
 @dataclass(frozen=True)
@@ -73,24 +71,32 @@ class _Plan:
     windowed: bool
 
 
+def _groups(projects: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """One indexed condition per visible group (global, then each project): an OR
+    of them would keep SQLite from walking the (project, state, id) index."""
+    return [("project IS NULL", ()), *(("project = ?", (p,)) for p in projects)]
+
+
 def searched(conn: sqlite3.Connection, projects: Sequence[str]) -> int:
-    """How many live memories the scope can see."""
-    where, params = visible(projects)
+    """How many live memories the scope can see (kept in `tallies` by triggers)."""
+    keys = ["", *projects]
+    marks = ",".join("?" for _ in keys)
     row = conn.execute(
-        f"SELECT count(*) FROM memories WHERE state = 'live' AND {where}", params
+        f"SELECT coalesce(sum(live), 0) FROM tallies WHERE project IN ({marks})", keys
     ).fetchone()
     return int(row[0])
 
 
 def newest(conn: sqlite3.Connection, projects: Sequence[str], limit: int) -> list[int]:
-    """Ids of the newest visible live memories (an empty query, §5 step 9)."""
-    where, params = visible(projects)
-    rows = conn.execute(
-        f"SELECT id FROM memories WHERE state = 'live' AND {where}"
-        " ORDER BY created_at DESC, id DESC LIMIT ?",
-        (*params, limit),
-    )
-    return [int(row[0]) for row in rows]
+    """Ids of the most recently stored visible live memories (an empty query)."""
+    found: list[int] = []
+    for cond, params in _groups(projects):
+        rows = conn.execute(
+            f"SELECT id FROM memories WHERE {cond} AND state = 'live' ORDER BY id DESC LIMIT ?",
+            (*params, limit),
+        )
+        found += [int(row[0]) for row in rows]
+    return sorted(found, reverse=True)[:limit]
 
 
 def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], count: int) -> Search:
@@ -102,26 +108,39 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
     return Search(query, total, tuple(candidates), None, None, (), beyond=older)
 
 
-def _count(conn: sqlite3.Connection, index: str, expr: str) -> int:
-    """Matches of `expr` in `index`, counted no further than COMMON_AT."""
-    row = conn.execute(
-        f"SELECT count(*) FROM (SELECT 1 FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT})",
-        (expr,),
-    ).fetchone()
-    return int(row[0])
+class _Counts:
+    """Matches of one FTS5 string per index, counted no further than COMMON_AT:
+    the cheap test that tells a rare term from one in a large share of the store."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.seen: dict[tuple[str, str], int] = {}
+
+    def __call__(self, index: str, item: str) -> int:
+        key = (index, item)
+        if key not in self.seen:
+            row = self.conn.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM {index} WHERE {index} MATCH ?"
+                f" LIMIT {COMMON_AT})",
+                (terms_mod.quote(item),),
+            ).fetchone()
+            self.seen[key] = int(row[0])
+        return self.seen[key]
+
+    def rare(self, index: str, item: str) -> bool:
+        return 0 < self(index, item) < COMMON_AT
 
 
-def _plan(conn: sqlite3.Connection, index: str, items: Iterable[str], notes: list[str]) -> _Plan:
-    counts = {item: _count(conn, index, terms_mod.quote(item)) for item in dict.fromkeys(items)}
-    found = [item for item, n in counts.items() if n]
-    rare = [item for item in found if counts[item] < COMMON_AT]
+def _plan(counts: _Counts, index: str, items: Iterable[str], notes: list[str]) -> _Plan:
+    found = [item for item in dict.fromkeys(items) if counts(index, item)]
     if not found:
         return _Plan(None, False)
-    common = [item for item in found if counts[item] >= COMMON_AT]
+    rare = [item for item in found if counts.rare(index, item)]
+    common = [item for item in found if item not in rare]
     if rare and common:
         notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
     elif common:
-        notes.append(f"{index}: ranked within the newest {WINDOW} matches (common terms only)")
+        notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
     return _Plan(terms_mod.any_of(rare or found), not rare)
 
 
@@ -132,7 +151,9 @@ def _rank(
     projects: Sequence[str],
     depth: int,
 ) -> list[int]:
-    """Visible ids matching `plan.expr` in `index`, best bm25 first (source weighs 0.3)."""
+    """Visible ids matching `plan.expr` in `index`, best bm25 first (source weighs 0.3).
+    A windowed plan scores only matches among the newest WINDOW rowids (widened
+    while it finds too few), read in ascending order so FTS5 seeks and stops."""
     if plan.expr is None:
         return []
     where, params = visible(projects, "m.")
@@ -140,22 +161,37 @@ def _rank(
         f"SELECT {index}.rowid, bm25({index}, 1.0, 0.3) FROM {index}"
         f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
     )
-    if plan.windowed:
+    if not plan.windowed:
+        ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
+        return [int(row[0]) for row in ranked]
+    if index == "memorygram":
+        # bm25 over trigram phrases costs ~0.1 ms a row here: a common substring
+        # is ranked by recency alone, the porter ranking carries the relevance.
+        sql = sql.replace(f"bm25({index}, 1.0, 0.3)", f"-{index}.rowid")
+    top = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
+    span = WINDOW
+    while True:
+        low = max(0, top - span)
         rows = conn.execute(
-            f"{sql} ORDER BY {index}.rowid DESC LIMIT {WINDOW}", (plan.expr, *params)
+            f"{sql} AND {index}.rowid > ? LIMIT {WINDOW * 4}", (plan.expr, *params, low)
         ).fetchall()
-        rows.sort(key=lambda row: (row[1], -row[0]))
-        return [int(row[0]) for row in rows[:depth]]
-    ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
-    return [int(row[0]) for row in ranked]
+        if len(rows) >= depth or low == 0 or span >= WINDOW * 64:
+            break
+        span *= 4
+    rows.sort(key=lambda row: (row[1], -row[0]))
+    return [int(row[0]) for row in rows[:depth]]
 
 
-def _members(conn: sqlite3.Connection, index: str, expr: str, ids: Sequence[int]) -> set[int]:
+def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+    """The opening TEXT_BYTES of each memory's body and source, for checks that
+    would cost more through the index than by reading (common terms, misspellings)."""
     marks = ",".join(str(int(i)) for i in ids)
     rows = conn.execute(
-        f"SELECT rowid FROM {index} WHERE {index} MATCH ? AND rowid IN ({marks})", (expr,)
+        "SELECT id, substr(CAST(body || ' ' || source AS BLOB), 1, ?) FROM memories"
+        f" WHERE id IN ({marks})",
+        (TEXT_BYTES,),
     )
-    return {int(row[0]) for row in rows}
+    return {int(i): bytes(chunk).decode("utf-8", "ignore") for i, chunk in rows}
 
 
 def _near_misses(
@@ -165,19 +201,11 @@ def _near_misses(
     held: dict[int, set[str]] = {}
     if not rescued or not ids:
         return held
-    marks = ",".join(str(int(i)) for i in ids)
-    rows = conn.execute(
-        "SELECT id, substr(CAST(body || ' ' || source AS BLOB), 1, ?) FROM memories"
-        f" WHERE id IN ({marks})",
-        (RESCUE_TEXT_BYTES,),
-    )
-    for memory_id, chunk in rows:
-        words = {
-            terms_mod.fold(t) for t in terms_mod.tokens(bytes(chunk).decode("utf-8", "ignore"))
-        }
+    for memory_id, text in _texts(conn, ids).items():
+        words = {terms_mod.fold(t) for t in terms_mod.tokens(text)}
         for term in rescued:
             if any(terms_mod.similar(term.word, word) for word in words):
-                held.setdefault(int(memory_id), set()).add(term.word)
+                held.setdefault(memory_id, set()).add(term.word)
     return held
 
 
@@ -194,27 +222,29 @@ def search(
     notes: list[str] = []
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
+    counts = _Counts(conn)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
     substrings = [term.raw for term in query.terms if term.substring]
-    porter = _plan(conn, "memory", words, notes)
-    gram = _plan(conn, "memorygram", [*substrings, *query.compounds], notes)
+    porter = _plan(counts, "memory", words, notes)
+    gram = _plan(counts, "memorygram", [*substrings, *query.compounds], notes)
     porter_ids = _rank(conn, "memory", porter, projects, depth)
     gram_ids = _rank(conn, "memorygram", gram, projects, depth)
 
-    rescued = _misspelled(conn, query.terms)
+    rescued = _misspelled(counts, query.terms)
+    rescued_only: set[int] = set()
     if rescued:
         grams = [g for term in rescued for g in terms_mod.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
-        rescue = _plan(conn, "memorygram", grams, notes)
-        gram_ids += [
-            i for i in _rank(conn, "memorygram", rescue, projects, depth) if i not in gram_ids
-        ]
+        rescue = _plan(counts, "memorygram", grams, notes)
+        near = [i for i in _rank(conn, "memorygram", rescue, projects, depth) if i not in gram_ids]
+        gram_ids += near
+        rescued_only = set(near) - set(porter_ids)
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
-    held = _held(conn, query.terms, rescued, ids)
+    held = _held(conn, counts, query.terms, rescued, ids)
     candidates = [
         Candidate(
             memory_id,
@@ -225,48 +255,55 @@ def search(
         )
         for memory_id in ids
     ]
+    # A memory the misspelling rescue found that holds no term at all only shares
+    # a few common trigrams with the question: it is no match.
+    candidates = [c for c in candidates if c.held or c.id not in rescued_only]
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
         candidates = _floor(candidates)
-    return Search(
-        query,
-        total,
-        tuple(candidates),
-        porter.expr,
-        gram.expr,
-        tuple(notes),
-    )
+    return Search(query, total, tuple(candidates), porter.expr, gram.expr, tuple(notes))
 
 
-def _misspelled(conn: sqlite3.Connection, query_terms: Sequence[Term]) -> list[Term]:
+def _misspelled(counts: _Counts, query_terms: Sequence[Term]) -> list[Term]:
     """Terms that match nothing as written, in either index, and have trigrams to try."""
-    found: list[Term] = []
-    for term in query_terms:
-        if len(terms_mod.trigrams(term.raw)) < 2:
-            continue
-        if _count(conn, "memory", terms_mod.quote(term.word)):
-            continue
-        if _count(conn, "memorygram", terms_mod.quote(term.raw)):
-            continue
-        found.append(term)
-    return found
+    return [
+        term
+        for term in query_terms
+        if len(terms_mod.trigrams(term.raw)) >= 2
+        and not counts("memory", term.word)
+        and not counts("memorygram", term.raw)
+    ]
 
 
 def _held(
     conn: sqlite3.Connection,
+    counts: _Counts,
     query_terms: Sequence[Term],
     rescued: Sequence[Term],
     ids: Sequence[int],
 ) -> dict[int, set[str]]:
     """For each candidate, the query terms it holds: stemmed, as a substring, or
-    (for a misspelled term) by a word sharing most of its trigrams."""
+    (for a misspelled term) by a word sharing most of its trigrams. A rare term's
+    matches are read whole from the index; a common one's are checked in the text."""
     held: dict[int, set[str]] = {}
     if not ids:
         return held
+    wanted = set(ids)
+    texts: dict[int, str] | None = None
     for term in query_terms:
-        hits = _members(conn, "memory", terms_mod.quote(term.word), ids)
+        checks = [("memory", term.word)]
         if term.substring:
-            hits |= _members(conn, "memorygram", terms_mod.quote(term.raw), ids)
+            checks.append(("memorygram", term.raw))
+        hits: set[int] = set()
+        for index, item in checks:
+            if not counts(index, item):
+                continue
+            if counts.rare(index, item):
+                hits |= wanted & _every(conn, index, [item], None)
+                continue
+            if texts is None:
+                texts = _texts(conn, ids)
+            hits |= {i for i, text in texts.items() if terms_mod.mentions(text, (term,))}
         for memory_id in hits:
             held.setdefault(memory_id, set()).add(term.word)
     for memory_id, words in _near_misses(conn, rescued, ids).items():
@@ -290,26 +327,30 @@ def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> 
     found: set[int] = set()
     found.update(_every(conn, "memory", [t.word for t in query.terms], projects))
     found.update(_every(conn, "memorygram", [t.raw for t in query.terms if t.substring], projects))
-    rescued = _misspelled(conn, query.terms)
+    rescued = _misspelled(_Counts(conn), query.terms)
     if rescued:
         grams = [g for term in rescued for g in terms_mod.trigrams(term.raw)]
         near = _every(conn, "memorygram", grams, projects)
-        found.update(_near_misses(conn, rescued, near))
+        found.update(_near_misses(conn, rescued, sorted(near)))
     return sorted(found)
 
 
 def _every(
-    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str]
-) -> list[int]:
+    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str] | None
+) -> set[int]:
+    """Every match of any of `items`, visible from `projects` (None: unscoped)."""
     if not items:
-        return []
-    where, params = visible(projects, "m.")
-    rows = conn.execute(
-        f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
-        f" WHERE {index} MATCH ? AND {where}",
-        (terms_mod.any_of(list(items)), *params),
-    )
-    return [int(row[0]) for row in rows]
+        return set()
+    if projects is None:
+        sql, params = f"SELECT rowid FROM {index} WHERE {index} MATCH ?", list[str]()
+    else:
+        where, params = visible(projects, "m.")
+        sql = (
+            f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
+            f" WHERE {index} MATCH ? AND {where}"
+        )
+    rows = conn.execute(sql, (terms_mod.any_of(list(items)), *params))
+    return {int(row[0]) for row in rows}
 
 
 def rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
@@ -321,19 +362,3 @@ def rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
         f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) ORDER BY created_at DESC, id DESC"
     )
     return [Memory(*row) for row in found]
-
-
-def count_recalled(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
-    """Add one to each returned memory's recall count. Best effort: a store busy
-    with a writer, or read-only, never fails or slows a recall for it."""
-    if not ids:
-        return
-    marks = ",".join(str(int(i)) for i in ids)
-    conn.execute("PRAGMA busy_timeout = 50")
-    try:
-        with store.transaction(conn):
-            conn.execute(f"UPDATE memories SET recalled = recalled + 1 WHERE id IN ({marks})")
-    except StoreError:
-        pass
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(store.BUSY_TIMEOUT_S * 1000)}")

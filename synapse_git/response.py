@@ -203,25 +203,34 @@ def build(
         0,
     )
 
-    def fits(trial: Recalled, pending: int) -> bool:
-        # Count the budget cut at its largest so the final digits never add length.
-        return size(replace(trial, cut_budget=pending).as_json()) <= budget.response_chars
-
+    # The response's size is its frame (with the budget cut counted at its
+    # largest, so the final digits never add length) plus each item and the
+    # ", " between items, so it is known without serializing it again.
+    used = size(replace(response, cut_budget=len(within)).as_json())
     chosen: list[Candidate] = []
     cut: list[Candidate] = []
     for c in within:
-        hit = _fit(conn, search, metas[c.id], c.score, budget, response, len(within), fits)
+        meta = metas[c.id]
+        room = budget.response_chars - used - (2 if response.hits else 0)
+        # A hit costs at least its fixed keys, project, source label and a short
+        # excerpt: when that cannot fit, do not spend a snippet finding out.
+        least = MIN_BODY_BYTES + len(meta.project or "") + min(len(meta.source), 240) + 120
+        hit = None if least > room else _fit(conn, search, meta, c.score, budget, room)
         if hit is None:
             cut.append(replace(c, verdict="budget"))
             continue
+        used += size(hit.as_json()) + (2 if response.hits else 0)
         response = replace(response, hits=(*response.hits, hit))
         chosen.append(c)
     response = replace(response, cut_budget=len(cut))
     findings = drift([hit.id for hit in response.hits]) if response.hits else []
+    kept: list[dict[str, Any]] = []
     for finding in findings:
-        trial = replace(response, drift=(*response.drift, finding))
-        if fits(trial, len(cut)):
-            response = trial
+        cost = size(finding) + (2 if kept else 0)
+        if used + cost <= budget.response_chars:
+            kept.append(finding)
+            used += cost
+    response = replace(response, drift=tuple(kept))
     if explain:
         order = {c.id: n for n, c in enumerate(search.candidates)}
         every = [*chosen, *cut, *over, *duplicates, *floored]
@@ -236,23 +245,18 @@ def _fit(
     meta: _Meta,
     score: float,
     budget: Budget,
-    response: Recalled,
-    pending: int,
-    fits: Callable[[Recalled, int], bool],
+    room: int,
 ) -> Hit | None:
-    """The hit abridged to its allowance, shortened further if the response needs
-    it, or None when not even a short excerpt fits."""
+    """The hit abridged to its allowance and shortened further to fit `room`
+    characters of JSON, or None when not even a short excerpt fits."""
     source, source_cut = abridge_source(meta.source)
     body, abridged = _abridge(conn, search, meta, budget.hit_bytes)
     hit = Hit(meta.id, meta.project, source, source_cut, body, abridged, meta.bytes, score)
     data = body.encode("utf-8")
-    room = len(data)
-    while True:
-        trial = replace(response, hits=(*response.hits, hit))
-        if fits(trial, pending):
-            return hit
-        over = size(replace(trial, cut_budget=pending).as_json()) - budget.response_chars
-        room = min(room - max(over, 1), len(cut_utf8(data, room)) - 1)
-        if room < MIN_BODY_BYTES:
+    keep = len(data)
+    while (over := size(hit.as_json()) - room) > 0:
+        keep = min(keep - over, len(cut_utf8(data, keep)) - 1)
+        if keep < MIN_BODY_BYTES:
             return None
-        hit = replace(hit, body=cut_utf8(data, room).decode("utf-8"), abridged=True)
+        hit = replace(hit, body=cut_utf8(data, keep).decode("utf-8"), abridged=True)
+    return hit

@@ -37,7 +37,7 @@ from synapse_git.reading import Page
 from synapse_git.response import Recalled
 from synapse_git.scope import Scope
 from synapse_git.session import Refresh, Snapshot
-from synapse_git.text import check_body, check_source
+from synapse_git.text import check_body, check_source, cut_utf8, utf8
 
 if TYPE_CHECKING:
     from synapse_git.drift import Report as DriftReport
@@ -64,6 +64,7 @@ class History:
     memory: Memory
     versions: list[Version]
     supersedes: list[int]
+    chain: list[int]
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,13 @@ class ProjectInfo:
     counts: dict[str, int]
     global_counts: dict[str, int]
     moved_from: list[str]
+
+
+def _live(memory: Memory) -> Memory:
+    """`memory`, if it is live: only a live memory replaces or is replaced."""
+    if not memory.live:
+        raise BadInput(f"memory {memory.id} is {memory.state}; `restore {memory.id}` first")
+    return memory
 
 
 class Synapse:
@@ -119,16 +127,23 @@ class Synapse:
             raise BadInput(f"{scope.note}: pass --global to remember globally")
         project = None if is_global else scope.project
         head = scope_mod.head(scope) if project is not None else scope_mod.Head(None, None)
-        root = scope_mod.root_commit(scope) if project is not None else None
         with self.connection() as conn, store.transaction(conn):
             old = None
             if supersedes is not None:
-                old = memories.require(conn, supersedes, scope.projects, hidden=False)
+                old = _live(memories.require(conn, supersedes, scope.projects))
             existing = memories.find_duplicate(conn, body, project)
-            if existing is not None and old is None:
+            if existing is not None:
+                if old is not None:
+                    # The correction is already stored: it, not a copy, replaces the old one.
+                    if existing == old.id:
+                        raise BadInput(f"memory {old.id} already says exactly this")
+                    memories.set_state(
+                        conn, old, "superseded", existing, f"superseded by {existing}"
+                    )
                 return Remembered(existing, project, existing)
-            if project is not None:
-                memories.note_project(conn, project, root)
+            if project is not None and not memories.root_known(conn, project):
+                # Walking history to the root commit is paid once per project, not per memory.
+                memories.note_project(conn, project, scope_mod.root_commit(scope))
             new_id = memories.insert(
                 conn, body, source, project, head_commit=head.commit, branch=head.branch
             )
@@ -160,8 +175,8 @@ class Synapse:
         if old_id == new_id:
             raise BadInput("a memory cannot supersede itself")
         with self.connection() as conn, store.transaction(conn):
-            old = memories.require(conn, old_id, scope.projects, hidden=False)
-            memories.require(conn, new_id, scope.projects, hidden=False)
+            old = _live(memories.require(conn, old_id, scope.projects))
+            _live(memories.require(conn, new_id, scope.projects))
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             return memories.require(conn, old_id, scope.projects)
 
@@ -187,7 +202,10 @@ class Synapse:
         with self.connection() as conn:
             memory = memories.require(conn, memory_id, scope.projects)
             return History(
-                memory, memories.versions(conn, memory_id), memories.superseded(conn, memory_id)
+                memory,
+                memories.versions(conn, memory_id),
+                memories.superseded(conn, memory_id, scope.projects),
+                memories.chain(conn, memory, scope.projects),
             )
 
     # -- reading (§8) and listing -------------------------------------------------
@@ -244,9 +262,10 @@ class Synapse:
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
         count = chosen.hits if limit is None else limit
+        echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
         parsed = terms.parse(query)
         if not self._exists():
-            return Recalled(parsed.text, scope.project, chosen.name, (), (), 0, 0, 0, 0)
+            return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.connection() as conn:
             found = self._search(conn, parsed, scope, count)
             result = response.build(
@@ -258,7 +277,6 @@ class Synapse:
                 drift=lambda ids: self.drift_about(scope, ids),
                 explain=explain,
             )
-            recall_mod.count_recalled(conn, [hit.id for hit in result.hits])
         return result
 
     def _search(
@@ -419,8 +437,9 @@ class Synapse:
         root = scope_mod.root_commit(scope)
         return sorted(key for key, commit in gone.items() if commit == root)
 
-    def move_project(self, old: str, new: str) -> int:
-        """Re-key every memory of project `old` (a moved repository) to `new`'s project."""
+    def move_project(self, old: str, new: str) -> tuple[int, str]:
+        """Re-key every memory of project `old` (a moved repository) to `new`'s project;
+        returns how many moved and the new key."""
         target = scope_mod.resolve(new)
         if target.project is None:
             raise BadInput(f"{new} is not inside a git repository")
@@ -429,4 +448,4 @@ class Synapse:
             moved = memories.rekey(conn, old_key, target.project)
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
-            return moved
+        return moved, target.project

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -33,7 +34,7 @@ class PathState:
     path: str
     status: Status
     renamed_to: str | None = None
-    seen: str | None = None  # where git saw it: "index", "memory commit", "history"
+    seen: str | None = None  # where git saw it: index, memory commit, HEAD, history
 
 
 def _parents(path: str) -> list[str]:
@@ -62,32 +63,52 @@ class Checkout:
     ) -> None:
         self.scope = scope
         self.root = scope.checkout
+        self._root = str(scope.checkout) if scope.checkout is not None else ""
+        self._trees: dict[str, Any] = {}
         self.repo: Any | None = None
         self.history_limit = history_limit
         self._tree = tree
-        tracked: set[str] = set()
-        gitignores: list[str] = []
         if scope.checkout is not None and scope.git_dir is not None:
             self.repo = open_repository(scope)
-            entries = (
-                (entry.path for entry in self.repo.index)
-                if tree is None
-                else (path for path, _ in _walk_tree(tree, ""))
-            )
-            for path in entries:
-                tracked.add(path)
-                if path == ".gitignore" or path.endswith("/.gitignore"):
-                    gitignores.append(path)
-        self.tracked = tracked
-        self.tracked_dirs = {parent for path in tracked for parent in _parents(path)}
-        self.rules = rules or NeverMissing.for_checkout(
-            self.root, gitignores=gitignores if self.repo is not None else None
-        )
+        self._rules = rules
+        # Loaded on first need: most checks end at one stat of a path that exists.
+        self._tracked: tuple[set[str], set[str]] | None = None
         self._tail_set: set[str] | None = None
-        self._history: tuple[set[str], dict[str, tuple[Any, Any]]] | None = None
+        self._walker: Iterator[Any] | None = None
+        self._walked = 0
+        self._seen_paths: set[str] = set()
+        # path (and its folders) -> (parent tree, tree) of the newest commit deleting it
+        self._deleted: dict[str, tuple[Any, Any]] = {}
         self._in_commit: dict[tuple[str, str], bool] = {}
         self._renames: dict[tuple[Any, Any], dict[str, str]] = {}
         self._staged: dict[str, str] | None = None
+
+    def _load_tracked(self) -> tuple[set[str], set[str]]:
+        """Tracked paths (the index, or the given tree) and their folders, read once."""
+        if self._tracked is None:
+            tracked: set[str] = set()
+            if self.repo is not None:
+                if self._tree is None:
+                    tracked = {entry.path for entry in self.repo.index}
+                else:
+                    tracked = {path for path, _ in _walk_tree(self._tree, "")}
+            folders = {parent for path in tracked for parent in _parents(path)}
+            self._tracked = (tracked, folders)
+        return self._tracked
+
+    @property
+    def tracked(self) -> set[str]:
+        return self._load_tracked()[0]
+
+    @property
+    def tracked_dirs(self) -> set[str]:
+        return self._load_tracked()[1]
+
+    @property
+    def rules(self) -> NeverMissing:
+        if self._rules is None:
+            self._rules = NeverMissing.for_checkout(self.root)
+        return self._rules
 
     # -- presence -----------------------------------------------------------------
 
@@ -107,64 +128,92 @@ class Checkout:
         if self._tree is not None:
             return path in self.tracked or path in self.tracked_dirs
         assert self.root is not None
-        return os.path.lexists(self.root / path)
+        return os.path.lexists(os.path.join(self._root, path))
 
     def present(self, path: str) -> bool:
         if self._exact(path):
             return True
+        if self._tree is None and self._rooted(path):
+            return False  # written from the checkout's root, and not there
         if path in self.tracked or path in self.tracked_dirs:
-            return False  # tracked at exactly this place, yet gone from the files
+            return False  # tracked at exactly this place, yet gone
         return path in self._tails()
+
+    def _rooted(self, path: str) -> bool:
+        """`src/x.py` whose first folder exists at the root names a place from the
+        root; `app/x.py` (no top-level `app`) may be a tail of `src/app/x.py`."""
+        assert self.root is not None
+        return "/" in path and os.path.isdir(os.path.join(self._root, path.split("/", 1)[0]))
+
+    def _in_index(self, path: str) -> bool:
+        if self._tree is not None or self.repo is None:
+            return path in self.tracked or path in self.tracked_dirs
+        return path in self.repo.index  # one lookup in C, no full read
 
     # -- what git has seen --------------------------------------------------------
 
-    def _walk(self) -> tuple[set[str], dict[str, tuple[Any, Any]]]:
-        """Paths touched in recent history, and for each deleted path (and its
-        folders) the most recent (parent tree, tree) pair that deleted it."""
-        if self._history is None:
-            seen: set[str] = set()
-            deleted: dict[str, tuple[Any, Any]] = {}
+    def _history_has(self, path: str) -> bool:
+        """Walk recent history (newest first, bounded) until `path` has been seen:
+        the common case, a recent deletion, stops after a few commits."""
+        if self._walker is None:
             repo = self.repo
-            if repo is not None and not repo.head_is_unborn:
-                walker = repo.walk(repo.head.target, pygit2.enums.SortMode.TIME)
-                for count, commit in enumerate(walker):
-                    if count >= self.history_limit:
-                        break
-                    if not commit.parents:
-                        continue
-                    before = commit.parents[0].tree
-                    for delta in before.diff_to_tree(commit.tree).deltas:
-                        old = delta.old_file.path
-                        seen.add(old)
-                        seen.add(delta.new_file.path)
-                        if delta.status in _DELETED:
-                            for name in (old, *_parents(old)):
-                                deleted.setdefault(name, (before, commit.tree))
-            for path in list(seen):
-                seen.update(_parents(path))
-                seen.update(_tails(path))
-            self._history = (seen, deleted)
-        return self._history
+            if repo is None or repo.head_is_unborn:
+                self._walker = iter(())
+            else:
+                self._walker = iter(repo.walk(repo.head.target, pygit2.enums.SortMode.TIME))
+        while path not in self._seen_paths and self._walked < self.history_limit:
+            commit = next(self._walker, None)
+            if commit is None:
+                self._walked = self.history_limit
+                break
+            self._walked += 1
+            if not commit.parents:
+                continue
+            before = commit.parents[0].tree
+            for delta in before.diff_to_tree(commit.tree).deltas:
+                for name in {delta.old_file.path, delta.new_file.path}:
+                    self._seen_paths.add(name)
+                    self._seen_paths.update(_parents(name))
+                    self._seen_paths.update(_tails(name))
+                if delta.status in _DELETED:
+                    old = delta.old_file.path
+                    for name in (old, *_parents(old)):
+                        self._deleted.setdefault(name, (before, commit.tree))
+        return path in self._seen_paths
 
     def _at_commit(self, commit_id: str | None, path: str) -> bool:
         if commit_id is None or self.repo is None:
             return False
         key = (commit_id, path)
         if key not in self._in_commit:
-            try:
-                commit = self.repo.get(commit_id)
-                found = commit is not None and path in commit.peel(pygit2.Tree)
-            except (ValueError, KeyError, pygit2.GitError):
-                found = False
-            self._in_commit[key] = bool(found)
+            tree = self._tree_of(commit_id)
+            self._in_commit[key] = tree is not None and path in tree
         return self._in_commit[key]
 
+    def _tree_of(self, commit_id: str) -> Any | None:
+        """The tree of a commit, once per commit; None when the commit is unknown
+        here (written in a clone that never pushed it)."""
+        if commit_id not in self._trees:
+            try:
+                commit = self.repo.get(commit_id) if self.repo is not None else None
+                self._trees[commit_id] = None if commit is None else commit.peel(pygit2.Tree)
+            except (ValueError, KeyError, pygit2.GitError):
+                self._trees[commit_id] = None
+        return self._trees[commit_id]
+
     def _seen(self, path: str, commit_id: str | None) -> str | None:
-        if path in self.tracked or path in self.tracked_dirs:
+        if self._in_index(path):
             return "index"
         if self._at_commit(commit_id, path):
             return "memory commit"
-        if path in self._walk()[0]:
+        repo = self.repo
+        if (
+            repo is not None
+            and not repo.head_is_unborn
+            and self._at_commit(str(repo.head.target), path)
+        ):
+            return "HEAD"
+        if self._history_has(path):
             return "history"
         return None
 
@@ -197,18 +246,15 @@ class Checkout:
 
     def _renamed_once(self, path: str, commit_id: str | None) -> str | None:
         renames: list[dict[str, str]] = [self._staged_renames()]
-        pair = self._walk()[1].get(path)
+        self._history_has(path)
+        pair = self._deleted.get(path)
         if pair is not None:
             renames.append(self._similar(*pair))
         if commit_id is not None and self.repo is not None and not self.repo.head_is_unborn:
-            try:
-                old = self.repo.get(commit_id)
-                if old is not None:
-                    renames.append(
-                        self._similar(old.peel(pygit2.Tree), self.repo.head.peel(pygit2.Tree))
-                    )
-            except (ValueError, pygit2.GitError):
-                pass
+            old = self._tree_of(commit_id)
+            now = self._tree_of(str(self.repo.head.target))
+            if old is not None and now is not None:
+                renames.append(self._similar(old, now))
         for found in renames:
             if path in found:
                 return found[path]
@@ -238,11 +284,12 @@ class Checkout:
             return self._absolute(path, commit_id)
         if not relative or self.root is None or path.startswith("../"):
             return PathState(path, "skipped")
-        if self.rules.skips(path):
-            return PathState(path, "skipped")
         key = path.rstrip("/")
+        # Presence first: most named paths exist, and it is cheaper than the rules.
         if self.present(key):
             return PathState(path, "present")
+        if self.rules.skips(path):
+            return PathState(path, "skipped")
         seen = self._seen(key, commit_id)
         if seen is None:
             return PathState(path, "unverified")

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
+FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
 _V1 = """
 CREATE TABLE memories (
@@ -86,8 +87,63 @@ CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
 END;
 """
 
+# Version 1 had one trigger to unindex and another to reindex an updated row, and
+# SQLite fires the later-created one first, so an edit of a live memory left both
+# indexes wrong. One trigger now does both, in order; the indexes are rebuilt.
+_V2 = """
+DROP TRIGGER memories_ud;
+DROP TRIGGER memories_ui;
+CREATE TRIGGER memories_au AFTER UPDATE OF body, source, state ON memories BEGIN
+    INSERT INTO memory (memory, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memorygram (memorygram, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memory (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+    INSERT INTO memorygram (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+END;
+INSERT INTO memory (memory) VALUES ('rebuild');
+INSERT INTO memorygram (memorygram) VALUES ('rebuild');
+"""
+
+# The index definitions, as `repair` recreates them.
+_FTS = {
+    statement.split()[3]: statement
+    for statement in (
+        line for line in _V1.split(";\n") if line.strip().startswith("CREATE VIRTUAL TABLE")
+    )
+}
+
+# Live memories per scope ('' = global), kept by triggers, so recall can say how
+# many memories it searched without counting rows on every call.
+_TALLY = """
+INSERT INTO tallies (project, live)
+    SELECT coalesce(project, ''), count(*) FROM memories WHERE state = 'live' GROUP BY 1;
+"""
+_V3 = f"""
+CREATE TABLE tallies (
+    project TEXT PRIMARY KEY,
+    live    INTEGER NOT NULL
+);
+{_TALLY}
+CREATE TRIGGER tallies_ai AFTER INSERT ON memories WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+CREATE TRIGGER tallies_uo AFTER UPDATE OF state, project ON memories
+WHEN old.state = 'live' BEGIN
+    UPDATE tallies SET live = live - 1 WHERE project = coalesce(old.project, '');
+END;
+CREATE TRIGGER tallies_un AFTER UPDATE OF state, project ON memories
+WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 
 
 @dataclass(frozen=True)
@@ -129,8 +185,12 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.exists():
         raise StoreError(f"no store at {path} yet: remember or import something first")
     try:
+        # With no write-ahead log beside it, no one has the store open: reading it
+        # as immutable leaves not even the -wal and -shm files a WAL reader makes.
+        wal = path.with_name(path.name + "-wal")
+        flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
         conn = sqlite3.connect(
-            f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S
+            f"{path.absolute().as_uri()}?{flags}", uri=True, timeout=BUSY_TIMEOUT_S
         )
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.Error as exc:
@@ -156,9 +216,15 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
             f"{SCHEMA_VERSION}); upgrade Synapse — the store was left untouched"
         )
     conn.execute("PRAGMA foreign_keys = ON")
+    # SQLite's lower() folds ASCII only; listing filters with the full Unicode fold.
+    conn.create_function("casefold", 1, _casefold, deterministic=True)
     if version < SCHEMA_VERSION:
         _migrate(conn, path)
     conn.execute("PRAGMA synchronous = NORMAL")
+
+
+def _casefold(text: str | None) -> str | None:
+    return None if text is None else text.casefold()
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
@@ -243,7 +309,21 @@ def check(conn: sqlite3.Connection) -> CheckReport:
             problems.append(f"index {index} lacks {len(missing)} live memories: {_ids(missing)}")
         if extra := indexed - live_ids:
             problems.append(f"index {index} holds {len(extra)} rows not live: {_ids(extra)}")
+    if _tallies(conn) != {
+        key: n
+        for key, n in conn.execute(
+            "SELECT coalesce(project, ''), count(*) FROM memories WHERE state = 'live' GROUP BY 1"
+        )
+    }:
+        problems.append("the live counts per project (tallies) are out of step with the rows")
     return CheckReport(tuple(problems), len(live_ids))
+
+
+def _tallies(conn: sqlite3.Connection) -> dict[str, int]:
+    try:
+        return {key: n for key, n in conn.execute("SELECT project, live FROM tallies") if n}
+    except sqlite3.DatabaseError:
+        return {}
 
 
 def _ids(ids: set[int]) -> str:
@@ -253,10 +333,35 @@ def _ids(ids: set[int]) -> str:
 
 
 def repair(conn: sqlite3.Connection) -> None:
-    """Rebuild both indexes from the live rows, recreating a dropped one."""
+    """Rebuild both indexes from the live rows, recreating a dropped or broken one."""
     with transaction(conn):
-        for statement in _statements(_V1):
-            if statement.startswith("CREATE VIRTUAL TABLE"):
-                conn.execute(statement.replace("TABLE", "TABLE IF NOT EXISTS", 1))
         for index in INDEXES:
-            conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+            conn.execute("SAVEPOINT rebuild")
+            try:
+                conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+            except sqlite3.DatabaseError:
+                conn.execute("ROLLBACK TO rebuild")
+                _recreate(conn, index)
+                conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+            conn.execute("RELEASE rebuild")
+        conn.execute("DELETE FROM tallies")
+        conn.execute(_TALLY)
+
+
+def _recreate(conn: sqlite3.Connection, index: str) -> None:
+    """Drop `index` however broken it is, then create it empty.
+
+    A damaged FTS5 table may fail its own constructor, which DROP TABLE needs; then
+    its shadow tables go one by one and its schema row is removed directly.
+    """
+    try:
+        conn.execute(f"DROP TABLE IF EXISTS {index}")
+    except sqlite3.DatabaseError:
+        for shadow in FTS_SHADOWS:
+            conn.execute(f"DROP TABLE IF EXISTS {index}_{shadow}")
+        conn.execute("PRAGMA writable_schema = ON")
+        try:
+            conn.execute("DELETE FROM sqlite_master WHERE type = 'table' AND name = ?", (index,))
+        finally:
+            conn.execute("PRAGMA writable_schema = RESET")
+    conn.execute(_FTS[index])

@@ -9,6 +9,7 @@ column names are only ever searched for as words.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -55,8 +56,15 @@ def _token_char(char: str) -> bool:
     return category[0] in "LN" or category == "Co"
 
 
+# Letters and digits of any script (what unicode61 keeps), as one fast pattern;
+# combining marks stay inside the token they follow.
+_TOKEN = re.compile(r"(?:[^\W_]|(?<=\w)[\u0300-\u036f])+")
+
+
 def fold(text: str) -> str:
     """Lower-case and strip diacritics from Latin letters, as unicode61 does."""
+    if text.isascii():
+        return text.lower()
     out: list[str] = []
     base = ""
     for char in unicodedata.normalize("NFD", text.lower()):
@@ -71,17 +79,7 @@ def fold(text: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """`text` split into unicode61 tokens, unfolded."""
-    found: list[str] = []
-    current: list[str] = []
-    for char in text:
-        if _token_char(char) or (current and unicodedata.category(char) == "Mn"):
-            current.append(char)
-        elif current:
-            found.append("".join(current))
-            current = []
-    if current:
-        found.append("".join(current))
-    return found
+    return _TOKEN.findall(text)
 
 
 def _compounds(text: str) -> list[str]:
@@ -128,8 +126,12 @@ def trigrams(word: str) -> list[str]:
 
 
 def similar(term: str, word: str) -> bool:
-    """A misspelling of `word`: at least half of `term`'s trigrams, similar length."""
+    """A misspelling or another form of `word`: it starts the other, or it holds at
+    least half of `term`'s trigrams at a similar length."""
     grams = trigrams(term)
+    # Another form of the word (`deployments`, `deploy`) holds it too.
+    if min(len(word), len(term)) >= 4 and (term.startswith(word) or word.startswith(term)):
+        return True
     if len(grams) < 2 or abs(len(word) - len(term)) > max(2, len(term) // 3):
         return False
     have = set(trigrams(word))
@@ -139,7 +141,10 @@ def similar(term: str, word: str) -> bool:
 def mentions(line: str, terms: tuple[Term, ...]) -> bool:
     """Whether `line` holds a word a term matched: the word itself, a form of it
     (shared stem), or the term inside a longer token."""
-    words = [fold(token) for token in tokens(line)]
+    folded = fold(line)
+    if any(len(term.word) >= 3 and term.word in folded for term in terms):
+        return True
+    words = tokens(folded)
     for term in terms:
         for word in words:
             if word == term.word or (len(term.word) >= 3 and term.word in word):

@@ -146,4 +146,17 @@ NON_CONFLICTS: list[tuple[str, str]] = [
     ("Install dependencies with uv.", "Install system packages with apt."),
     ("The scheduler is disabled on weekends.", "The scheduler is disabled on holidays too."),
     ("Tests run in 4 minutes on CI.", "Lint runs in 1 minute on CI."),
+    # found by the benchmark: a word of its own on each side means two things
+    (
+        "Run the nightly audit job before deploys.",
+        "Don't run the nightly cache job before deploys.",
+    ),
+    (
+        "The audit job is enabled for the billing area.",
+        "The cache job is disabled for the billing area.",
+    ),
+    (
+        "Never run the export job during business hours.",
+        "Run the import job during business hours.",
+    ),
 ]

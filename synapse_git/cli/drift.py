@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
-from synapse_git.drift import Finding
 from synapse_git.errors import BadInput
+
+if TYPE_CHECKING:
+    from synapse_git.drift import Finding
 
 # Unverified paths are listed but, being a quieter kind, never make the exit code 1.
 BLOCKING = ("stale", "conflict", "duplicate")

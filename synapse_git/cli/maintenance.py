@@ -45,10 +45,13 @@ def export(
             sys.stdout.write(line + "\n")
         return
     count = 0
-    with output.open("w", encoding="utf-8") as handle:
-        for line in service().export():
-            handle.write(line + "\n")
-            count += 1
+    try:
+        with output.open("w", encoding="utf-8") as handle:
+            for line in service().export():
+                handle.write(line + "\n")
+                count += 1
+    except OSError as exc:
+        raise BadInput(f"cannot write {output}: {exc.strerror}") from None
     typer.echo(f"exported {count} memories to {output}", err=True)
 
 
@@ -59,7 +62,11 @@ def import_(
 ) -> None:
     """Import memories from JSON Lines; one bad line stops it and nothing is imported."""
     text = _read(source)
-    lines = text.splitlines()
+    # Only "\n" ends a line: JSON keeps U+2028, U+0085 and friends raw inside strings,
+    # and str.splitlines() would cut a line there.
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
     report = service().import_lines(lines, _progress(len(lines), sys.stderr))
     if as_json:
         emit(vars(report))
@@ -80,7 +87,7 @@ def _read(source: Path) -> str:
 
 
 def _progress(total: int, stream: TextIO) -> Callable[[int], None] | None:
-    if total < PROGRESS_FROM:
+    if total <= PROGRESS_FROM:
         return None
     ticks = _ticks(total)
     live = stream.isatty()
