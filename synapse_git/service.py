@@ -240,6 +240,8 @@ class Synapse:
     def list_memories(
         self, scope: Scope, *, contains: str | None = None, limit: int | None = None
     ) -> Listing:
+        if contains is not None:
+            utf8(contains, "the filter")
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
@@ -444,6 +446,7 @@ class Synapse:
         if target.project is None:
             raise BadInput(f"{new} is not inside a git repository")
         old_key = os.path.realpath(old) if os.path.exists(old) else os.path.abspath(old)
+        utf8(old_key, "the old folder")
         with self.connection() as conn, store.transaction(conn):
             moved = memories.rekey(conn, old_key, target.project)
             if not moved:

@@ -90,7 +90,7 @@ def supersede(
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
     if by is not None:
-        _print_state(svc.supersede(old_id, by, scope), f"superseded by {by}", as_json)
+        _print_state(svc.supersede(old_id, by, scope), "superseded", as_json, f" by {by}")
         return
     old = svc.history(old_id, scope).memory
     result = svc.remember(
@@ -134,11 +134,11 @@ def _memory_json(memory: Memory) -> dict[str, object]:
     }
 
 
-def _print_state(memory: Memory, what: str, as_json: bool) -> None:
+def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
         emit(_memory_json(memory))
     else:
-        typer.echo(f"{what} {memory.id}: {one_line(memory.body)}")
+        typer.echo(f"{what} {memory.id}{why}: {one_line(memory.body)}")
 
 
 @app.command("history")
@@ -202,10 +202,15 @@ def read(
     # Bytes straight to stdout: click.echo would strip escape sequences from a pipe.
     sys.stdout.flush()
     sys.stdout.buffer.write(page.body.encode("utf-8"))
+    ended = page.body.endswith("\n")
+    if sys.stdout.isatty() and not ended:
+        # Only a terminal gets a closing newline; a pipe gets the exact bytes.
+        sys.stdout.buffer.write(b"\n")
+        ended = True
     sys.stdout.buffer.flush()
     if page.next is not None:
         typer.echo(
-            f"\n-- bytes {page.offset}..{page.next} of {page.total}; "
+            ("" if ended else "\n") + f"-- bytes {page.offset}..{page.next} of {page.total}; "
             f"more: synapse memory read {page.id} --offset {page.next}",
             err=True,
         )
