@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from synapse_git import gitcmd, snapfile
 from synapse_git.datadir import data_dir
-from synapse_git.errors import BadInput
+from synapse_git.errors import BadInput, SynapseError
 
 if TYPE_CHECKING:
     from synapse_git.commitcheck import Broken
@@ -313,7 +313,7 @@ def fast_main(argv: Sequence[str]) -> int:
         folder = Path(options["folder"]) if "folder" in options else None
         if name == "session":
             return session(folder, options.get("budget"), options.get("fmt", "text"))
-    except BadInput as exc:
+    except SynapseError as exc:
         print(f"synapse: {exc}", file=sys.stderr)
         return exc.exit_code
     if name == "post-merge":

@@ -8,6 +8,7 @@ to the typer app.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,7 +19,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from synapse_git import hookcmds
 
         if args[1] in hookcmds.FAST:
-            return hookcmds.fast_main(args[1:])
+            try:
+                return hookcmds.fast_main(args[1:])
+            except BrokenPipeError:
+                # The reader went away (`| head`): nothing left to say, and no
+                # second error when Python flushes standard output at exit.
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 0
     from synapse_git.cli.app import main as full
 
     return full(args)
