@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,10 +45,21 @@ GIT_ENV = {
 }
 
 
+CPU: list[float] = []  # CPU ms of the process tree of each timed run, in order
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
 def run(args: list[str], cwd: Path, env: dict[str, str], check: bool = True) -> float:
+    """Wall milliseconds of one real process (its CPU milliseconds go to CPU)."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
     took = (time.perf_counter() - start) * 1000
+    CPU.append(_children_cpu() - cpu)
     if check and done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed: {done.stdout!r} {done.stderr!r}")
     return took
@@ -101,17 +113,21 @@ def paired(
     """Alternate the hooked and the bare command; each round gets its own change."""
     with_hook: list[float] = []
     without: list[float] = []
+    cpu: dict[bool, list[float]] = {True: [], False: []}
     prepare(-1)
     run(hooked, cwd, env)  # untimed warm-up: compiled modules cached, files in page cache
     for i in range(rounds * 2):
         prepare(i)
         command = hooked if i % 2 == 0 else bare
         (with_hook if i % 2 == 0 else without).append(run(command, cwd, env))
-    added = statistics.median(with_hook) - statistics.median(without)
+        cpu[i % 2 == 0].append(CPU[-1])
     return {
         "with_hook": stats(with_hook),
         "without": stats(without),
-        "added_median_ms": round(added, 1),
+        "added_median_ms": round(statistics.median(with_hook) - statistics.median(without), 1),
+        "added_cpu_median_ms": round(
+            statistics.median(cpu[True]) - statistics.median(cpu[False]), 1
+        ),
     }
 
 
@@ -153,6 +169,7 @@ def main(argv: list[str]) -> int:
         commit = ["git", "commit", "-q", "-m", "bench"]
         result: dict[str, object] = {
             "python": sys.version.split()[0],
+            "load_average_at_start": os.getloadavg()[0],
             "files": files,
             "memories": memories,
             "rounds": rounds,
@@ -173,10 +190,12 @@ def main(argv: list[str]) -> int:
             return [*base, "checkout", "-q"]
 
         samples: dict[bool, list[float]] = {True: [], False: []}
+        cpu_samples: dict[bool, list[float]] = {True: [], False: []}
         for i in range(rounds * 2):
             hooked = i % 2 == 0
             target = "other" if next(flip) % 2 == 0 else "main"
             samples[hooked].append(run([*checkout_cmd(hooked), target], root, env))
+            cpu_samples[hooked].append(CPU[-1])
         run(["git", "checkout", "-q", "main"], root, env)
         result["post_checkout_branch_switch"] = {
             "with_hook": stats(samples[True]),
@@ -184,12 +203,16 @@ def main(argv: list[str]) -> int:
             "added_median_ms": round(
                 statistics.median(samples[True]) - statistics.median(samples[False]), 1
             ),
+            "added_cpu_median_ms": round(
+                statistics.median(cpu_samples[True]) - statistics.median(cpu_samples[False]), 1
+            ),
         }
 
         # Session start: a current snapshot, then one made stale by a store change.
         session = [str(BIN / "synapse"), "hook", "session"]
         run(session, root, env)
         current = [run(session, root, env) for _ in range(rounds)]
+        current_cpu = CPU[-rounds:]
         stale: list[float] = []
         for i in range(min(rounds, 5)):
             run(
@@ -198,7 +221,10 @@ def main(argv: list[str]) -> int:
                 env,
             )
             stale.append(run(session, root, env))
-        result["session_start_current_snapshot"] = stats(current)
+        result["session_start_current_snapshot"] = {
+            **stats(current),
+            "cpu_median_ms": round(statistics.median(current_cpu), 1),
+        }
         result["session_start_recomputed"] = stats(stale)
         claude = subprocess.run(
             [*session, "--format", "claude"], cwd=root, env=env, capture_output=True, check=True
@@ -220,6 +246,7 @@ def main(argv: list[str]) -> int:
         result["pre_commit_framework_commit"] = paired(
             rounds, touch, commit, [*commit, "--no-verify"], root, env
         )
+        result["load_average_at_end"] = os.getloadavg()[0]
         print(json.dumps(result, indent=2))
         return 0
     finally:

@@ -134,3 +134,22 @@ def test_outside_git_is_refused_clearly(outside: Path) -> None:
     done = run_cli("hook", "install", cwd=outside)
     assert done.returncode == 2
     assert "not inside a git repository" in done.stderr
+
+
+def test_every_published_hook_is_documented_and_its_entry_exists() -> None:
+    import sys
+
+    import yaml
+
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    by_id = {hook["id"]: hook for hook in hooks}
+    assert set(by_id) == {"synapse-drift", "synapse-refresh"}
+    drift = by_id["synapse-drift"]
+    assert drift["stages"] == ["pre-commit"]
+    assert drift["pass_filenames"] is False and drift["always_run"] is True
+    assert by_id["synapse-refresh"]["stages"] == ["post-checkout"]
+    for hook_id, hook in by_id.items():
+        assert f"`{hook_id}`" in readme
+        program = hook["entry"].split()[0]
+        assert (Path(sys.executable).parent / program).exists(), program
