@@ -14,6 +14,7 @@ from synapse_git.cli import (
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
 )
+from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import mcp as mcp_command
@@ -30,6 +31,7 @@ app = typer.Typer(
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
 app.command("mcp")(mcp_command)
+app.add_typer(hook_app, name="hook")
 
 
 def _version(value: bool) -> None:
