@@ -51,6 +51,14 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+SQL_INT_MAX = 2**63 - 1
+
+
+def fits_sql(number: int) -> bool:
+    """Whether SQLite can take `number` as an INTEGER (a crafted id may not)."""
+    return -SQL_INT_MAX - 1 <= number <= SQL_INT_MAX
+
+
 def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
     """SQL and parameters for "global, or one of `projects`"."""
     col = f"{alias}project"
@@ -100,6 +108,8 @@ def get(
 ) -> Memory | None:
     """The memory if it is visible from `projects`; hidden (superseded or forgotten)
     records only when the caller is an owner-facing command."""
+    if not fits_sql(memory_id):
+        return None
     where, params = visible(projects)
     state = "" if hidden else " AND state = 'live'"
     row = conn.execute(

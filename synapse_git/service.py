@@ -22,7 +22,7 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.memories import Memory, Version
 from synapse_git.reading import Page
 from synapse_git.scope import Scope
-from synapse_git.text import check_body, check_source
+from synapse_git.text import check_body, check_source, utf8
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,13 @@ class Synapse:
 
     @contextmanager
     def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
-        with closing(store.connect(self.config.db_path, create=create)) as conn:
-            yield conn
+        path = self.config.db_path
+        with closing(store.connect(path, create=create)) as conn:
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                # A damaged, read-only or full store is the user's to fix, not a crash.
+                raise store.explain(exc, path) from None
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return scope_mod.resolve(folder)
@@ -204,6 +209,8 @@ class Synapse:
     def list_memories(
         self, scope: Scope, *, contains: str | None = None, limit: int | None = None
     ) -> Listing:
+        if contains is not None:
+            utf8(contains, "query")
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
@@ -281,3 +288,12 @@ class Synapse:
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
             return moved
+
+    # -- backup --------------------------------------------------------------------------
+
+    def backup(self, target: str | os.PathLike[str]) -> store.BackupReport:
+        """Write a consistent copy of the store to `target` (a new file) while writers run."""
+        if not self._exists():
+            raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
+        with self.connection(create=False) as conn:
+            return store.backup(conn, self.config.db_path, Path(target))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -97,7 +98,8 @@ def _project(value: object, cache: dict[str, str]) -> str | None:
             cache[value] = found.project
         else:
             # A repository not cloned here yet keeps its key; `project move` re-keys it later.
-            cache[value] = str(folder)
+            # Normalized like a scope key (`..`, symlinked parents), so it can match one later.
+            cache[value] = os.path.realpath(folder)
     return cache[value]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 import traceback
 
@@ -10,10 +11,11 @@ import click
 import typer
 
 from synapse_git import __version__
-from synapse_git.cli import maintenance  # noqa: F401  (adds its commands to memory_app)
+from synapse_git.cli import backup, maintenance  # noqa: F401  (add commands to memory_app)
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
 from synapse_git.errors import SynapseError
+from synapse_git.store import explain
 
 app = typer.Typer(
     name="synapse",
@@ -58,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     except SynapseError as exc:
         print(f"synapse: {exc}", file=sys.stderr)
         return exc.exit_code
+    except sqlite3.Error as exc:
+        # The service translates these; any that slips past is still the store's state.
+        error = explain(exc, None)
+        print(f"synapse: {error}", file=sys.stderr)
+        return error.exit_code
     except BrokenPipeError:
         return 0
     except Exception as exc:

@@ -45,10 +45,13 @@ def export(
             sys.stdout.write(line + "\n")
         return
     count = 0
-    with output.open("w", encoding="utf-8") as handle:
-        for line in service().export():
-            handle.write(line + "\n")
-            count += 1
+    try:
+        with output.open("w", encoding="utf-8") as handle:
+            for line in service().export():
+                handle.write(line + "\n")
+                count += 1
+    except OSError as exc:
+        raise BadInput(f"cannot write {output}: {exc.strerror}") from None
     typer.echo(f"exported {count} memories to {output}", err=True)
 
 
@@ -59,7 +62,11 @@ def import_(
 ) -> None:
     """Import memories from JSON Lines; one bad line stops it and nothing is imported."""
     text = _read(source)
-    lines = text.splitlines()
+    # JSON Lines end at "\n" only: str.splitlines would also cut at U+2028, U+0085 and
+    # other characters that a JSON string may hold unescaped.
+    lines = text.split("\n")
+    if lines and not lines[-1].strip():
+        lines.pop()
     report = service().import_lines(lines, _progress(len(lines), sys.stderr))
     if as_json:
         emit(vars(report))
