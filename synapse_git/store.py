@@ -16,7 +16,7 @@ from pathlib import Path
 
 from synapse_git.errors import BadInput, StoreError, StoreVersion
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
 
@@ -87,8 +87,28 @@ CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
 END;
 """
 
+# Version 1 kept the indexes in step on UPDATE with two triggers, but SQLite fires the
+# newest trigger first, so the new text was indexed and then deleted again: every edit,
+# forget or restore left its row out of both indexes. One trigger orders the two steps.
+_V2 = """
+DROP TRIGGER memories_ud;
+DROP TRIGGER memories_ui;
+CREATE TRIGGER memories_au AFTER UPDATE OF body, source, state ON memories BEGIN
+    INSERT INTO memory (memory, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memorygram (memorygram, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memory (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+    INSERT INTO memorygram (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+END;
+INSERT INTO memory (memory) VALUES ('rebuild');
+INSERT INTO memorygram (memorygram) VALUES ('rebuild');
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 
 
 @dataclass(frozen=True)
