@@ -14,7 +14,7 @@ from typing import Any
 
 from synapse_git import memories, scope
 from synapse_git.errors import BadInput, SynapseError
-from synapse_git.text import check_body, check_source
+from synapse_git.text import check_body, check_source, utf8
 
 
 @dataclass(frozen=True)
@@ -90,16 +90,22 @@ def _project(value: object, cache: dict[str, str]) -> str | None:
     if not isinstance(value, str) or not value:
         raise BadInput('"project" must be a folder path or null')
     if value not in cache:
-        folder = Path(value).expanduser().absolute()
-        if folder.is_dir():
+        utf8(value, '"project"')
+        try:
+            folder = Path(value).expanduser().absolute()
+            is_dir = folder.is_dir()
+            # A repository not cloned here yet keeps its key; `project move` re-keys it later.
+            # Normalized like a scope key (`..`, symlinked parents), so it can match one later.
+            key = None if is_dir else os.path.realpath(folder)
+        except (OSError, ValueError, RuntimeError):
+            # NUL bytes, names too long, `~user` of no such user: not a path at all.
+            raise BadInput(f'"project" {value[:80]!r} is not a usable folder path') from None
+        if key is None:
             found = scope.resolve(folder)
             if found.project is None:
                 raise BadInput(f"project folder {value} is not inside a git repository")
-            cache[value] = found.project
-        else:
-            # A repository not cloned here yet keeps its key; `project move` re-keys it later.
-            # Normalized like a scope key (`..`, symlinked parents), so it can match one later.
-            cache[value] = os.path.realpath(folder)
+            key = found.project
+        cache[value] = key
     return cache[value]
 
 
