@@ -166,10 +166,38 @@ def versions(conn: sqlite3.Connection, memory_id: int) -> list[Version]:
     return [Version(*row) for row in rows]
 
 
-def superseded(conn: sqlite3.Connection, memory_id: int) -> list[int]:
-    """Ids of the memories that `memory_id` superseded."""
-    rows = conn.execute("SELECT id FROM memories WHERE superseded_by = ? ORDER BY id", (memory_id,))
+def superseded(conn: sqlite3.Connection, memory_id: int, projects: Sequence[str]) -> list[int]:
+    """Ids of the memories visible from `projects` that `memory_id` superseded."""
+    where, params = visible(projects)
+    rows = conn.execute(
+        f"SELECT id FROM memories WHERE superseded_by = ? AND {where} ORDER BY id",
+        (memory_id, *params),
+    )
     return [int(row[0]) for row in rows]
+
+
+def chain(conn: sqlite3.Connection, memory: Memory, projects: Sequence[str]) -> list[int]:
+    """The supersession chain through `memory`, oldest first: every memory it replaced,
+    directly or not, then itself, then each memory that replaced it in turn. Only
+    memories visible from `projects` take part."""
+    seen = {memory.id}
+    before: list[int] = []
+    frontier = [memory.id]
+    while frontier:
+        found = [old for new in frontier for old in superseded(conn, new, projects)]
+        frontier = [old for old in found if old not in seen]
+        seen.update(frontier)
+        before.extend(frontier)
+    after: list[int] = []
+    current = memory
+    while current.superseded_by is not None and current.superseded_by not in seen:
+        following = get(conn, current.superseded_by, projects, hidden=True)
+        if following is None:
+            break
+        seen.add(following.id)
+        after.append(following.id)
+        current = following
+    return [*sorted(before), memory.id, *after]
 
 
 def listing(
@@ -180,12 +208,12 @@ def listing(
     limit: int | None = None,
 ) -> tuple[int, list[Memory]]:
     """Visible live memories, newest first, optionally those holding `contains`
-    (case-insensitive), with the total before `limit`."""
+    (ignoring case, Unicode-aware), with the total before `limit`."""
     where, params = visible(projects)
     sql = f"FROM memories WHERE state = 'live' AND {where}"
     if contains:
-        sql += " AND (instr(lower(body), ?) > 0 OR instr(lower(source), ?) > 0)"
-        params += [contains.lower(), contains.lower()]
+        sql += " AND (instr(casefold(body), ?) > 0 OR instr(casefold(source), ?) > 0)"
+        params += [contains.casefold(), contains.casefold()]
     total = int(conn.execute(f"SELECT count(*) {sql}", params).fetchone()[0])
     tail = "" if limit is None else f" LIMIT {int(limit)}"
     rows = conn.execute(f"SELECT {COLUMNS} {sql} ORDER BY created_at DESC, id DESC{tail}", params)
@@ -218,6 +246,11 @@ def note_project(conn: sqlite3.Connection, key: str, root_commit: str | None) ->
         " SET root_commit = coalesce(excluded.root_commit, projects.root_commit)",
         (key, root_commit),
     )
+
+
+def root_known(conn: sqlite3.Connection, key: str) -> bool:
+    row = conn.execute("SELECT root_commit FROM projects WHERE key = ?", (key,)).fetchone()
+    return row is not None and row[0] is not None
 
 
 def known_projects(conn: sqlite3.Connection) -> dict[str, str | None]:

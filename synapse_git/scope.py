@@ -50,11 +50,14 @@ def resolve(folder: str | os.PathLike[str] | None = None) -> Scope:
         git_dir = None
     if git_dir is None:
         return Scope(where, None, None, None, None, f"{where} is not inside a git repository")
-    repo = pygit2.Repository(git_dir)
-    if repo.is_bare or repo.workdir is None:
-        return Scope(where, None, None, None, Path(git_dir), f"{git_dir} is a bare repository")
-    checkout = Path(os.path.realpath(repo.workdir))
-    main = _main_worktree(Path(git_dir), checkout)
+    try:
+        repo = pygit2.Repository(git_dir)
+        if repo.is_bare or repo.workdir is None:
+            return Scope(where, None, None, None, Path(git_dir), f"{git_dir} is a bare repository")
+        checkout = Path(os.path.realpath(repo.workdir))
+        main = _main_worktree(Path(git_dir), checkout)
+    except (pygit2.GitError, OSError) as exc:
+        raise BadInput(f"cannot open the git repository at {git_dir}: {exc}") from None
     return Scope(where, str(main), checkout, main, Path(os.path.realpath(git_dir)))
 
 

@@ -46,6 +46,7 @@ class History:
     memory: Memory
     versions: list[Version]
     supersedes: list[int]
+    chain: list[int]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,13 @@ class ProjectInfo:
     counts: dict[str, int]
     global_counts: dict[str, int]
     moved_from: list[str]
+
+
+def _live(memory: Memory) -> Memory:
+    """`memory`, if it is live: only a live memory replaces or is replaced."""
+    if not memory.live:
+        raise BadInput(f"memory {memory.id} is {memory.state}; `restore {memory.id}` first")
+    return memory
 
 
 class Synapse:
@@ -106,16 +114,23 @@ class Synapse:
             raise BadInput(f"{scope.note}: pass --global to remember globally")
         project = None if is_global else scope.project
         head = scope_mod.head(scope) if project is not None else scope_mod.Head(None, None)
-        root = scope_mod.root_commit(scope) if project is not None else None
         with self.connection() as conn, store.transaction(conn):
             old = None
             if supersedes is not None:
-                old = memories.require(conn, supersedes, scope.projects, hidden=False)
+                old = _live(memories.require(conn, supersedes, scope.projects))
             existing = memories.find_duplicate(conn, body, project)
-            if existing is not None and old is None:
+            if existing is not None:
+                if old is not None:
+                    # The correction is already stored: it, not a copy, replaces the old one.
+                    if existing == old.id:
+                        raise BadInput(f"memory {old.id} already says exactly this")
+                    memories.set_state(
+                        conn, old, "superseded", existing, f"superseded by {existing}"
+                    )
                 return Remembered(existing, project, existing)
-            if project is not None:
-                memories.note_project(conn, project, root)
+            if project is not None and not memories.root_known(conn, project):
+                # Walking history to the root commit is paid once per project, not per memory.
+                memories.note_project(conn, project, scope_mod.root_commit(scope))
             new_id = memories.insert(
                 conn, body, source, project, head_commit=head.commit, branch=head.branch
             )
@@ -147,8 +162,8 @@ class Synapse:
         if old_id == new_id:
             raise BadInput("a memory cannot supersede itself")
         with self.connection() as conn, store.transaction(conn):
-            old = memories.require(conn, old_id, scope.projects, hidden=False)
-            memories.require(conn, new_id, scope.projects, hidden=False)
+            old = _live(memories.require(conn, old_id, scope.projects))
+            _live(memories.require(conn, new_id, scope.projects))
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             return memories.require(conn, old_id, scope.projects)
 
@@ -174,7 +189,10 @@ class Synapse:
         with self.connection() as conn:
             memory = memories.require(conn, memory_id, scope.projects)
             return History(
-                memory, memories.versions(conn, memory_id), memories.superseded(conn, memory_id)
+                memory,
+                memories.versions(conn, memory_id),
+                memories.superseded(conn, memory_id, scope.projects),
+                memories.chain(conn, memory, scope.projects),
             )
 
     # -- reading (§8) and listing -------------------------------------------------
@@ -277,8 +295,9 @@ class Synapse:
         root = scope_mod.root_commit(scope)
         return sorted(key for key, commit in gone.items() if commit == root)
 
-    def move_project(self, old: str, new: str) -> int:
-        """Re-key every memory of project `old` (a moved repository) to `new`'s project."""
+    def move_project(self, old: str, new: str) -> tuple[int, str]:
+        """Re-key every memory of project `old` (a moved repository) to `new`'s project;
+        returns how many moved and the new key."""
         target = scope_mod.resolve(new)
         if target.project is None:
             raise BadInput(f"{new} is not inside a git repository")
@@ -287,7 +306,7 @@ class Synapse:
             moved = memories.rekey(conn, old_key, target.project)
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
-            return moved
+        return moved, target.project
 
     # -- backup --------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from synapse_git.errors import BadInput, StoreError, StoreVersion
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
+FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
 _V1 = """
 CREATE TABLE memories (
@@ -87,9 +88,9 @@ CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
 END;
 """
 
-# Version 1 kept the indexes in step on UPDATE with two triggers, but SQLite fires the
-# newest trigger first, so the new text was indexed and then deleted again: every edit,
-# forget or restore left its row out of both indexes. One trigger orders the two steps.
+# Version 1 had one trigger to unindex and another to reindex an updated row, and
+# SQLite fires the later-created one first, so an edit of a live memory left both
+# indexes wrong. One trigger now does both, in order; the indexes are rebuilt.
 _V2 = """
 DROP TRIGGER memories_ud;
 DROP TRIGGER memories_ui;
@@ -106,6 +107,14 @@ END;
 INSERT INTO memory (memory) VALUES ('rebuild');
 INSERT INTO memorygram (memorygram) VALUES ('rebuild');
 """
+
+# The index definitions, as `repair` recreates them.
+_FTS = {
+    statement.split()[3]: statement
+    for statement in (
+        line for line in _V1.split(";\n") if line.strip().startswith("CREATE VIRTUAL TABLE")
+    )
+}
 
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
 MIGRATIONS: tuple[str, ...] = (_V1, _V2)
@@ -166,7 +175,7 @@ def explain(exc: sqlite3.Error, path: Path | None) -> StoreError:
     primary = code & 0xFF if isinstance(code, int) else None
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreError(
-            f"{where} is damaged or not a Synapse store ({exc}); nothing was written to it:"
+            f"{where} is damaged or not a readable Synapse store ({exc}); nothing was written:"
             " restore a backup or move the file aside"
         )
     if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
@@ -209,9 +218,15 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
             f"{SCHEMA_VERSION}); upgrade Synapse — the store was left untouched"
         )
     conn.execute("PRAGMA foreign_keys = ON")
+    # SQLite's lower() folds ASCII only; listing filters with the full Unicode fold.
+    conn.create_function("casefold", 1, _casefold, deterministic=True)
     if version < SCHEMA_VERSION:
         _migrate(conn, path)
     conn.execute("PRAGMA synchronous = NORMAL")
+
+
+def _casefold(text: str | None) -> str | None:
+    return None if text is None else text.casefold()
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
@@ -304,13 +319,36 @@ def _ids(ids: set[int]) -> str:
 
 
 def repair(conn: sqlite3.Connection) -> None:
-    """Rebuild both indexes from the live rows, recreating a dropped one."""
+    """Rebuild both indexes from the live rows, recreating a dropped or broken one."""
     with transaction(conn):
-        for statement in _statements(_V1):
-            if statement.startswith("CREATE VIRTUAL TABLE"):
-                conn.execute(statement.replace("TABLE", "TABLE IF NOT EXISTS", 1))
         for index in INDEXES:
-            conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+            conn.execute("SAVEPOINT rebuild")
+            try:
+                conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+            except sqlite3.DatabaseError:
+                conn.execute("ROLLBACK TO rebuild")
+                _recreate(conn, index)
+                conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+            conn.execute("RELEASE rebuild")
+
+
+def _recreate(conn: sqlite3.Connection, index: str) -> None:
+    """Drop `index` however broken it is, then create it empty.
+
+    A damaged FTS5 table may fail its own constructor, which DROP TABLE needs; then
+    its shadow tables go one by one and its schema row is removed directly.
+    """
+    try:
+        conn.execute(f"DROP TABLE IF EXISTS {index}")
+    except sqlite3.DatabaseError:
+        for shadow in FTS_SHADOWS:
+            conn.execute(f"DROP TABLE IF EXISTS {index}_{shadow}")
+        conn.execute("PRAGMA writable_schema = ON")
+        try:
+            conn.execute("DELETE FROM sqlite_master WHERE type = 'table' AND name = ?", (index,))
+        finally:
+            conn.execute("PRAGMA writable_schema = RESET")
+    conn.execute(_FTS[index])
 
 
 def backup(conn: sqlite3.Connection, source: Path, target: Path) -> BackupReport:

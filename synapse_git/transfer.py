@@ -44,7 +44,7 @@ def import_lines(
     progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
     """Store every line; any bad line raises BadInput naming it, and the caller's
-    transaction then rolls the whole import back."""
+    transaction then rolls the whole import back. Blank lines are skipped."""
     projects: dict[str, str] = {}
     imported = duplicates = count = 0
     for count, line in enumerate(lines, start=1):
@@ -53,7 +53,7 @@ def import_lines(
         if not line.strip():
             continue
         try:
-            body, source, project, created, updated = _parse(line, projects)
+            body, source, project, created, updated = _parse(conn, line, projects)
         except SynapseError as exc:
             raise BadInput(f"line {count}: {exc}; nothing was imported") from None
         if memories.find_duplicate(conn, body, project) is not None:
@@ -65,7 +65,7 @@ def import_lines(
 
 
 def _parse(
-    line: str, projects: dict[str, str]
+    conn: sqlite3.Connection, line: str, projects: dict[str, str]
 ) -> tuple[str, str, str | None, str | None, str | None]:
     try:
         doc: Any = json.loads(line)
@@ -81,10 +81,10 @@ def _parse(
     check_body(body)
     check_source(source)
     created, updated = _stamp(doc.get("created_at")), _stamp(doc.get("updated_at"))
-    return body, source, _project(doc.get("project"), projects), created, updated or created
+    return body, source, _project(conn, doc.get("project"), projects), created, updated or created
 
 
-def _project(value: object, cache: dict[str, str]) -> str | None:
+def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value:
@@ -105,6 +105,9 @@ def _project(value: object, cache: dict[str, str]) -> str | None:
             if found.project is None:
                 raise BadInput(f"project folder {value} is not inside a git repository")
             key = found.project
+            if not memories.root_known(conn, found.project):
+                # Lets `project show` recognise this repository if it is moved later.
+                memories.note_project(conn, found.project, scope.root_commit(found))
         cache[value] = key
     return cache[value]
 

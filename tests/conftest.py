@@ -18,6 +18,8 @@ GIT_ENV = {
     "GIT_COMMITTER_NAME": "Synapse Test",
     "GIT_COMMITTER_EMAIL": "test@example.com",
     "GIT_CONFIG_NOSYSTEM": "1",
+    # The user's own git settings (signing, hooks, default branch) stay out of tests.
+    "GIT_CONFIG_GLOBAL": os.devnull,
 }
 
 _REAL_DATA = config.data_dir().resolve()

@@ -73,7 +73,7 @@ def test_a_damaged_store_is_refused_and_left_as_it_was(
     for command in COMMANDS if damage == "garbage" else COMMANDS[:2]:
         done = run_cli(*command, cwd=repo)
         assert_one_clear_line(done, str(db))
-        assert "damaged or not a Synapse store" in done.stderr
+        assert "not a readable Synapse store" in done.stderr
         assert digest(db) == before, command
 
 
@@ -142,9 +142,9 @@ def test_the_service_raises_store_error_for_a_damaged_store(
     seed(isolated_store, repo, 3)
     (isolated_store / "memory.db").write_bytes(b"not a database at all" * 300)
     svc = Synapse()
-    with pytest.raises(StoreError, match="damaged or not a Synapse store"):
+    with pytest.raises(StoreError, match="not a readable Synapse store"):
         svc.list_memories(svc.scope(repo))
-    with pytest.raises(StoreError, match="damaged or not a Synapse store"):
+    with pytest.raises(StoreError, match="not a readable Synapse store"):
         svc.remember("x", svc.scope(repo))
 
 

@@ -7,7 +7,6 @@ import sqlite3
 import sys
 import traceback
 
-import click
 import typer
 
 from synapse_git import __version__
@@ -44,22 +43,43 @@ def root(
     """Remember facts about your code; recall them by a question."""
 
 
+def _click_class(name: str) -> type[Exception]:
+    """Recent typer carries its own copy of click; older ones use click itself. Either
+    way `typer.BadParameter` descends from the classes the parser raises."""
+    found: type[Exception] = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == name)
+    return found
+
+
+_CLICK_ERROR = _click_class("ClickException")
+_USAGE_ERROR = _click_class("UsageError")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; bad input exits 2 with one line on stderr, internal errors 3."""
     command = typer.main.get_command(app)
     try:
         result = command.main(args=argv, prog_name="synapse", standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         return int(exc.exit_code or 0)
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("synapse: aborted", file=sys.stderr)
         return 130
-    except click.ClickException as exc:
-        exc.show()
-        return 2
     except SynapseError as exc:
         print(f"synapse: {exc}", file=sys.stderr)
         return exc.exit_code
+    except _USAGE_ERROR as exc:
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            # A bare group (`synapse memory`) shows its help, as click does.
+            print(exc.format_message(), file=sys.stderr)  # type: ignore[attr-defined]
+            return 2
+        where = ctx.command_path if ctx is not None else "synapse"
+        message = exc.format_message()  # type: ignore[attr-defined]
+        print(f"synapse: {message} (see: {where} --help)", file=sys.stderr)
+        return 2
+    except _CLICK_ERROR as exc:
+        print(f"synapse: {exc.format_message()}", file=sys.stderr)  # type: ignore[attr-defined]
+        return 2
     except sqlite3.Error as exc:
         # The service translates these; any that slips past is still the store's state.
         error = explain(exc, None)

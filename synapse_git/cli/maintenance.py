@@ -62,10 +62,10 @@ def import_(
 ) -> None:
     """Import memories from JSON Lines; one bad line stops it and nothing is imported."""
     text = _read(source)
-    # JSON Lines end at "\n" only: str.splitlines would also cut at U+2028, U+0085 and
-    # other characters that a JSON string may hold unescaped.
-    lines = text.split("\n")
-    if lines and not lines[-1].strip():
+    # Only "\n" ends a line: JSON keeps U+2028, U+0085 and friends raw inside strings,
+    # and str.splitlines() would cut a line there.
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
         lines.pop()
     report = service().import_lines(lines, _progress(len(lines), sys.stderr))
     if as_json:
@@ -87,7 +87,7 @@ def _read(source: Path) -> str:
 
 
 def _progress(total: int, stream: TextIO) -> Callable[[int], None] | None:
-    if total < PROGRESS_FROM:
+    if total <= PROGRESS_FROM:
         return None
     ticks = _ticks(total)
     live = stream.isatty()

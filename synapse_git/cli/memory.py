@@ -6,11 +6,13 @@ check, import, export); `cli/app.py` imports them all.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
 
 from synapse_git.cli.output import JSON_OPTION, body_arg, emit, here, one_line, service
+from synapse_git.errors import NotFound
 from synapse_git.memories import Memory
 from synapse_git.service import Remembered
 
@@ -34,7 +36,8 @@ def remember(
 ) -> None:
     """Remember a short fact about this project (or, with --global, everywhere)."""
     svc = service()
-    scope = here(svc, folder, quiet=is_global)
+    # Outside a project the service's own error (or --global) already says where it goes.
+    scope = here(svc, folder, quiet=True)
     result = svc.remember(
         body_arg(text), scope, source=source, is_global=is_global, supersedes=supersedes
     )
@@ -152,6 +155,7 @@ def history(
                 "memory": _memory_json(found.memory),
                 "versions": [vars(version) for version in found.versions],
                 "supersedes": found.supersedes,
+                "chain": found.chain,
             }
         )
         return
@@ -166,6 +170,8 @@ def history(
         typer.echo(f"  superseded by {memory.superseded_by}")
     if found.supersedes:
         typer.echo("  supersedes " + ", ".join(map(str, found.supersedes)))
+    if len(found.chain) > 1:
+        typer.echo("  chain " + " -> ".join(map(str, found.chain)))
 
 
 @app.command("read")
@@ -191,9 +197,11 @@ def read(
         emit({"memory": None if page is None else page.as_json()})
         return
     if page is None:
-        typer.echo(f"no memory {memory_id} is visible from here", err=True)
-        raise typer.Exit(1)
-    typer.echo(page.body, nl=False)
+        raise NotFound(f"no memory {memory_id} is visible from here")
+    # Bytes straight to stdout: click.echo would strip escape sequences from a pipe.
+    sys.stdout.flush()
+    sys.stdout.buffer.write(page.body.encode("utf-8"))
+    sys.stdout.buffer.flush()
     if page.next is not None:
         typer.echo(
             f"\n-- bytes {page.offset}..{page.next} of {page.total}; "

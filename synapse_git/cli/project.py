@@ -57,7 +57,11 @@ def _counts(counts: dict[str, int]) -> str:
 def move(
     old: str = typer.Argument(..., help="The project's old folder (its former key)."),
     new: Path = typer.Argument(..., help="Any folder inside the repository's new place."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Re-key the memories of a repository that was moved from OLD to NEW."""
-    moved = service().move_project(old, str(new))
-    typer.echo(f"moved {moved} memories to {new.resolve()}")
+    moved, key = service().move_project(old, str(new))
+    if as_json:
+        emit({"moved": moved, "project": key})
+    else:
+        typer.echo(f"moved {moved} memories to project {key}")
