@@ -14,6 +14,9 @@ from datetime import UTC, datetime
 from synapse_git.errors import NotFound
 from synapse_git.text import norm_key
 
+# SQLite integers are 64-bit: anything larger is no id and no offset it holds.
+MAX_INT = 2**63 - 1
+
 COLUMNS = (
     "id, body, source, project, created_at, updated_at, state, superseded_by, head_commit, branch"
 )
@@ -49,14 +52,6 @@ class Version:
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-SQL_INT_MAX = 2**63 - 1
-
-
-def fits_sql(number: int) -> bool:
-    """Whether SQLite can take `number` as an INTEGER (a crafted id may not)."""
-    return -SQL_INT_MAX - 1 <= number <= SQL_INT_MAX
 
 
 def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
@@ -108,7 +103,7 @@ def get(
 ) -> Memory | None:
     """The memory if it is visible from `projects`; hidden (superseded or forgotten)
     records only when the caller is an owner-facing command."""
-    if not fits_sql(memory_id):
+    if not 0 < memory_id <= MAX_INT:
         return None
     where, params = visible(projects)
     state = "" if hidden else " AND state = 'live'"
@@ -215,7 +210,7 @@ def listing(
         sql += " AND (instr(casefold(body), ?) > 0 OR instr(casefold(source), ?) > 0)"
         params += [contains.casefold(), contains.casefold()]
     total = int(conn.execute(f"SELECT count(*) {sql}", params).fetchone()[0])
-    tail = "" if limit is None else f" LIMIT {int(limit)}"
+    tail = "" if limit is None else f" LIMIT {min(int(limit), MAX_INT)}"
     rows = conn.execute(f"SELECT {COLUMNS} {sql} ORDER BY created_at DESC, id DESC{tail}", params)
     return total, [_memory(row) for row in rows]
 

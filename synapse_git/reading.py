@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from synapse_git.config import SOURCE_ALLOWANCE
 from synapse_git.errors import BadInput
-from synapse_git.memories import SQL_INT_MAX, fits_sql, visible
+from synapse_git.memories import MAX_INT, visible
 from synapse_git.text import cut_utf8
 
 
@@ -61,7 +61,7 @@ def read_page(
     from `projects` (and, with `check_project`, of exactly `project`)."""
     if offset < 0:
         raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
-    if not fits_sql(memory_id):
+    if not 0 < memory_id <= MAX_INT:
         return None
     where, params = visible(projects)
     # One byte past the page tells whether the page would end inside a character.
@@ -69,8 +69,7 @@ def read_page(
         "SELECT project, source, length(CAST(body AS BLOB)),"
         " substr(CAST(body AS BLOB), ? + 1, ? + 1)"
         f" FROM memories WHERE id = ? AND state = 'live' AND {where}",
-        # Bodies are at most 1 MiB, so a larger offset is past the end whatever its size.
-        (min(offset, SQL_INT_MAX - page_bytes - 1), page_bytes, memory_id, *params),
+        (min(offset, MAX_INT - page_bytes - 2), page_bytes, memory_id, *params),
     ).fetchone()
     if row is None:
         return None

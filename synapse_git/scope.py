@@ -13,6 +13,7 @@ from pathlib import Path
 import pygit2
 
 from synapse_git.errors import BadInput
+from synapse_git.text import utf8
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ def resolve(folder: str | os.PathLike[str] | None = None) -> Scope:
         main = _main_worktree(Path(git_dir), checkout)
     except (pygit2.GitError, OSError) as exc:
         raise BadInput(f"cannot open the git repository at {git_dir}: {exc}") from None
+    # Project keys are stored as text: a path that is not UTF-8 cannot be one.
+    utf8(str(main), "the repository's path")
     return Scope(where, str(main), checkout, main, Path(os.path.realpath(git_dir)))
 
 

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from synapse_git import config as config_mod
-from synapse_git import memories, reading, store, transfer
+from synapse_git import evaluation, memories, reading, response, store, terms, transfer
+from synapse_git import recall as recall_mod
 from synapse_git import scope as scope_mod
 from synapse_git.config import Config
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.memories import Memory, Version
 from synapse_git.reading import Page
+from synapse_git.response import Recalled
 from synapse_git.scope import Scope
 from synapse_git.text import check_body, check_source, utf8
 
@@ -228,7 +230,7 @@ class Synapse:
         self, scope: Scope, *, contains: str | None = None, limit: int | None = None
     ) -> Listing:
         if contains is not None:
-            utf8(contains, "query")
+            utf8(contains, "the filter")
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
@@ -236,7 +238,62 @@ class Synapse:
         return Listing(scope.project, total, rows)
 
     # -- recall (§5, §6): recall.py ------------------------------------------------------
-    # (recall methods go here)
+
+    def recall(
+        self,
+        query: str,
+        scope: Scope,
+        *,
+        budget: str | None = None,
+        limit: int | None = None,
+        explain: bool = False,
+    ) -> Recalled:
+        """The visible memories that answer `query`, within the budget (§5, §6)."""
+        chosen = self.config.budget(budget)
+        if limit is not None and limit < 1:
+            raise BadInput(f"limit {limit} is not a positive number of hits")
+        count = chosen.hits if limit is None else limit
+        parsed = terms.parse(query)
+        if not self._exists():
+            return Recalled(parsed.text, scope.project, chosen.name, (), (), 0, 0, 0, 0)
+        with self.connection() as conn:
+            found = self._search(conn, parsed, scope, count)
+            result = response.build(
+                conn,
+                found,
+                budget=chosen,
+                limit=count,
+                project=scope.project,
+                drift=lambda ids: self.drift_about(scope, ids),
+                explain=explain,
+            )
+        return result
+
+    def _search(
+        self, conn: sqlite3.Connection, parsed: terms.Query, scope: Scope, count: int
+    ) -> recall_mod.Search:
+        if parsed.empty:
+            return recall_mod.recent(conn, parsed, scope.projects, count)
+        return recall_mod.search(conn, parsed, scope.projects, depth=max(recall_mod.DEPTH, count))
+
+    def matching(self, query: str, scope: Scope) -> Listing:
+        """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
+        if not self._exists():
+            return Listing(scope.project, 0, [])
+        with self.connection() as conn:
+            ids = recall_mod.matches(conn, terms.parse(query), scope.projects)
+            rows = recall_mod.rows(conn, ids)
+        return Listing(scope.project, len(rows), rows)
+
+    def evaluate(
+        self, cases: Sequence[evaluation.Case], *, budget: str | None = None
+    ) -> evaluation.Report:
+        """Score `cases` against the store without writing to it (`memory eval`)."""
+        chosen = self.config.budget(budget)
+        if not self._exists():
+            raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
+        with closing(store.connect_readonly(self.config.db_path)) as conn:
+            return evaluation.run(conn, cases, chosen, self.scope)
 
     # -- drift (§7): drift.py -----------------------------------------------------------
 
@@ -302,6 +359,7 @@ class Synapse:
         if target.project is None:
             raise BadInput(f"{new} is not inside a git repository")
         old_key = os.path.realpath(old) if os.path.exists(old) else os.path.abspath(old)
+        utf8(old_key, "the old folder")
         with self.connection() as conn, store.transaction(conn):
             moved = memories.rekey(conn, old_key, target.project)
             if not moved:

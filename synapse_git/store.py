@@ -16,7 +16,7 @@ from pathlib import Path
 
 from synapse_git.errors import BadInput, StoreError, StoreVersion
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
@@ -116,8 +116,35 @@ _FTS = {
     )
 }
 
+# Live memories per scope ('' = global), kept by triggers, so recall can say how
+# many memories it searched without counting rows on every call.
+_TALLY = """
+INSERT INTO tallies (project, live)
+    SELECT coalesce(project, ''), count(*) FROM memories WHERE state = 'live' GROUP BY 1;
+"""
+_V3 = f"""
+CREATE TABLE tallies (
+    project TEXT PRIMARY KEY,
+    live    INTEGER NOT NULL
+);
+{_TALLY}
+CREATE TRIGGER tallies_ai AFTER INSERT ON memories WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+CREATE TRIGGER tallies_uo AFTER UPDATE OF state, project ON memories
+WHEN old.state = 'live' BEGIN
+    UPDATE tallies SET live = live - 1 WHERE project = coalesce(old.project, '');
+END;
+CREATE TRIGGER tallies_un AFTER UPDATE OF state, project ON memories
+WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 
 
 @dataclass(frozen=True)
@@ -161,6 +188,31 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     except BaseException:
         conn.close()
         raise
+    return conn
+
+
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    """Open the store at `path` so that nothing can be written to it (evaluation)."""
+    if not path.exists():
+        raise StoreError(f"no store at {path} yet: remember or import something first")
+    try:
+        # With no write-ahead log beside it, no one has the store open: reading it
+        # as immutable leaves not even the -wal and -shm files a WAL reader makes.
+        wal = path.with_name(path.name + "-wal")
+        flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+        conn = sqlite3.connect(
+            f"{path.absolute().as_uri()}?{flags}", uri=True, timeout=BUSY_TIMEOUT_S
+        )
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path} to read: {exc}") from None
+    if version != SCHEMA_VERSION:
+        conn.close()
+        if version > SCHEMA_VERSION:
+            raise StoreVersion(f"{path} was written by a newer Synapse (schema {version})")
+        raise StoreError(
+            f"{path} is at schema {version}; run any synapse command that writes to upgrade it"
+        )
     return conn
 
 
@@ -330,6 +382,8 @@ def repair(conn: sqlite3.Connection) -> None:
                 _recreate(conn, index)
                 conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
             conn.execute("RELEASE rebuild")
+        conn.execute("DELETE FROM tallies")
+        conn.execute(_TALLY)
 
 
 def _recreate(conn: sqlite3.Connection, index: str) -> None:

@@ -165,3 +165,11 @@ def test_project_check_reads_only_that_projects_memory(repo: Path) -> None:
     assert svc.read(own, here, project=here.project, check_project=True) is not None
     assert svc.read(own, here, project="/elsewhere", check_project=True) is None
     assert svc.read(shared, here, project=here.project, check_project=True) is None
+
+
+def test_ids_and_offsets_beyond_64_bits_are_handled(conn: sqlite3.Connection) -> None:
+    memory_id = stored(conn, "short")
+    assert reading.read_page(conn, 10**20, (), offset=0, page_bytes=100) is None
+    with pytest.raises(BadInput, match="past the end"):
+        reading.read_page(conn, memory_id, (), offset=10**20, page_bytes=100)
+    assert memories.get(conn, 10**20, ()) is None

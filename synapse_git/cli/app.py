@@ -10,7 +10,11 @@ import traceback
 import typer
 
 from synapse_git import __version__
-from synapse_git.cli import backup, maintenance  # noqa: F401  (add commands to memory_app)
+from synapse_git.cli import (
+    backup,  # noqa: F401  (adds backup to memory_app)
+    maintenance,  # noqa: F401  (adds its commands to memory_app)
+    recall,  # noqa: F401  (adds recall and eval to memory_app)
+)
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
 from synapse_git.errors import SynapseError

@@ -7,6 +7,7 @@ check, import, export); `cli/app.py` imports them all.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -89,7 +90,7 @@ def supersede(
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
     if by is not None:
-        _print_state(svc.supersede(old_id, by, scope), f"superseded by {by}", as_json)
+        _print_state(svc.supersede(old_id, by, scope), "superseded", as_json, f" by {by}")
         return
     old = svc.history(old_id, scope).memory
     result = svc.remember(
@@ -133,11 +134,11 @@ def _memory_json(memory: Memory) -> dict[str, object]:
     }
 
 
-def _print_state(memory: Memory, what: str, as_json: bool) -> None:
+def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
         emit(_memory_json(memory))
     else:
-        typer.echo(f"{what} {memory.id}: {one_line(memory.body)}")
+        typer.echo(f"{what} {memory.id}{why}: {one_line(memory.body)}")
 
 
 @app.command("history")
@@ -201,10 +202,15 @@ def read(
     # Bytes straight to stdout: click.echo would strip escape sequences from a pipe.
     sys.stdout.flush()
     sys.stdout.buffer.write(page.body.encode("utf-8"))
+    ended = page.body.endswith("\n")
+    if sys.stdout.isatty() and not ended:
+        # Only a terminal gets a closing newline; a pipe gets the exact bytes.
+        sys.stdout.buffer.write(b"\n")
+        ended = True
     sys.stdout.buffer.flush()
     if page.next is not None:
         typer.echo(
-            f"\n-- bytes {page.offset}..{page.next} of {page.total}; "
+            ("" if ended else "\n") + f"-- bytes {page.offset}..{page.next} of {page.total}; "
             f"more: synapse memory read {page.id} --offset {page.next}",
             err=True,
         )
@@ -212,14 +218,24 @@ def read(
 
 @app.command("list")
 def list_(
-    query: str = typer.Argument(None, help="Only memories containing this text."),
-    limit: int = typer.Option(50, "--limit", "-n", min=1, help="Show at most this many."),
+    query: str = typer.Argument(
+        None, help="Only memories matching these words (every match: no floor or limit)."
+    ),
+    limit: int = typer.Option(
+        None, "--limit", "-n", min=1, help="Show at most this many (default: 50 without QUERY)."
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Visible memories, newest first."""
+    """Visible memories, newest first; with QUERY, every memory that matches it."""
     svc = service()
-    found = svc.list_memories(here(svc, folder, quiet=as_json), contains=query, limit=limit)
+    scope = here(svc, folder, quiet=as_json)
+    if query:
+        found = svc.matching(query, scope)
+        if limit is not None:
+            found = replace(found, memories=found.memories[:limit])
+    else:
+        found = svc.list_memories(scope, limit=50 if limit is None else limit)
     if as_json:
         emit(
             {
@@ -233,11 +249,13 @@ def list_(
         )
         return
     if not found.memories:
-        typer.echo("no memories" + (f" contain {query!r}" if query else " yet"))
+        typer.echo("no memories" + (f" match {query!r}" if query else " yet"))
         return
     for memory in found.memories:
-        scope = "global " if memory.project is None else "project"
-        typer.echo(f"{memory.id:>6}  {scope}  {memory.created_at[:10]}  {one_line(memory.body)}")
+        scope_name = "global " if memory.project is None else "project"
+        typer.echo(
+            f"{memory.id:>6}  {scope_name}  {memory.created_at[:10]}  {one_line(memory.body)}"
+        )
     rest = found.total - len(found.memories)
     if rest > 0:
         typer.echo(f"… and {rest} more (use --limit)")

@@ -1,0 +1,153 @@
+"""Recall benchmark: `python examples/retrieval.py [N] [ITERS]` (defaults 10000 and 30).
+
+Seeds a deterministic all-global corpus of N memories of about 240 bytes in a
+temporary store (removed afterwards) and prints JSON: versions, seed and open
+times, database size, and p50/p95/max latency with response size for four
+operations. Each operation gets one untimed warm-up; timings include JSON
+serialization and exclude process start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from synapse_git import config, store
+from synapse_git.service import Synapse
+from synapse_git.text import norm_key
+
+MAX_N = 1_000_000
+MAX_ITERS = 1_000
+BODY_BYTES = 240
+COMMON = "zephyr"  # in every memory
+SELECTIVE = "quasar"  # in every thousandth memory
+EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
+_SYLLABLE_TEXT = "ka lo mi ne ru sa ti vo wa ze bri cha dro fle gri ko lu ma pe qui sto tra"
+SYLLABLES = _SYLLABLE_TEXT.split()
+
+
+def vocabulary(rng: random.Random, size: int = 6000) -> list[str]:
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
+    return sorted(words - {COMMON, SELECTIVE})
+
+
+def bodies(n: int) -> Iterator[tuple[str, str, str]]:
+    """(body, source, created_at) of memory 1..n, the same on every run."""
+    rng = random.Random(7)
+    words = vocabulary(rng)
+    for i in range(1, n + 1):
+        parts = [COMMON]
+        if i % 1000 == 0:
+            parts.append(SELECTIVE)
+        size = len(COMMON) + (len(SELECTIVE) + 1 if i % 1000 == 0 else 0)
+        while size < BODY_BYTES - 12:
+            word = rng.choice(words)
+            parts.append(word)
+            size += len(word) + 1
+        rng.shuffle(parts)
+        body = " ".join(parts)[:BODY_BYTES].rstrip() + "."
+        stamp = (EPOCH + timedelta(seconds=i)).isoformat(timespec="microseconds")
+        yield body, f"bench/{i % 97}.md", stamp
+
+
+def seed(path: Path, n: int) -> float:
+    start = time.perf_counter()
+    conn = store.connect(path)
+    try:
+        with store.transaction(conn):
+            conn.executemany(
+                "INSERT INTO memories (body, source, project, created_at, updated_at, norm)"
+                " VALUES (?, ?, NULL, ?, ?, ?)",
+                ((b, s, c, c, norm_key(b)) for b, s, c in bodies(n)),
+            )
+    finally:
+        conn.close()
+    return time.perf_counter() - start
+
+
+def measure(operation: Callable[[], Any], iters: int) -> dict[str, float | int]:
+    size = len(json.dumps(operation(), ensure_ascii=False))  # the untimed warm-up
+    times = []
+    for _ in range(iters):
+        start = time.perf_counter()
+        size = len(json.dumps(operation(), ensure_ascii=False))
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return {
+        "p50_ms": round(statistics.median(times), 3),
+        "p95_ms": round(times[min(len(times) - 1, int(len(times) * 0.95))], 3),
+        "max_ms": round(times[-1], 3),
+        "response_bytes": size,
+    }
+
+
+def main(argv: list[str]) -> int:
+    n = int(argv[1]) if len(argv) > 1 else 10_000
+    iters = int(argv[2]) if len(argv) > 2 else 30
+    if not (1000 <= n <= MAX_N and 1 <= iters <= MAX_ITERS):
+        print(f"usage: retrieval.py [N 1000..{MAX_N}] [ITERS 1..{MAX_ITERS}]", file=sys.stderr)
+        return 2
+    folder = Path(tempfile.mkdtemp(prefix="synapse-bench-"))
+    try:
+        data = folder / "data"
+        os.environ["SYNAPSE_DATA"] = str(data)
+        db = data / "memory.db"
+        seed_s = seed(db, n)
+        raw = sum(len(b.encode()) + len(s.encode()) for b, s, _ in bodies(n))
+        start = time.perf_counter()
+        svc = Synapse(config.load())
+        with svc.connection(create=False):
+            pass  # opening verifies the schema version
+        open_ms = (time.perf_counter() - start) * 1000
+        outside = folder / "outside"
+        outside.mkdir()
+        scope = svc.scope(outside)
+        results = {
+            "selective_recall": measure(lambda: svc.recall(SELECTIVE, scope).as_json(), iters),
+            "common_term_recall": measure(lambda: svc.recall(COMMON, scope).as_json(), iters),
+            "recent_scoped_recall": measure(lambda: svc.recall("", scope).as_json(), iters),
+            "read_page": measure(lambda: _page(svc, scope, n // 2), iters),
+        }
+        report = {
+            "python": platform.python_version(),
+            "sqlite": sqlite3.sqlite_version,
+            "machine": f"{os.cpu_count()} cores {platform.machine()}",
+            "memories": n,
+            "iterations": iters,
+            "seed_s": round(seed_s, 2),
+            "open_ms": round(open_ms, 2),
+            "db_bytes": _db_bytes(data),
+            "raw_text_bytes": raw,
+            **results,
+        }
+        print(json.dumps(report, indent=2))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+def _page(svc: Synapse, scope: Any, memory_id: int) -> dict[str, Any]:
+    page = svc.read(memory_id, scope)
+    return {"memory": None if page is None else page.as_json()}
+
+
+def _db_bytes(data: Path) -> int:
+    return sum(p.stat().st_size for p in data.glob("memory.db*"))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))

@@ -1,0 +1,117 @@
+"""`synapse memory recall | eval`: answer a question; score recall on labeled cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from synapse_git.cli.memory import FOLDER_OPTION, app
+from synapse_git.cli.output import JSON_OPTION, emit, here, one_line, service
+from synapse_git.evaluation import baseline_json, load_cases, read_baseline, regressions
+from synapse_git.response import Recalled
+
+BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
+
+
+@app.command("recall")
+def recall(
+    question: str = typer.Argument("", help="The question; empty for the newest memories."),
+    budget: str = BUDGET_OPTION,
+    limit: int = typer.Option(None, "--limit", "-n", help="At most this many hits."),
+    explain: bool = typer.Option(
+        False, "--explain", help="Show every candidate: ranks, score, terms held, verdict."
+    ),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Recall the memories that answer QUESTION, within a budget."""
+    svc = service()
+    found = svc.recall(
+        question, here(svc, folder, quiet=as_json), budget=budget, limit=limit, explain=explain
+    )
+    if as_json:
+        data = found.as_json()
+        if explain:
+            data["explain"] = found.explain_json()
+        emit(data)
+        return
+    _print(found, question)
+    if explain:
+        _print_explain(found)
+
+
+def _print(found: Recalled, question: str) -> None:
+    for hit in found.hits:
+        where = "global" if hit.project is None else "project"
+        label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
+        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{label}")
+        for line in hit.body.splitlines() or [""]:
+            typer.echo(f"        {line}")
+        if hit.abridged:
+            typer.echo(f"        … abridged: {hit.bytes} bytes; synapse memory read {hit.id}")
+    for finding in found.drift:
+        typer.echo(f"drift: {finding.get('kind')}: {finding.get('detail')}")
+    cut = (found.cut_floor, found.cut_limit, found.cut_budget)
+    summary = f"{len(found.hits)} of {found.searched} memories"
+    if any(cut):
+        summary += f"; cut {cut[0]} by the floor, {cut[1]} by the limit, {cut[2]} by the budget"
+    if not found.hits:
+        typer.echo(f"nothing recalled for {one_line(question)!r} among {found.searched} memories")
+        typer.echo("  try `synapse memory list QUERY` for every match, or other words")
+        return
+    typer.echo(summary)
+
+
+def _print_explain(found: Recalled) -> None:
+    typer.echo("explain (porter rank, trigram rank, fused score, terms held, verdict):")
+    for note in found.notes:
+        typer.echo(f"  note: {note}")
+    for c in found.candidates:
+        porter = "-" if c.porter is None else str(c.porter)
+        gram = "-" if c.trigram is None else str(c.trigram)
+        held = ",".join(c.held) or "-"
+        typer.echo(f"  {c.id:>6}  {porter:>3}  {gram:>3}  {c.score:.4f}  {held}  {c.verdict}")
+
+
+@app.command("eval")
+def eval_(
+    cases: Path = typer.Argument(..., help="A CASES.toml file of [[case]] tables."),
+    budget: str = BUDGET_OPTION,
+    baseline: Path = typer.Option(
+        None, "--baseline", help="Exit 1 when a metric falls below this JSON baseline."
+    ),
+    write_baseline: Path = typer.Option(
+        None, "--write-baseline", help="Record this run's metrics as a baseline file."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Score recall on labeled questions (read-only): top1, found, mrr, survived, noise."""
+    loaded = load_cases(cases)
+    expected = read_baseline(baseline) if baseline is not None else None
+    report = service().evaluate(loaded, budget=budget)
+    if as_json:
+        emit(report.as_json())
+    else:
+        for outcome in report.outcomes:
+            rank = "-" if outcome.rank is None else str(outcome.rank)
+            if outcome.case.expect is None:
+                mark = f"{outcome.hits} hits (none expected)"
+            else:
+                mark = f"rank {rank}" + ("" if outcome.survived else ", cut from the response")
+            typer.echo(f"{one_line(outcome.case.query, 60):<60}  {mark}")
+        metrics = "  ".join(
+            f"{name} {'-' if value is None else format(value, 'g')}"
+            for name, value in report.metrics().items()
+        )
+        typer.echo(f"{len(report.outcomes)} cases, budget {report.budget}: {metrics}")
+    if write_baseline is not None:
+        write_baseline.write_text(
+            json.dumps(baseline_json(report), indent=2) + "\n", encoding="utf-8"
+        )
+        typer.echo(f"baseline written to {write_baseline}", err=True)
+    if expected is not None and (worse := regressions(report, expected)):
+        for line in worse:
+            typer.echo(f"regression: {line}", err=True)
+        raise typer.Exit(1)

@@ -1,0 +1,163 @@
+"""Query terms (§5 step 1): the user's words as data, never as FTS5 syntax.
+
+Terms are cut the way the `unicode61` tokenizer cuts text (letters, numbers
+and private-use characters make tokens; everything else separates them), case
+folded and with Latin diacritics removed. Every term reaches MATCH as a quoted
+FTS5 string, so quotes, `*`, `^`, `:`, parentheses, `NEAR`, `AND`/`OR`/`NOT` and
+column names are only ever searched for as words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+MAX_TERMS = 32
+# Words that carry no topic. They are dropped from a query that has other
+# terms, so "how do we deploy" is a question about deploying, not about "we".
+_STOP_TEXT = """a an and are as at be been but by can could did do does for from had has have
+how i if in into is it its me my of on or our should so than that the their them then there these
+they this to us was we were what when where which who whom why will with would you your"""
+STOPWORDS = frozenset(_STOP_TEXT.split())
+# Characters that may join the parts of an identifier (`PAY-7731`, `CACHE_TTL`,
+# `src/app/db.py`); such a compound is also searched whole in the trigram index.
+_JOINERS = frozenset("-_./:@#+~=")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One query term: `word` folded as unicode61 folds it, `raw` only lower-cased
+    (the trigram index folds case but not diacritics)."""
+
+    word: str
+    raw: str
+
+    @property
+    def substring(self) -> bool:
+        """Long enough to match inside longer tokens in the trigram index."""
+        return len(self.raw) >= 3
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    terms: tuple[Term, ...]
+    compounds: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.terms
+
+
+def _token_char(char: str) -> bool:
+    category = unicodedata.category(char)
+    return category[0] in "LN" or category == "Co"
+
+
+# Letters and digits of any script (what unicode61 keeps), as one fast pattern;
+# combining marks stay inside the token they follow.
+_TOKEN = re.compile(r"(?:[^\W_]|(?<=\w)[\u0300-\u036f])+")
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip diacritics from Latin letters, as unicode61 does."""
+    if text.isascii():
+        return text.lower()
+    out: list[str] = []
+    base = ""
+    for char in unicodedata.normalize("NFD", text.lower()):
+        if unicodedata.category(char) == "Mn":
+            if base and ord(base) < 0x2B0:
+                continue
+        else:
+            base = char
+        out.append(char)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def tokens(text: str) -> list[str]:
+    """`text` split into unicode61 tokens, unfolded."""
+    return _TOKEN.findall(text)
+
+
+def _compounds(text: str) -> list[str]:
+    found: list[str] = []
+    for chunk in text.split():
+        chunk = chunk.strip("\"'`()[]{}<>,;!?")
+        chunk = chunk.rstrip(".:")
+        if len(chunk) < 3 or not any(char in _JOINERS for char in chunk):
+            continue
+        if all(_token_char(char) or char in _JOINERS for char in chunk) and len(tokens(chunk)) > 1:
+            found.append(chunk.lower())
+    return found
+
+
+def parse(text: str) -> Query:
+    """The distinct terms of `text` in order, at most MAX_TERMS of them."""
+    seen: dict[str, Term] = {}
+    for token in tokens(text):
+        word = fold(token)
+        if word and word not in seen:
+            seen[word] = Term(word, token.lower())
+    terms = list(seen.values())
+    dropped: list[str] = []
+    if any(term.word not in STOPWORDS for term in terms):
+        dropped = [term.word for term in terms if term.word in STOPWORDS]
+        terms = [term for term in terms if term.word not in STOPWORDS]
+    compounds = list(dict.fromkeys(_compounds(text)))[:8]
+    return Query(text, tuple(terms[:MAX_TERMS]), tuple(compounds), tuple(dropped))
+
+
+def quote(text: str) -> str:
+    """`text` as one FTS5 string: a phrase of its tokens, never an operator."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def any_of(items: list[str]) -> str:
+    """An FTS5 expression matching any of `items` (each quoted)."""
+    return " OR ".join(quote(item) for item in items)
+
+
+def trigrams(word: str) -> list[str]:
+    """The distinct three-character pieces of `word`, in order."""
+    return list(dict.fromkeys(word[i : i + 3] for i in range(len(word) - 2)))
+
+
+def similar(term: str, word: str) -> bool:
+    """A misspelling or another form of `word`: it starts the other, or it holds at
+    least half of `term`'s trigrams at a similar length."""
+    grams = trigrams(term)
+    # Another form of the word (`deployments`, `deploy`) holds it too.
+    if min(len(word), len(term)) >= 4 and (term.startswith(word) or word.startswith(term)):
+        return True
+    if len(grams) < 2 or abs(len(word) - len(term)) > max(2, len(term) // 3):
+        return False
+    have = set(trigrams(word))
+    return sum(gram in have for gram in grams) * 2 >= len(grams)
+
+
+def mentions(line: str, terms: tuple[Term, ...]) -> bool:
+    """Whether `line` holds a word a term matched: the word itself, a form of it
+    (shared stem), or the term inside a longer token."""
+    folded = fold(line)
+    if any(len(term.word) >= 3 and term.word in folded for term in terms):
+        return True
+    words = tokens(folded)
+    for term in terms:
+        for word in words:
+            if word == term.word or (len(term.word) >= 3 and term.word in word):
+                return True
+            if min(len(word), len(term.word)) >= 4 and _stem_prefix(word, term.word):
+                return True
+    return False
+
+
+def _stem_prefix(a: str, b: str) -> bool:
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        shared += 1
+    return shared >= max(4, min(len(a), len(b)) - 3)
