@@ -17,6 +17,7 @@ from synapse_git.cli import (
 )
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
+from synapse_git.cli.serve import mcp as mcp_command
 from synapse_git.errors import SynapseError
 from synapse_git.store import explain
 
@@ -30,6 +31,7 @@ app = typer.Typer(
 )
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
+app.command("mcp")(mcp_command)
 
 
 def _version(value: bool) -> None:
