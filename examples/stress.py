@@ -166,41 +166,41 @@ def run_mcp(writer: Writer) -> None:
 
 
 async def _mcp_session(writer: Writer) -> None:
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
+    from mcp import Client, StdioServerParameters
 
+    command = synapse_command()
     # One server per project, as an agent session has; global memories go through the first.
     for folder in writer.folders:
         params = StdioServerParameters(
-            command=synapse_command()[0],
-            args=[*synapse_command()[1:], "mcp", "--project", folder],
+            command=command[0],
+            args=[*command[1:], "mcp", "--project", folder],
             env=dict(os.environ),
             cwd=folder,
         )
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
+        async with Client(params) as client:
             for n in range(writer.count):
                 target = writer.folder(n)
-                if target is not None and target != folder:
-                    continue
-                if target is None and folder != writer.folders[0]:
+                if target != folder and not (target is None and folder == writer.folders[0]):
                     continue
                 args: dict[str, Any] = {"body": body_of(writer.index, n)}
                 if target is None:
                     args["scope"] = "global"
-                got = await session.call_tool("remember", args)
-                if got.isError or not got.structuredContent:
+                got = await client.call_tool("remember", args)
+                if got.is_error or not got.structured_content:
                     writer.errors.append(str(got.content))
                     continue
-                memory_id = got.structuredContent["id"]
-                writer.done.append([n, memory_id])
-                found = await session.call_tool("recall", {"query": f"token w{writer.index}n{n}"})
-                writer.searches += not found.isError
-                if found.isError:
+                memory = got.structured_content
+                writer.done.append([n, memory["id"]])
+                found = await client.call_tool("recall", {"query": f"token w{writer.index}n{n}"})
+                writer.searches += not found.is_error
+                if found.is_error:
                     writer.errors.append(str(found.content))
-                page = await session.call_tool("readmemory", {"id": memory_id})
-                writer.reads += not page.isError
-                if page.isError:
+                page = await client.call_tool(
+                    "readmemory", {"id": memory["id"], "project": memory["project"]}
+                )
+                ok = not page.is_error and (page.structured_content or {}).get("memory")
+                writer.reads += bool(ok)
+                if page.is_error:
                     writer.errors.append(str(page.content))
 
 
