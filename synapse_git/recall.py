@@ -69,6 +69,7 @@ class Search:
 class _Plan:
     expr: str | None
     windowed: bool
+    items: tuple[str, ...] = ()
 
 
 def _groups(projects: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -109,23 +110,26 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
 
 
 class _Counts:
-    """Matches of one FTS5 string per index, counted no further than COMMON_AT:
-    the cheap test that tells a rare term from one in a large share of the store."""
+    """The matches of one FTS5 string per index, read no further than COMMON_AT:
+    the cheap test that tells a rare term from one in a large share of the store,
+    and, for a rare term, every memory that holds it."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.seen: dict[tuple[str, str], int] = {}
+        self.seen: dict[tuple[str, str], list[int]] = {}
 
-    def __call__(self, index: str, item: str) -> int:
+    def matches(self, index: str, item: str) -> list[int]:
         key = (index, item)
         if key not in self.seen:
-            row = self.conn.execute(
-                f"SELECT count(*) FROM (SELECT 1 FROM {index} WHERE {index} MATCH ?"
-                f" LIMIT {COMMON_AT})",
+            rows = self.conn.execute(
+                f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
                 (terms_mod.quote(item),),
-            ).fetchone()
-            self.seen[key] = int(row[0])
+            )
+            self.seen[key] = [int(row[0]) for row in rows]
         return self.seen[key]
+
+    def __call__(self, index: str, item: str) -> int:
+        return len(self.matches(index, item))
 
     def rare(self, index: str, item: str) -> bool:
         return 0 < self(index, item) < COMMON_AT
@@ -141,7 +145,7 @@ def _plan(counts: _Counts, index: str, items: Iterable[str], notes: list[str]) -
         notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
     elif common:
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
-    return _Plan(terms_mod.any_of(rare or found), not rare)
+    return _Plan(terms_mod.any_of(rare or found), not rare, tuple(rare or found))
 
 
 def _rank(
@@ -299,7 +303,7 @@ def _held(
             if not counts(index, item):
                 continue
             if counts.rare(index, item):
-                hits |= wanted & _every(conn, index, [item], None)
+                hits |= wanted.intersection(counts.matches(index, item))
                 continue
             if texts is None:
                 texts = _texts(conn, ids)

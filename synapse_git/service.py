@@ -24,7 +24,7 @@ from synapse_git.memories import Memory, Version
 from synapse_git.reading import Page
 from synapse_git.response import Recalled
 from synapse_git.scope import Scope
-from synapse_git.text import check_body, check_source, utf8
+from synapse_git.text import check_body, check_source, cut_utf8, utf8
 
 
 @dataclass(frozen=True)
@@ -253,9 +253,10 @@ class Synapse:
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
         count = chosen.hits if limit is None else limit
+        echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
         parsed = terms.parse(query)
         if not self._exists():
-            return Recalled(parsed.text, scope.project, chosen.name, (), (), 0, 0, 0, 0)
+            return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.connection() as conn:
             found = self._search(conn, parsed, scope, count)
             result = response.build(

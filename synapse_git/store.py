@@ -361,7 +361,21 @@ def check(conn: sqlite3.Connection) -> CheckReport:
             problems.append(f"index {index} lacks {len(missing)} live memories: {_ids(missing)}")
         if extra := indexed - live_ids:
             problems.append(f"index {index} holds {len(extra)} rows not live: {_ids(extra)}")
+    if _tallies(conn) != {
+        key: n
+        for key, n in conn.execute(
+            "SELECT coalesce(project, ''), count(*) FROM memories WHERE state = 'live' GROUP BY 1"
+        )
+    }:
+        problems.append("the live counts per project (tallies) are out of step with the rows")
     return CheckReport(tuple(problems), len(live_ids))
+
+
+def _tallies(conn: sqlite3.Connection) -> dict[str, int]:
+    try:
+        return {key: n for key, n in conn.execute("SELECT project, live FROM tallies") if n}
+    except sqlite3.DatabaseError:
+        return {}
 
 
 def _ids(ids: set[int]) -> str:
