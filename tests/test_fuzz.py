@@ -251,3 +251,97 @@ def _repo(tmp_path: Path, name: str) -> Path:
 
     path = tmp_path / name
     return path if (path / ".git").exists() else make_repo(path)
+
+
+@pytest.fixture
+def crowded(repo: Path) -> Synapse:
+    """A store where budgets bind: many matching memories, huge bodies, long sources."""
+    svc = Synapse()
+    here = svc.scope(repo)
+    lines = [
+        json.dumps(
+            {
+                "body": f"deploy note {n}: the rollout uses kubernetes and make deploy "
+                + ("é€ long text " * (n * 400 if n % 5 == 0 else 3)),
+                "source": "s/" * (n * 30 if n % 4 == 0 else 2),
+                "project": str(repo) if n % 2 else None,
+            }
+        )
+        for n in range(40)
+    ]
+    svc.import_lines(lines)
+    svc.remember('NEAR the ^start: "quoted" (x) AND NOT body:x*', here)
+    return svc
+
+
+@FUZZ
+@given(query=queries, budget=budgets, limit=st.one_of(st.none(), st.integers(-3, 60)))
+@example(query="\x00", budget="lean", limit=None)
+@example(query="\ud800 lone surrogate", budget="lean", limit=None)
+@example(query="deploy " * 15_000, budget="full", limit=60)  # ~100 KiB
+@example(query='"deploy" OR NEAR(deploy make) AND NOT body:x* ^kube', budget="lean", limit=None)
+@example(query="", budget="lean", limit=None)
+def test_any_recall_answers_within_its_budget(
+    crowded: Synapse, repo: Path, query: str, budget: str, limit: int | None
+) -> None:
+    svc = crowded
+    try:
+        result = svc.recall(query, svc.scope(repo), budget=budget, limit=limit)
+    except SynapseError as exc:
+        assert isinstance(exc, BadInput)
+        return
+    caps = svc.config.budget(budget)
+    data = result.as_json()
+    assert len(json.dumps(data, ensure_ascii=False)) <= caps.response_chars
+    assert len(data["hits"]) <= (caps.hits if limit is None else limit)
+    for hit in data["hits"]:
+        assert len(hit["body"].encode("utf-8")) <= caps.hit_bytes
+        assert len(hit["source"].encode("utf-8")) <= 240
+        if not hit["abridged"]:
+            assert svc.read(hit["id"], svc.scope(repo), budget="full") is not None
+
+
+toml_values = st.one_of(
+    st.text(any_char.filter(lambda c: not 0xD800 <= ord(c) <= 0xDFFF), max_size=60).map(json.dumps),
+    st.integers().map(str),
+    st.sampled_from(["true", "[]", "{}", "1979-05-27", "inf", '""', "'..'", '"/"', '"~x"']),
+)
+case_files = st.one_of(
+    st.text(any_char.filter(lambda c: not 0xD800 <= ord(c) <= 0xDFFF), max_size=200),
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["query", "project", "expect", "other"]), toml_values, max_size=4
+        ),
+        max_size=5,
+    ).map(
+        lambda cases: "".join(
+            "[[case]]\n" + "".join(f"{key} = {value}\n" for key, value in case.items())
+            for case in cases
+        )
+    ),
+)
+
+
+@settings(FUZZ, max_examples=40)
+@given(text=case_files, budget=budgets)
+@example(text='[[case]]\nquery = "deploy"\nexpect = "make deploy"\n', budget="lean")
+@example(text='[[case]]\nquery = "x"\nproject = "a\\u0000b"\n', budget="lean")
+@example(text='[[case]]\nquery = "\\u0000 NEAR("\nproject = ".."\n', budget="full")
+@example(text="[[case]]\nquery = 1\n", budget="balanced")
+def test_any_cases_file_scores_or_says_why(
+    seeded: Synapse, tmp_path: Path, repo: Path, text: str, budget: str
+) -> None:
+    from synapse_git.evaluation import load_cases
+
+    path = tmp_path / "cases.toml"
+    path.write_text(text, encoding="utf-8")
+    before = list(seeded.export())
+    try:
+        report = seeded.evaluate(load_cases(path), budget=budget)
+    except SynapseError as exc:
+        assert isinstance(exc, BadInput)
+        return
+    finally:
+        assert list(seeded.export()) == before  # eval never writes
+    for value in report.metrics().values():
+        assert value is None or 0.0 <= value <= max(1.0, value)
