@@ -49,7 +49,7 @@ def import_until_killed(lines: list[str], out: int) -> None:
 
 def run_and_kill(
     target: object, args: tuple[object, ...], rng: random.Random, within: float = 0.35
-) -> list[str]:
+) -> tuple[list[str], int | None]:
     """Fork a writer, let it reach its loop, kill it at a random moment; its report lines."""
     read, write = os.pipe()
     context = multiprocessing.get_context("fork")
@@ -70,7 +70,7 @@ def run_and_kill(
     while chunk := os.read(read, 65536):
         seen += chunk
     os.close(read)
-    return seen.decode().splitlines()
+    return seen.decode().splitlines(), proc.exitcode
 
 
 def assert_store_sound(svc: Synapse) -> None:
@@ -88,8 +88,8 @@ def test_killed_remember_bursts_lose_no_returned_memory(repo: Path) -> None:
     svc = Synapse()
     returned = kills = 0
     for round_ in range(KILLS_OF_REMEMBER):
-        lines = run_and_kill(remember_forever, (round_, str(repo)), rng)
-        kills += 1
+        lines, code = run_and_kill(remember_forever, (round_, str(repo)), rng)
+        kills += code == -signal.SIGKILL
         assert_store_sound(svc)
         stored = rows(svc)
         for line in lines[1:]:
@@ -112,7 +112,7 @@ def test_killed_imports_are_all_or_nothing(repo: Path, tmp_path: Path) -> None:
             json.dumps({"body": f"import {round_} line {n} — ✓", "project": str(repo)})
             for n in range(IMPORT_LINES)
         ]
-        report = run_and_kill(import_until_killed, (lines,), rng, within=1.5)
+        report, _ = run_and_kill(import_until_killed, (lines,), rng, within=1.5)
         assert_store_sound(svc)
         found = sum(body.startswith(f"import {round_} ") for body in rows(svc).values())
         assert found in (0, IMPORT_LINES)
