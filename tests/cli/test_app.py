@@ -64,7 +64,10 @@ def readme_commands() -> list[list[str]]:
         spans = [line.split(" #")[0]] if in_block else line.split("`")[1::2]
         for span in spans:
             for part in re.split(r"&&|\||;", span):
-                words = shlex.split(part.replace("[", "").replace("]", ""))
+                try:
+                    words = shlex.split(part.replace("[", "").replace("]", ""))
+                except ValueError:
+                    continue  # output or prose with an unpaired quote, not a command
                 for n, word in enumerate(words):
                     if (word == "synapse" or word.endswith("/synapse")) and words[n + 1 :]:
                         found.append(words[n + 1 :])
