@@ -100,8 +100,13 @@ class Synapse:
 
     @contextmanager
     def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
-        with closing(store.connect(self.config.db_path, create=create)) as conn:
-            yield conn
+        path = self.config.db_path
+        with closing(store.connect(path, create=create)) as conn:
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                # A damaged, read-only or full store is the user's to fix, not a crash.
+                raise store.explain(exc, path) from None
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return scope_mod.resolve(folder)
@@ -476,3 +481,12 @@ class Synapse:
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project
+
+    # -- backup --------------------------------------------------------------------------
+
+    def backup(self, target: str | os.PathLike[str]) -> store.BackupReport:
+        """Write a consistent copy of the store to `target` (a new file) while writers run."""
+        if not self._exists():
+            raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
+        with self.connection(create=False) as conn:
+            return store.backup(conn, self.config.db_path, Path(target))
