@@ -14,6 +14,9 @@ from datetime import UTC, datetime
 from synapse_git.errors import NotFound
 from synapse_git.text import norm_key
 
+# SQLite integers are 64-bit: anything larger is no id and no offset it holds.
+MAX_INT = 2**63 - 1
+
 COLUMNS = (
     "id, body, source, project, created_at, updated_at, state, superseded_by, head_commit, branch"
 )
@@ -45,6 +48,13 @@ class Version:
     superseded_by: int | None
     changed_at: str
     change: str
+
+
+def replaced_by(version: Version) -> int | None:
+    """The id a version's change names as its replacement ("superseded by N")."""
+    prefix = "superseded by "
+    rest = version.change.removeprefix(prefix)
+    return int(rest) if version.change.startswith(prefix) and rest.isdigit() else None
 
 
 def now() -> str:
@@ -100,6 +110,8 @@ def get(
 ) -> Memory | None:
     """The memory if it is visible from `projects`; hidden (superseded or forgotten)
     records only when the caller is an owner-facing command."""
+    if not 0 < memory_id <= MAX_INT:
+        return None
     where, params = visible(projects)
     state = "" if hidden else " AND state = 'live'"
     row = conn.execute(
@@ -205,7 +217,7 @@ def listing(
         sql += " AND (instr(casefold(body), ?) > 0 OR instr(casefold(source), ?) > 0)"
         params += [contains.casefold(), contains.casefold()]
     total = int(conn.execute(f"SELECT count(*) {sql}", params).fetchone()[0])
-    tail = "" if limit is None else f" LIMIT {int(limit)}"
+    tail = "" if limit is None else f" LIMIT {min(int(limit), MAX_INT)}"
     rows = conn.execute(f"SELECT {COLUMNS} {sql} ORDER BY created_at DESC, id DESC{tail}", params)
     return total, [_memory(row) for row in rows]
 

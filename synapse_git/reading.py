@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from synapse_git.config import SOURCE_ALLOWANCE
 from synapse_git.errors import BadInput
-from synapse_git.memories import visible
+from synapse_git.memories import MAX_INT, visible
 from synapse_git.text import cut_utf8
 
 
@@ -61,13 +61,15 @@ def read_page(
     from `projects` (and, with `check_project`, of exactly `project`)."""
     if offset < 0:
         raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
+    if not 0 < memory_id <= MAX_INT:
+        return None
     where, params = visible(projects)
     # One byte past the page tells whether the page would end inside a character.
     row = conn.execute(
         "SELECT project, source, length(CAST(body AS BLOB)),"
         " substr(CAST(body AS BLOB), ? + 1, ? + 1)"
         f" FROM memories WHERE id = ? AND state = 'live' AND {where}",
-        (offset, page_bytes, memory_id, *params),
+        (min(offset, MAX_INT - page_bytes - 2), page_bytes, memory_id, *params),
     ).fetchone()
     if row is None:
         return None

@@ -13,6 +13,7 @@ from pathlib import Path
 import pygit2
 
 from synapse_git.errors import BadInput
+from synapse_git.text import utf8
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,10 @@ def resolve(folder: str | os.PathLike[str] | None = None) -> Scope:
     """The scope of `folder` (default: the current folder)."""
     try:
         where = Path(os.path.realpath(folder if folder is not None else os.getcwd()))
-    except OSError as exc:
-        raise BadInput(f"cannot use folder {folder}: {exc.strerror}") from None
+    except (OSError, ValueError) as exc:
+        # A NUL byte or a lone surrogate (ValueError) makes no path at all.
+        reason = exc.strerror if isinstance(exc, OSError) else "not a valid path"
+        raise BadInput(f"cannot use folder {str(folder)[:200]!r}: {reason}") from None
     if not where.is_dir():
         raise BadInput(f"{where} is not a folder")
     try:
@@ -58,6 +61,8 @@ def resolve(folder: str | os.PathLike[str] | None = None) -> Scope:
         main = _main_worktree(Path(git_dir), checkout)
     except (pygit2.GitError, OSError) as exc:
         raise BadInput(f"cannot open the git repository at {git_dir}: {exc}") from None
+    # Project keys are stored as text: a path that is not UTF-8 cannot be one.
+    utf8(str(main), "the repository's path")
     return Scope(where, str(main), checkout, main, Path(os.path.realpath(git_dir)))
 
 

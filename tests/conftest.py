@@ -38,7 +38,9 @@ def isolated_store(
     before = _stamp(_REAL_DB)
     data = tmp_path_factory.mktemp("synapse-data")
     monkeypatch.setenv("SYNAPSE_DATA", str(data))
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    # A second line of defence: a command run with SYNAPSE_DATA emptied still lands in a
+    # temporary folder, never in the user's.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
     real_connect = store.connect

@@ -18,6 +18,12 @@ def test_every_test_gets_a_temporary_data_folder(isolated_store: Path) -> None:
     assert not isolated_store.resolve().is_relative_to(_REAL_DATA)
 
 
+def test_a_command_without_synapse_data_still_stays_in_a_temporary_folder(
+    isolated_store: Path,
+) -> None:
+    assert not config.data_dir({**os.environ, "SYNAPSE_DATA": ""}).is_relative_to(_REAL_DATA)
+
+
 def test_opening_the_real_store_fails_the_test() -> None:
     with pytest.raises(pytest.fail.Exception, match="real store"):
         store.connect(_REAL_DATA / "memory.db")

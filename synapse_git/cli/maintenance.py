@@ -41,8 +41,11 @@ def export(
 ) -> None:
     """Write every live memory as JSON Lines."""
     if output is None:
+        # JSON Lines are UTF-8 whatever the terminal's encoding.
+        out = sys.stdout.buffer
         for line in service().export():
-            sys.stdout.write(line + "\n")
+            out.write(line.encode("utf-8") + b"\n")
+        out.flush()
         return
     count = 0
     try:
@@ -80,7 +83,8 @@ def _read(source: Path) -> str:
     except OSError as exc:
         raise BadInput(f"cannot read {source}: {exc.strerror}") from None
     try:
-        return raw.decode("utf-8")
+        # A byte order mark some editors write is not part of the first line.
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise BadInput(f"line {line}: not valid UTF-8; nothing was imported") from None

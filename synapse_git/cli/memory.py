@@ -12,7 +12,15 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, body_arg, emit, here, one_line, service
+from synapse_git.cli.output import (
+    JSON_OPTION,
+    body_arg,
+    emit,
+    here,
+    moved_hints,
+    one_line,
+    service,
+)
 from synapse_git.errors import NotFound
 from synapse_git.memories import Memory
 from synapse_git.service import Remembered
@@ -54,7 +62,7 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
         typer.echo(f"already remembered as {result.id} ({where})")
     else:
         typer.echo(f"remembered {result.id} ({where})")
-    if supersedes is not None and result.duplicate_of is None:
+    if supersedes is not None:
         typer.echo(f"  supersedes {supersedes}")
     for finding in result.drift:
         typer.echo(f"  {finding.get('kind')}: {finding.get('detail')}")
@@ -90,7 +98,7 @@ def supersede(
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
     if by is not None:
-        _print_state(svc.supersede(old_id, by, scope), f"superseded by {by}", as_json)
+        _print_state(svc.supersede(old_id, by, scope), "superseded", as_json, f" by {by}")
         return
     old = svc.history(old_id, scope).memory
     result = svc.remember(
@@ -134,11 +142,11 @@ def _memory_json(memory: Memory) -> dict[str, object]:
     }
 
 
-def _print_state(memory: Memory, what: str, as_json: bool) -> None:
+def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
         emit(_memory_json(memory))
     else:
-        typer.echo(f"{what} {memory.id}: {one_line(memory.body)}")
+        typer.echo(f"{what} {memory.id}{why}: {one_line(memory.body)}")
 
 
 @app.command("history")
@@ -202,10 +210,15 @@ def read(
     # Bytes straight to stdout: click.echo would strip escape sequences from a pipe.
     sys.stdout.flush()
     sys.stdout.buffer.write(page.body.encode("utf-8"))
+    ended = page.body.endswith("\n")
+    if sys.stdout.isatty() and not ended:
+        # Only a terminal gets a closing newline; a pipe gets the exact bytes.
+        sys.stdout.buffer.write(b"\n")
+        ended = True
     sys.stdout.buffer.flush()
     if page.next is not None:
         typer.echo(
-            f"\n-- bytes {page.offset}..{page.next} of {page.total}; "
+            ("" if ended else "\n") + f"-- bytes {page.offset}..{page.next} of {page.total}; "
             f"more: synapse memory read {page.id} --offset {page.next}",
             err=True,
         )
@@ -243,6 +256,8 @@ def list_(
             }
         )
         return
+    for line in moved_hints(found.moved_from, found.project):
+        typer.echo(line, err=True)
     if not found.memories:
         typer.echo("no memories" + (f" match {query!r}" if query else " yet"))
         return
