@@ -164,6 +164,18 @@ def test_supersede_by_an_existing_memory(session: Session) -> None:
     assert session.ok("readmemory", {"id": old["id"], "project": old["project"]})["memory"] is None
 
 
+def test_remember_reports_a_contradiction_that_supersede_resolves(session: Session) -> None:
+    old = session.ok("remember", {"body": "The payments API timeout is 30 s."})
+    new = session.ok("remember", {"body": "The payments API timeout is 60 s."})
+    conflicts = [f for f in new["drift"] if f["kind"] == "conflict"]
+    assert conflicts and {old["id"], new["id"]} <= set(conflicts[0]["ids"])
+    done = session.ok("supersede", {"id": old["id"], "by": new["id"]})
+    assert done["supersedes"] == old["id"]
+    found = session.ok("recall", {"query": "payments API timeout"})
+    assert [hit["id"] for hit in found["hits"]] == [new["id"]]
+    assert not [f for f in found["drift"] if old["id"] in f.get("ids", [])]
+
+
 def test_forget_hides_a_memory_and_then_it_is_unknown(session: Session) -> None:
     made = session.ok("remember", {"body": "Temporary note to forget."})
     assert session.ok("forget", {"id": made["id"]})["state"] == "forgotten"
