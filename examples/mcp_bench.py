@@ -7,8 +7,9 @@ no client library in the way), median of RUNS. A warm call is the median time
 of a tool call through the SDK's stdio client, against the same service call
 in-process (including JSON serialization), over CALLS calls after a warm-up,
 for the handshake protocol (2025-11-25, roots asked once) and the 2026-07-28
-protocol (roots asked on every call). Everything runs in a temporary store
-and repository that are removed afterwards. Prints JSON.
+protocol (roots asked on every call; and, for comparison, a client offering
+no roots). Everything runs in a temporary store and repository that are
+removed afterwards. Prints JSON.
 """
 
 from __future__ import annotations
@@ -119,10 +120,13 @@ def warm_calls(repo: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
     async def roots(context: object) -> ListRootsResult:
         return ListRootsResult(roots=[Root(uri=repo.as_uri())])
 
-    async def over_mcp(mode: str) -> dict[str, float]:
-        params = StdioServerParameters(command=str(SYNAPSE), args=["mcp"], env=env, cwd="/")
+    async def over_mcp(mode: str, offer_roots: bool) -> dict[str, float]:
+        # Without roots the server is pointed at the repository with --project.
+        args = ["mcp"] if offer_roots else ["mcp", "--project", str(repo)]
+        params = StdioServerParameters(command=str(SYNAPSE), args=args, env=env, cwd="/")
         found: dict[str, float] = {}
-        async with Client(params, list_roots_callback=roots, mode=mode) as client:
+        callback = roots if offer_roots else None
+        async with Client(params, list_roots_callback=callback, mode=mode) as client:
             tools = [("readmemory", read_args)] + ([("recall", recall_args)] if has_recall else [])
             for name, arguments in tools:
                 result = await client.call_tool(name, arguments)
@@ -136,8 +140,13 @@ def warm_calls(repo: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
         return found
 
     report: dict[str, Any] = {"in_process_ms": in_process}
-    for mode, label in (("legacy", "mcp_2025_11_25_ms"), ("auto", "mcp_2026_07_28_ms")):
-        measured = anyio.run(over_mcp, mode)
+    runs = (
+        ("legacy", True, "mcp_2025_11_25_ms"),
+        ("auto", True, "mcp_2026_07_28_ms"),
+        ("auto", False, "mcp_2026_07_28_no_roots_ms"),
+    )
+    for mode, offer_roots, label in runs:
+        measured = anyio.run(over_mcp, mode, offer_roots)
         report[label] = measured
         report[label.replace("_ms", "_overhead_ms")] = {
             name: round(value - in_process[name], 3) for name, value in measured.items()
