@@ -15,7 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git import config as config_mod
-from synapse_git import evaluation, memories, reading, response, store, terms, transfer
+from synapse_git import (
+    evaluation,
+    gitcmd,
+    hookfiles,
+    memories,
+    peek,
+    reading,
+    response,
+    session,
+    store,
+    terms,
+    transfer,
+)
 from synapse_git import recall as recall_mod
 from synapse_git import scope as scope_mod
 from synapse_git.config import Config
@@ -24,6 +36,7 @@ from synapse_git.memories import Memory, Version
 from synapse_git.reading import Page
 from synapse_git.response import Recalled
 from synapse_git.scope import Scope
+from synapse_git.session import Refresh, Snapshot
 from synapse_git.text import check_body, check_source, cut_utf8, utf8
 
 if TYPE_CHECKING:
@@ -87,8 +100,13 @@ class Synapse:
 
     @contextmanager
     def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
-        with closing(store.connect(self.config.db_path, create=create)) as conn:
-            yield conn
+        path = self.config.db_path
+        with closing(store.connect(path, create=create)) as conn:
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                # A damaged, read-only or full store is the user's to fix, not a crash.
+                raise store.explain(exc, path) from None
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return scope_mod.resolve(folder)
@@ -354,7 +372,55 @@ class Synapse:
         return [finding.as_json() for finding in found]
 
     # -- sessions and hooks (§9): session.py ------------------------------------------
-    # (session methods go here)
+
+    def session_snapshot(self, scope: Scope) -> Snapshot:
+        """Recompute what a session starting in `scope` is told, and keep it as the
+        checkout's snapshot (in the data folder, never in the repository)."""
+        key = str(scope.checkout or scope.folder)
+        head = scope_mod.head(scope).commit if scope.project is not None else None
+        if not self._exists():
+            return Snapshot(key, scope.project, head, "", ())
+        with self.connection() as conn:
+            rows = session.visible_rows(conn, scope.projects)
+            version = peek.store_version(conn)
+        findings = [finding.as_json() for finding in self.drift(scope).findings]
+        snapshot = session.build(
+            checkout=key,
+            project=scope.project,
+            head=head,
+            store_version=version,
+            rows=rows,
+            findings=findings,
+        )
+        session.write_snapshot(self.config.data_dir, snapshot)
+        return snapshot
+
+    def refresh_checkout(self, scope: Scope) -> Refresh | None:
+        """After a branch switch: recompute the snapshot and say what changed since
+        the last one (None when there is no store yet)."""
+        if not self._exists():
+            return None
+        before = session.read_snapshot(self.config.data_dir, str(scope.checkout or scope.folder))
+        return session.compare(before, self.session_snapshot(scope))
+
+    def install_hooks(
+        self, scope: Scope, names: Sequence[str], bindir: str | None
+    ) -> tuple[Path, list[hookfiles.Action]]:
+        """Install the plain git hooks into the repository's real hooks folder."""
+        folder = self._hooks_folder(scope)
+        return folder, hookfiles.install(folder, names, bindir)
+
+    def uninstall_hooks(
+        self, scope: Scope, names: Sequence[str]
+    ) -> tuple[Path, list[hookfiles.Action]]:
+        """Remove Synapse's hooks and put back the hooks they chained."""
+        folder = self._hooks_folder(scope)
+        return folder, hookfiles.uninstall(folder, names)
+
+    def _hooks_folder(self, scope: Scope) -> Path:
+        if scope.checkout is None:
+            raise BadInput(f"{scope.note}: hooks need a repository with a work tree")
+        return gitcmd.hooks_dir(scope.checkout)
 
     # -- the store as a whole ---------------------------------------------------------
 
@@ -415,3 +481,12 @@ class Synapse:
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project
+
+    # -- backup --------------------------------------------------------------------------
+
+    def backup(self, target: str | os.PathLike[str]) -> store.BackupReport:
+        """Write a consistent copy of the store to `target` (a new file) while writers run."""
+        if not self._exists():
+            raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
+        with self.connection(create=False) as conn:
+            return store.backup(conn, self.config.db_path, Path(target))
