@@ -170,6 +170,12 @@ def main(argv: list[str]) -> int:
         result: dict[str, object] = {
             "python": sys.version.split()[0],
             "load_average_at_start": os.getloadavg()[0],
+            # An editable install (`pip install -e`) adds a path finder to every start.
+            "editable_install": any(
+                any(Path(p).glob("__editable__*synapse*"))
+                for p in sys.path
+                if p.endswith("site-packages") and Path(p).is_dir()
+            ),
             "files": files,
             "memories": memories,
             "rounds": rounds,

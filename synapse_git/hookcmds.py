@@ -253,7 +253,7 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
         key, project, head = os.path.realpath(folder or os.getcwd()), None, None
     conn = peek.open_readonly(cfg.db_path)
     if conn is None:
-        return session_mod.Snapshot(key, project, head, "", ())
+        return session_mod.nothing(key, project, head)
     with closing(conn):
         version = peek.store_version(conn)
     found = session_mod.read_snapshot(cfg.data_dir, key)
