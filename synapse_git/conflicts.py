@@ -19,129 +19,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-# Words that carry no subject: a differing one never makes two clauses different things.
-STOP = _words(
-    """
-    a an the is are was were be been being am to of for in on at by with from into onto as
-    and or but so it its this that these those there here we you i our your they them their
-    he she his her us my me do does did has have had having will would shall should must
-    can could may might now currently still also just then than when which who what where
-    how all any each every some via per please make sure set default value new old
-    instead only really very always usually generally here's it's that's we're too
-    """
+from synapse_git.conflict_words import (
+    ANTONYM_OF,
+    FILLER_WITH_NEGATION,
+    NEGATORS,
+    SLOT_MARKERS,
+    STOP,
+    UNITS,
 )
-# Negators flip a clause's polarity; "no longer" counts once through "no".
-NEGATORS = _words(
-    """
-    not no never none nobody nothing nowhere neither nor cannot without
-    don't dont doesn't doesnt isn't isnt aren't arent wasn't wasnt weren't won't wont
-    can't cant shouldn't shouldnt mustn't mustnt didn't didnt hasn't haven't hadn't
-    avoid avoids avoided stop stopped
-    """
-)
-_FILLER_WITH_NEGATION = _words("longer anymore more")
-
-# Antonym pairs: the same place holding one side in each clause is a contradiction.
-ANTONYMS: tuple[tuple[str, str], ...] = (
-    ("enable", "disable"),
-    ("enabled", "disabled"),
-    ("enables", "disables"),
-    ("allow", "forbid"),
-    ("allow", "deny"),
-    ("allowed", "forbidden"),
-    ("allowed", "denied"),
-    ("true", "false"),
-    ("on", "off"),
-    ("sync", "async"),
-    ("synchronous", "asynchronous"),
-    ("synchronously", "asynchronously"),
-    ("always", "never"),
-    ("include", "exclude"),
-    ("included", "excluded"),
-    ("required", "optional"),
-    ("mandatory", "optional"),
-    ("public", "private"),
-    ("increase", "decrease"),
-    ("accept", "reject"),
-    ("accepted", "rejected"),
-    ("before", "after"),
-    ("with", "without"),
-    ("mutable", "immutable"),
-    ("blocking", "nonblocking"),
-    ("blocking", "non-blocking"),
-    ("supported", "unsupported"),
-    ("valid", "invalid"),
-    ("safe", "unsafe"),
-    ("lowercase", "uppercase"),
-    ("tabs", "spaces"),
-    ("local", "remote"),
-    ("static", "dynamic"),
-    ("manual", "automatic"),
-    ("manually", "automatically"),
-    ("works", "fails"),
-    ("passes", "fails"),
-    ("succeeds", "fails"),
-    ("online", "offline"),
-    ("up", "down"),
-    ("yes", "no"),
-)
-_ANTONYM_OF: dict[str, set[str]] = {}
-for _a, _b in ANTONYMS:
-    _ANTONYM_OF.setdefault(_a, set()).add(_b)
-    _ANTONYM_OF.setdefault(_b, set()).add(_a)
-
-# A token right after one of these fills a slot: `from main`, `port 8080`, `is 30`.
-SLOT_MARKERS = _words(
-    """
-    from to on in into at with via over every using use uses used is are was be = : by as under
-    named called branch port version runs run prefer prefers target targets against
-    python node go java ruby rust postgres mysql redis
-    """
-)
-
-_UNITS: dict[str, tuple[str, float]] = {
-    "ms": ("duration", 0.001),
-    "millisecond": ("duration", 0.001),
-    "milliseconds": ("duration", 0.001),
-    "s": ("duration", 1),
-    "sec": ("duration", 1),
-    "secs": ("duration", 1),
-    "second": ("duration", 1),
-    "seconds": ("duration", 1),
-    "m": ("duration", 60),
-    "min": ("duration", 60),
-    "mins": ("duration", 60),
-    "minute": ("duration", 60),
-    "minutes": ("duration", 60),
-    "h": ("duration", 3600),
-    "hr": ("duration", 3600),
-    "hrs": ("duration", 3600),
-    "hour": ("duration", 3600),
-    "hours": ("duration", 3600),
-    "d": ("duration", 86400),
-    "day": ("duration", 86400),
-    "days": ("duration", 86400),
-    "week": ("duration", 604800),
-    "weeks": ("duration", 604800),
-    "b": ("size", 1),
-    "byte": ("size", 1),
-    "bytes": ("size", 1),
-    "kb": ("size", 1e3),
-    "kib": ("size", 1024),
-    "mb": ("size", 1e6),
-    "mib": ("size", 1024**2),
-    "gb": ("size", 1e9),
-    "gib": ("size", 1024**3),
-    "%": ("percent", 1),
-    "percent": ("percent", 1),
-    "x": ("factor", 1),
-}
 
 _TOKEN = re.compile(r"[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
@@ -178,6 +65,7 @@ class Contradiction:
     second: str  # what the second body says there
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A crude, stable stem: enough to match `timeouts`/`timeout`, `runs`/`run`."""
     word = word.lower().removesuffix("'s")
@@ -197,15 +85,17 @@ def stem(word: str) -> str:
 def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     """The value `token` holds (merging a unit word that follows) and whether the
     unit word was consumed."""
+    if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
+        return None, False  # most tokens: not a number, no regex needed
     match = _NUMBER.match(token)
     if match is None:
         return None, False
     prefix, digits, unit = match.groups()
     consumed = False
-    if not unit and following is not None and following in _UNITS:
+    if not unit and following is not None and following in UNITS:
         unit, consumed = following, True
-    if unit in _UNITS:
-        kind, scale = _UNITS[unit]
+    if unit in UNITS:
+        kind, scale = UNITS[unit]
         try:
             amount = float(digits) * scale
         except ValueError:
@@ -218,8 +108,21 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     return Value("number", digits, token), False
 
 
+@lru_cache(maxsize=1 << 16)
+def _negator(token: str) -> bool:
+    return token in NEGATORS or token.endswith("n't")
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_stem(token: str) -> str:
+    """The stem of a subject-bearing word; "" for stop words, negators, signs."""
+    if token in STOP or _negator(token) or token in FILLER_WITH_NEGATION or token in "=:":
+        return ""
+    return stem(token)
+
+
 def _clause(text: str) -> Clause | None:
-    raw = [token.lower().replace("\u2019", "'") for token in _TOKEN.findall(text)]
+    raw = _TOKEN.findall(text.lower().replace("\u2019", "'"))
     tokens: list[str] = []
     values: list[tuple[int, Value]] = []
     index = 0
@@ -239,24 +142,27 @@ def _clause(text: str) -> Clause | None:
         index += 1
     if not tokens:
         return None
-    negations = sum(token in NEGATORS or token.endswith("n't") for token in tokens)
+    negations = sum(_negator(token) for token in tokens)
     held = {position for position, _ in values}
     stems = tuple(
-        ""
-        if position in held
-        or token in STOP
-        or token in NEGATORS
-        or token in _FILLER_WITH_NEGATION
-        or token.endswith("n't")
-        or token in ("=", ":")
-        else stem(token)
-        for position, token in enumerate(tokens)
+        "" if position in held else _content_stem(token) for position, token in enumerate(tokens)
     )
     content = frozenset(word for word in stems if word)
     return Clause(tuple(tokens), stems, content, negations % 2 == 1, tuple(values), text.strip())
 
 
 def parse(body: str) -> Parsed:
+    """The clauses of `body`; short bodies are remembered, as the same memories are
+    compared again and again (recall after recall in a long-lived server)."""
+    return _parse_cached(body) if len(body) <= 4096 else _parse(body)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(body: str) -> Parsed:
+    return _parse(body)
+
+
+def _parse(body: str) -> Parsed:
     clauses = [
         found for part in _CLAUSE.split(body) if part and (found := _clause(part)) is not None
     ]
@@ -335,7 +241,7 @@ def _near(a: Clause, b: Clause) -> bool:
 
 def _antonym_conflict(a: Clause, b: Clause) -> Contradiction | None:
     for word in a.tokens:
-        opposites = _ANTONYM_OF.get(word)
+        opposites = ANTONYM_OF.get(word)
         if not opposites:
             continue
         for other in b.tokens:

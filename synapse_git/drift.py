@@ -8,7 +8,6 @@ conflict candidates through the FTS index instead of loading the store.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from synapse_git import conflicts, memories
+from synapse_git.candidates import Candidates
 from synapse_git.memories import COLUMNS, Memory
 from synapse_git.paths import find_paths
 from synapse_git.scope import Scope
@@ -23,7 +23,6 @@ from synapse_git.text import cut_utf8
 
 KINDS = ("stale", "unverified", "conflict", "duplicate")
 QUOTE_BYTES = 320  # a contradicting memory quoted in a recall, abridged to this
-CANDIDATES = 24  # conflict candidates fetched from the FTS index per memory
 COMMON_SHARE = 0.05  # terms in more than this share of memories do not pair memories
 
 
@@ -152,7 +151,8 @@ def stale(
 def _stale_finding(memory: Memory, gone: list[str], renamed: list[tuple[str, str]]) -> Finding:
     moves = "; ".join(f"{old} is now {new}" for old, new in renamed)
     where = f" (written on {memory.branch})" if memory.branch else ""
-    detail = f"memory {memory.id}{where} names {_list(gone)}, gone from this checkout"
+    place = "this machine" if all(p.startswith(("/", "~/")) for p in gone) else "this checkout"
+    detail = f"memory {memory.id}{where} names {_list(gone)}, gone from {place}"
     return Finding(
         "stale",
         (memory.id,),
@@ -229,47 +229,6 @@ def conflicts_among(rows: Sequence[Memory]) -> list[Finding]:
     return sorted(findings, key=lambda finding: finding.ids)
 
 
-_WORD = re.compile(r"[^\W\d_][\w-]{2,}")
-
-
-def _fts_terms(body: str, limit: int = 10) -> list[str]:
-    words: list[str] = []
-    for word in _WORD.findall(body.lower()):
-        if word not in conflicts.STOP and word not in conflicts.NEGATORS and word not in words:
-            words.append(word)
-    return sorted(words, key=len, reverse=True)[:limit]
-
-
-def _quote(text: str) -> str:
-    """A word as FTS5 data, never syntax."""
-    return '"' + text.replace('"', '""') + '"'
-
-
-def candidates(conn: sqlite3.Connection, scope: Scope, memory: Memory) -> list[Memory]:
-    """Visible live memories that share uncommon words with `memory`, best first,
-    found through the porter FTS index (bounded: common terms are left out)."""
-    total = int(conn.execute("SELECT count(*) FROM memories WHERE state = 'live'").fetchone()[0])
-    common = max(50, int(total * COMMON_SHARE))
-    terms = []
-    for term in _fts_terms(memory.body):
-        probe = conn.execute(
-            "SELECT 1 FROM memory WHERE memory MATCH ? LIMIT 1 OFFSET ?", (_quote(term), common)
-        ).fetchone()
-        if probe is None:
-            terms.append(_quote(term))
-    if not terms:
-        return []
-    where, params = memories.visible(scope.projects, "m.")
-    columns = ", ".join(f"m.{name.strip()}" for name in COLUMNS.split(","))
-    rows = conn.execute(
-        f"SELECT {columns} FROM memory JOIN memories m ON m.id = memory.rowid"
-        f" WHERE memory MATCH ? AND m.id != ? AND {where}"
-        " ORDER BY bm25(memory, 1.0, 0.3) LIMIT ?",
-        (" OR ".join(terms), memory.id, *params, CANDIDATES),
-    )
-    return [Memory(*row) for row in rows]
-
-
 # -- duplicates -------------------------------------------------------------------------
 
 
@@ -284,8 +243,20 @@ def duplicates(
         if not ids:
             return []
         marks = ", ".join("?" for _ in ids)
-        sql += f" AND norm IN (SELECT norm FROM memories WHERE id IN ({marks}))"
-        params = [*params, *ids]
+        norms = [
+            row[0]
+            for row in conn.execute(
+                f"SELECT DISTINCT norm FROM memories WHERE id IN ({marks})", ids
+            )
+        ]
+        # `+project` keeps the planner on the norm index: a few rows, not the scope.
+        where, scoped = memories.visible(scope.projects, "+")
+        marks = ", ".join("?" for _ in norms)
+        sql = (
+            f"SELECT norm, group_concat(id) FROM memories WHERE norm IN ({marks})"
+            f" AND +state = 'live' AND {where}"
+        )
+        params = [*norms, *scoped]
     sql += " GROUP BY norm HAVING count(*) > 1"
     findings = []
     for _, group in conn.execute(sql, params):
@@ -338,15 +309,22 @@ def _conflicts_about(
 ) -> list[Finding]:
     asked = {row.id for row in rows}
     seen_pairs: set[tuple[int, int]] = set()
+    parsed: dict[int, conflicts.Parsed] = {}
+
+    def parse(memory: Memory) -> conflicts.Parsed:
+        if memory.id not in parsed:
+            parsed[memory.id] = conflicts.parse(memory.body)
+        return parsed[memory.id]
+
+    search = Candidates(conn, scope)
     findings = []
     for row in rows:
-        mine = conflicts.parse(row.body)
-        for other in candidates(conn, scope, row):
+        for other in search.of(row):
             pair = (min(row.id, other.id), max(row.id, other.id))
             if pair in seen_pairs or other.body == row.body:
                 continue
             seen_pairs.add(pair)
-            found = conflicts.compare(mine, conflicts.parse(other.body))
+            found = conflicts.compare(parse(row), parse(other))
             if found is None:
                 continue
             finding = conflict_finding(row, other, found)

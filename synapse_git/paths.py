@@ -12,9 +12,12 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 
 def _words(text: str) -> frozenset[str]:
@@ -319,7 +322,7 @@ class NeverMissing:
         rules = cls(
             checkout,
             os.path.realpath(home or os.path.expanduser("~")),
-            _BUILDS,
+            _builds(),
             tuple(temps),
             complete=gitignores is not None,
         )
@@ -336,7 +339,7 @@ class NeverMissing:
             )
         except OSError:
             return None
-        return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+        return _compile(text.splitlines())
 
     def _spec(self, folder: str) -> pathspec.GitIgnoreSpec | None:
         if folder not in self.ignores:
@@ -392,4 +395,13 @@ class NeverMissing:
         return False
 
 
-_BUILDS = pathspec.GitIgnoreSpec.from_lines(BUILD_PATTERNS)
+def _compile(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
+    # pathspec is imported on first use: finding paths in text does not need it.
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+@cache
+def _builds() -> pathspec.GitIgnoreSpec:
+    return _compile(BUILD_PATTERNS)

@@ -119,6 +119,8 @@ def _dedupe(
     for c in ranked:
         meta = metas[c.id]
         groups.setdefault((meta.norm, meta.bytes), []).append(c)
+    if len(groups) == len(ranked):
+        return ranked, []
     keep: dict[int, int] = {}
     dropped: list[Candidate] = []
     for group in groups.values():
@@ -133,7 +135,11 @@ def _dedupe(
                 replace(c, verdict=f"duplicate of {newest.id}") for c in family if c is not newest
             ]
     by_id = {c.id: c for c in ranked}
-    kept = [replace(by_id[keep[c.id]], score=c.score) for c in ranked if c.id in keep]
+    kept = [
+        c if keep[c.id] == c.id else replace(by_id[keep[c.id]], score=c.score)
+        for c in ranked
+        if c.id in keep
+    ]
     return kept, dropped
 
 
@@ -189,7 +195,8 @@ def build(
     metas = _metas(conn, [c.id for c in ranked])
     ranked, duplicates = _dedupe(conn, ranked, metas)
     within, over = ranked[:limit], ranked[limit:]
-    over = [replace(c, verdict="limit") for c in over]
+    if explain:
+        over = [replace(c, verdict="limit") for c in over]
     echo = cut_utf8(search.query.text.encode("utf-8"), QUERY_ECHO_BYTES).decode("utf-8")
     response = Recalled(
         echo,

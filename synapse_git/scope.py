@@ -41,8 +41,10 @@ def resolve(folder: str | os.PathLike[str] | None = None) -> Scope:
     """The scope of `folder` (default: the current folder)."""
     try:
         where = Path(os.path.realpath(folder if folder is not None else os.getcwd()))
-    except OSError as exc:
-        raise BadInput(f"cannot use folder {folder}: {exc.strerror}") from None
+    except (OSError, ValueError) as exc:
+        # A NUL byte or a lone surrogate (ValueError) makes no path at all.
+        reason = exc.strerror if isinstance(exc, OSError) else "not a valid path"
+        raise BadInput(f"cannot use folder {str(folder)[:200]!r}: {reason}") from None
     if not where.is_dir():
         raise BadInput(f"{where} is not a folder")
     try:

@@ -10,7 +10,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +72,7 @@ class Listing:
     project: str | None
     total: int
     memories: list[Memory]
+    moved_from: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,13 @@ class Synapse:
 
     @contextmanager
     def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
-        with closing(store.connect(self.config.db_path, create=create)) as conn:
-            yield conn
+        path = self.config.db_path
+        with closing(store.connect(path, create=create)) as conn:
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                # A damaged, read-only or full store is the user's to fix, not a crash.
+                raise store.explain(exc, path) from None
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return scope_mod.resolve(folder)
@@ -201,9 +207,30 @@ class Synapse:
             raise NotFound(f"no memory {memory_id} is visible from here")
         with self.connection() as conn:
             memory = memories.require(conn, memory_id, scope.projects)
+            versions = memories.versions(conn, memory_id)
+            # A global memory may have been replaced from inside a project: elsewhere,
+            # that replacement's id is not shown.
+            pointers = {memory.superseded_by} | {v.superseded_by for v in versions}
+            pointers |= {memories.replaced_by(v) for v in versions}
+            unseen = {
+                other
+                for other in pointers
+                if other is not None
+                and memories.get(conn, other, scope.projects, hidden=True) is None
+            }
+            if memory.superseded_by in unseen:
+                memory = replace(memory, superseded_by=None)
+            versions = [
+                replace(
+                    v,
+                    superseded_by=None if v.superseded_by in unseen else v.superseded_by,
+                    change="superseded" if memories.replaced_by(v) in unseen else v.change,
+                )
+                for v in versions
+            ]
             return History(
                 memory,
-                memories.versions(conn, memory_id),
+                versions,
                 memories.superseded(conn, memory_id, scope.projects),
                 memories.chain(conn, memory, scope.projects),
             )
@@ -246,7 +273,9 @@ class Synapse:
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
-        return Listing(scope.project, total, rows)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, total, rows, moved)
 
     # -- recall (§5, §6): recall.py ------------------------------------------------------
 
@@ -452,3 +481,12 @@ class Synapse:
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project
+
+    # -- backup --------------------------------------------------------------------------
+
+    def backup(self, target: str | os.PathLike[str]) -> store.BackupReport:
+        """Write a consistent copy of the store to `target` (a new file) while writers run."""
+        if not self._exists():
+            raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
+        with self.connection(create=False) as conn:
+            return store.backup(conn, self.config.db_path, Path(target))

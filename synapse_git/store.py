@@ -7,13 +7,14 @@ transaction that changes a row, whatever the write.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from synapse_git.errors import StoreError, StoreVersion
+from synapse_git.errors import BadInput, StoreError, StoreVersion
 
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 10.0
@@ -147,6 +148,13 @@ MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 
 
 @dataclass(frozen=True)
+class BackupReport:
+    path: Path
+    live: int
+    bytes: int
+
+
+@dataclass(frozen=True)
 class CheckReport:
     problems: tuple[str, ...]
     live: int
@@ -171,9 +179,12 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open {path}: {exc}") from None
+        raise explain(exc, path) from None
     try:
         _prepare(conn, path)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise explain(exc, path) from None
     except BaseException:
         conn.close()
         raise
@@ -205,11 +216,54 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def explain(exc: sqlite3.Error, path: Path | None) -> StoreError:
+    """What SQLite said about the store, as a StoreError the user can act on.
+
+    Every write runs in one transaction that is rolled back on error, so each
+    message can promise that nothing was written.
+    """
+    where = "the store" if path is None else str(path)
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return StoreError(
+            f"{where} is damaged or not a readable Synapse store ({exc}); nothing was written:"
+            " restore a backup or move the file aside"
+        )
+    if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
+        folder = "its folder" if path is None else str(path.parent)
+        state = "" if path is None or os.access(path.parent, os.W_OK) else " (it is read-only)"
+        return StoreError(
+            f"cannot use {where} ({exc}): Synapse needs to write in {folder}{state},"
+            " beside the database; nothing was written"
+        )
+    if primary == sqlite3.SQLITE_FULL:
+        return StoreError(f"the disk holding {where} is full; nothing was written: free space")
+    if primary == sqlite3.SQLITE_IOERR:
+        return StoreError(
+            f"input/output error on {where} ({exc}): the disk may be full or failing;"
+            " nothing was written"
+        )
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return StoreError(
+            f"{where} stayed locked by another process for {BUSY_TIMEOUT_S:.0f} s"
+            f" ({exc}); nothing was written: try again"
+        )
+    return StoreError(
+        f"{where} failed ({exc}); nothing was written: `synapse memory check` says what is wrong"
+    )
+
+
+def _where(conn: sqlite3.Connection) -> Path | None:
+    with suppress(sqlite3.Error):
+        for _, name, file in conn.execute("PRAGMA database_list"):
+            if name == "main" and file:
+                return Path(file)
+    return None
+
+
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
-    try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path} is not a readable Synapse store ({exc})") from None
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StoreVersion(
             f"{path} was written by a newer Synapse (schema {version}, this one knows "
@@ -237,8 +291,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
                 for statement in _statements(MIGRATIONS[step]):
                     conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"cannot prepare the store at {path}: {exc}") from None
+    except sqlite3.Error as exc:
+        raise explain(exc, path) from None
 
 
 def _statements(script: str) -> Iterator[str]:
@@ -258,15 +312,13 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     waits for the busy timeout instead of failing on a read-to-write upgrade."""
     try:
         conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        raise StoreError(f"cannot write to the store: {exc}") from None
+    except sqlite3.Error as exc:
+        raise explain(exc, _where(conn)) from None
     try:
         yield conn
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.Error as exc:
         _rollback(conn)
-        raise StoreError(
-            f"the store refused the write ({exc}); `synapse memory check` tells what is wrong"
-        ) from None
+        raise explain(exc, _where(conn)) from None
     except BaseException:
         _rollback(conn)
         raise
@@ -274,7 +326,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
         _rollback(conn)
-        raise StoreError(f"cannot write to the store: {exc}") from None
+        raise explain(exc, _where(conn)) from None
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -365,3 +417,43 @@ def _recreate(conn: sqlite3.Connection, index: str) -> None:
         finally:
             conn.execute("PRAGMA writable_schema = RESET")
     conn.execute(_FTS[index])
+
+
+def backup(conn: sqlite3.Connection, source: Path, target: Path) -> BackupReport:
+    """Copy the store behind `conn` to the new file `target` with SQLite's online backup.
+
+    The copy is made in one step, inside one read transaction: in WAL mode other
+    processes keep writing meanwhile, and the copy is the store as of one instant.
+    It is checked before it takes its final name, so `target` is never a half copy.
+    """
+    target = Path(os.path.abspath(target.expanduser()))
+    if target.exists() or target.is_symlink():
+        raise BadInput(f"{target} already exists: give a new file name for the backup")
+    if not target.parent.is_dir():
+        raise BadInput(f"cannot write {target}: folder {target.parent} does not exist")
+    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    try:
+        with closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+            conn.backup(copy)
+            report = check(copy)
+            damage = copy.execute("PRAGMA quick_check").fetchone()[0]
+        if damage != "ok" or not report.ok:
+            problems = "; ".join(report.problems) or damage
+            raise StoreError(
+                f"the copy of {source} does not check out ({problems}): run"
+                " `synapse memory check` on the store; no backup was written"
+            )
+        with open(partial, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(partial, target)
+    except sqlite3.Error as exc:
+        raise StoreError(f"backup to {target} failed ({exc}); the store is unchanged") from None
+    except OSError as exc:
+        raise StoreError(
+            f"backup to {target} failed ({exc.strerror}); the store is unchanged"
+        ) from None
+    finally:
+        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+            with suppress(OSError):
+                leftover.unlink()
+    return BackupReport(target, report.live, target.stat().st_size)

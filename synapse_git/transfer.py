@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from typing import Any
 
 from synapse_git import memories, scope
 from synapse_git.errors import BadInput, SynapseError
-from synapse_git.text import check_body, check_source
+from synapse_git.text import check_body, check_source, utf8
 
 
 @dataclass(frozen=True)
@@ -89,18 +90,25 @@ def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> 
     if not isinstance(value, str) or not value:
         raise BadInput('"project" must be a folder path or null')
     if value not in cache:
-        folder = Path(value).expanduser().absolute()
-        if folder.is_dir():
+        utf8(value, '"project"')
+        try:
+            folder = Path(value).expanduser().absolute()
+            is_dir = folder.is_dir()
+            # A repository not cloned here yet keeps its key; `project move` re-keys it later.
+            # Normalized like a scope key (`..`, symlinked parents), so it can match one later.
+            key = None if is_dir else os.path.realpath(folder)
+        except (OSError, ValueError, RuntimeError):
+            # NUL bytes, names too long, `~user` of no such user: not a path at all.
+            raise BadInput(f'"project" {value[:80]!r} is not a usable folder path') from None
+        if key is None:
             found = scope.resolve(folder)
             if found.project is None:
                 raise BadInput(f"project folder {value} is not inside a git repository")
-            cache[value] = found.project
+            key = found.project
             if not memories.root_known(conn, found.project):
                 # Lets `project show` recognise this repository if it is moved later.
                 memories.note_project(conn, found.project, scope.root_commit(found))
-        else:
-            # A repository not cloned here yet keeps its key; `project move` re-keys it later.
-            cache[value] = str(folder)
+        cache[value] = key
     return cache[value]
 
 

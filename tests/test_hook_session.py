@@ -96,7 +96,7 @@ def test_current_snapshot_path_loads_neither_typer_nor_pygit2(repo: Path) -> Non
     import_memories(repo, ["Deploys go out from main"])
     run_cli("hook", "session", cwd=repo)
     code = (
-        "import sys; from synapse_git.cli.launch import main; code = main(['hook', 'session']);"
+        "import sys; from synapse_git.cli.entry import main; code = main(['hook', 'session']);"
         "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp') if m in sys.modules])"
     )
     done = subprocess.run(

@@ -221,9 +221,10 @@ def test_abridged_hit_shows_a_snippet_when_the_first_line_does_not_match(
     assert hit.abridged and "rollback" in hit.body and len(hit.body.encode()) <= 480
 
 
-def test_explain_shows_ranks_score_terms_and_verdict(outside: Path) -> None:
-    run_cli("memory", "remember", "--global", "deploys use make deploy", cwd=outside)
-    run_cli("memory", "remember", "--global", "make is a build tool", cwd=outside)
+def test_explain_shows_ranks_score_terms_and_verdict(
+    svc: Synapse, here: Scope, outside: Path
+) -> None:
+    remember(svc, here, "deploys use make deploy", "make is a build tool")
     done = run_cli("memory", "recall", "deploy make", "--explain", "--json", cwd=outside)
     data = json.loads(done.stdout)
     assert {"id", "porter", "trigram", "score", "held", "verdict"} <= set(data["explain"][0])
@@ -231,10 +232,11 @@ def test_explain_shows_ranks_score_terms_and_verdict(outside: Path) -> None:
     assert "explain" in text and "kept" in text
 
 
-def test_list_query_shows_every_match_without_floor_or_limit(outside: Path) -> None:
-    for n in range(15):
-        run_cli("memory", "remember", "--global", f"deploy step {n}", cwd=outside)
-    run_cli("memory", "remember", "--global", "deploy step with kubernetes rollout", cwd=outside)
+def test_list_query_shows_every_match_without_floor_or_limit(
+    svc: Synapse, here: Scope, outside: Path
+) -> None:
+    remember(svc, here, *[f"deploy step {n}" for n in range(15)])
+    remember(svc, here, "deploy step with kubernetes rollout")
     data = json.loads(run_cli("memory", "list", "deploy kubernetes", "--json", cwd=outside).stdout)
     assert data["total"] == 16 and len(data["memories"]) == 16
     recalled = json.loads(

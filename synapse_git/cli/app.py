@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 import traceback
 
@@ -10,6 +11,7 @@ import typer
 
 from synapse_git import __version__
 from synapse_git.cli import (
+    backup,  # noqa: F401  (adds backup to memory_app)
     drift,  # noqa: F401  (adds drift to memory_app)
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
@@ -17,7 +19,9 @@ from synapse_git.cli import (
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
+from synapse_git.cli.serve import mcp as mcp_command
 from synapse_git.errors import SynapseError
+from synapse_git.store import explain
 
 app = typer.Typer(
     name="synapse",
@@ -29,6 +33,7 @@ app = typer.Typer(
 )
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
+app.command("mcp")(mcp_command)
 app.add_typer(hook_app, name="hook")
 
 
@@ -84,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     except _CLICK_ERROR as exc:
         print(f"synapse: {exc.format_message()}", file=sys.stderr)  # type: ignore[attr-defined]
         return 2
+    except sqlite3.Error as exc:
+        # The service translates these; any that slips past is still the store's state.
+        error = explain(exc, None)
+        print(f"synapse: {error}", file=sys.stderr)
+        return error.exit_code
     except BrokenPipeError:
         return 0
     except Exception as exc:

@@ -1,7 +1,7 @@
 """`synapse hook …`: install the git hooks, and the hook commands git and agents run.
 
 `session`, `post-checkout` and `post-merge` are normally served by
-`hookcmds.fast_main` before typer loads (see `cli/launch.py`); these typer
+`hookcmds.fast_main` before typer loads (see `cli/entry.py`); these typer
 commands give them help text and serve them when called as `python -m synapse_git`.
 """
 

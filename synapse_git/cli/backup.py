@@ -1,0 +1,23 @@
+"""`synapse memory backup PATH`: a consistent copy of the store, taken while others write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from synapse_git.cli.memory import app
+from synapse_git.cli.output import JSON_OPTION, emit, service
+
+
+@app.command("backup")
+def backup(
+    path: Path = typer.Argument(..., help="The new file to write the copy to."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Copy the whole store to PATH (a new file) with SQLite's online backup."""
+    report = service().backup(path)
+    if as_json:
+        emit({"path": str(report.path), "live": report.live, "bytes": report.bytes})
+    else:
+        typer.echo(f"backed up {report.live} live memories to {report.path} ({report.bytes} bytes)")

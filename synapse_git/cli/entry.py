@@ -1,0 +1,94 @@
+"""The `synapse` console script: fast paths first, the full CLI otherwise.
+
+`synapse mcp` is started by an MCP client every session and the SDK's import
+alone takes over a second; agents run `synapse hook session` at every start and
+git runs the checkout hooks on every switch, and importing typer alone costs
+~160 ms. So those commands start here without loading the rest of the CLI
+(typer, every command module). Anything else, any `--help`, and any `mcp`
+arguments this does not recognise (typos) go to the full CLI, which prints help
+and errors as for every command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from synapse_git import config
+from synapse_git.errors import BadInput, SynapseError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["mcp"]:
+        options = _mcp_options(args[1:])
+        if options is not None:
+            return _run_mcp(*options)
+    if len(args) >= 2 and args[0] == "hook" and not {"--help", "-h"} & set(args):
+        from synapse_git import hookcmds
+
+        if args[1] in hookcmds.FAST:
+            try:
+                return hookcmds.fast_main(args[1:])
+            except BrokenPipeError:
+                # The reader went away (`| head`): nothing left to say, and no
+                # second error when Python flushes standard output at exit.
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 0
+    from synapse_git.cli.app import main as cli_main
+
+    return cli_main(args)
+
+
+def serve_mcp(project: Path | None, budget: str | None) -> None:
+    """Serve MCP over stdio (the body of `synapse mcp`, whichever way it was reached)."""
+    settings = config.load()
+    if budget is not None:
+        settings.budget(budget)
+    if project is not None and not project.expanduser().is_dir():
+        raise BadInput(f"--project {project}: not a folder")
+    # Imported only now: nothing else should pay for the MCP SDK.
+    from synapse_git import mcp_server
+
+    mcp_server.serve(settings, project=project, budget=budget)
+
+
+def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:
+    """`--project PATH` and `--budget B` (either as `--opt=value`), or None for anything else."""
+    found: dict[str, str] = {}
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        name, eq, value = arg.partition("=")
+        if name not in ("--project", "--budget") or name in found:
+            return None
+        if not eq:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        found[name] = value
+    project = found.get("--project")
+    return (None if project is None else Path(project)), found.get("--budget")
+
+
+def _run_mcp(project: Path | None, budget: str | None) -> int:
+    # The same translation as the full CLI's: one line on stderr, exit 2 or 3.
+    try:
+        serve_mcp(project, budget)
+    except SynapseError as exc:
+        print(f"synapse: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except Exception as exc:
+        if os.environ.get("SYNAPSE_DEBUG") == "1":
+            traceback.print_exc()
+        else:
+            print(
+                f"synapse: internal error: {type(exc).__name__}: {exc} "
+                "(set SYNAPSE_DEBUG=1 for the traceback)",
+                file=sys.stderr,
+            )
+        return 3
+    return 0

@@ -1,0 +1,83 @@
+"""The JSON the MCP tools answer with (SPEC §5, §8, §12), as types.
+
+They become the tools' output schemas, so a client can check what it gets.
+`typing_extensions.TypedDict` (a dependency of the MCP SDK) because pydantic
+reads nested stdlib TypedDicts only from Python 3.12.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import TypedDict
+
+if TYPE_CHECKING:
+    from synapse_git.service import Remembered
+
+
+class HitOut(TypedDict):
+    id: int
+    project: str | None
+    source: str
+    sourceabridged: bool
+    body: str
+    abridged: bool
+    bytes: int
+    score: float
+
+
+class CutOut(TypedDict):
+    floor: int
+    limit: int
+    budget: int
+
+
+class RecallOut(TypedDict):
+    query: str
+    project: str | None
+    budget: str
+    hits: list[HitOut]
+    drift: list[dict[str, Any]]
+    searched: int
+    cut: CutOut
+
+
+class PageOut(TypedDict):
+    id: int
+    project: str | None
+    source: str
+    sourceabridged: bool
+    body: str
+    offset: int
+    next: int | None
+    total: int
+
+
+class ReadOut(TypedDict):
+    memory: PageOut | None
+
+
+class RememberOut(TypedDict):
+    id: int
+    project: str | None
+    duplicate_of: int | None
+    drift: list[dict[str, Any]]
+
+
+class SupersedeOut(RememberOut):
+    supersedes: int
+
+
+class ForgetOut(TypedDict):
+    id: int
+    project: str | None
+    state: str
+
+
+def remembered(result: Remembered) -> RememberOut:
+    return {
+        "id": result.id,
+        "project": result.project,
+        "duplicate_of": result.duplicate_of,
+        "drift": result.drift,
+    }

@@ -1,0 +1,102 @@
+"""A real MCP client (the SDK's, over stdio) driving the installed `synapse mcp`, made
+synchronous with an anyio blocking portal so tests read as plain calls."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from conftest import GIT_ENV
+from mcp import Client, StdioServerParameters
+from mcp.client.context import ClientRequestContext
+from mcp.types import INTERNAL_ERROR, CallToolResult, ErrorData, ListRootsResult, Root
+
+SYNAPSE = Path(sys.executable).with_name("synapse")
+
+
+class Session:
+    """One `synapse mcp` process and a connected client."""
+
+    def __init__(self, portal: BlockingPortal, client: Client, roots: list[Path] | None) -> None:
+        self.portal = portal
+        self.client = client
+        self.roots = roots
+
+    @property
+    def instructions(self) -> str | None:
+        return self.client.instructions
+
+    def list_tools(self) -> list[Any]:
+        return list(self.portal.call(self.client.list_tools).tools)
+
+    def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        return self.portal.call(self.client.call_tool, name, arguments)
+
+    def ok(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Call a tool that must succeed; its structured output."""
+        result = self.call(name, arguments)
+        assert not result.is_error, f"{name} failed: {result.content}"
+        assert result.structured_content is not None
+        return result.structured_content
+
+    def error(self, name: str, arguments: dict[str, Any]) -> str:
+        """Call a tool that must fail; its error text."""
+        result = self.call(name, arguments)
+        assert result.is_error, f"{name} should have failed: {result.structured_content}"
+        return " ".join(getattr(block, "text", "") for block in result.content)
+
+    def set_roots(self, roots: Sequence[Path]) -> None:
+        """Offer other roots and tell the server, as an editor does when folders change."""
+        assert self.roots is not None, "this client offers no roots"
+        self.roots[:] = list(roots)
+        self.portal.call(self.client.session.send_roots_list_changed)
+
+
+def server_env(data: Path) -> dict[str, str]:
+    return {"SYNAPSE_DATA": str(data), "PYTHONUTF8": "1", **GIT_ENV}
+
+
+@contextmanager
+def mcp_session(
+    data: Path,
+    *,
+    cwd: Path,
+    args: Sequence[str] = (),
+    roots: list[Path] | None = None,
+    roots_fail: bool = False,
+    mode: str = "auto",
+) -> Iterator[Session]:
+    """Spawn `synapse mcp ARGS` in `cwd` with SYNAPSE_DATA=`data`; `roots`, when given, are
+    offered to the server (the list may be changed later through `Session.set_roots`);
+    with `roots_fail` the client offers roots but answers every request for them with an
+    error."""
+    params = StdioServerParameters(
+        command=str(SYNAPSE), args=["mcp", *args], env=server_env(data), cwd=str(cwd)
+    )
+    callback = None
+    if roots is not None:
+        offered = roots
+
+        async def callback(context: ClientRequestContext) -> ListRootsResult:
+            return ListRootsResult(roots=[Root(uri=folder.as_uri()) for folder in offered])
+
+    if roots_fail:
+
+        async def callback(context: ClientRequestContext) -> ErrorData:
+            return ErrorData(code=INTERNAL_ERROR, message="roots are not available")
+
+    client = Client(params, list_roots_callback=callback, mode=mode)
+    with ExitStack() as stack:
+        portal = stack.enter_context(start_blocking_portal())
+        stack.enter_context(portal.wrap_async_context_manager(client))
+        yield Session(portal, client, roots)
+
+
+def in_env(data: Path) -> dict[str, str]:
+    """The environment for a CLI process sharing the server's store."""
+    return {**os.environ, **server_env(data)}
