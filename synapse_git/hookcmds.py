@@ -177,6 +177,8 @@ def post_checkout(
 ) -> int:
     """After a branch switch (flag 1): re-check drift, print one screen, write the
     session snapshot. A file checkout (flag 0) does nothing visible."""
+    # What changed is measured against this checkout's last snapshot, which also
+    # covers switches made while the hook was not installed, not against OLD.
     del old, new
     try:
         if flag != "1" or not data_dir().joinpath("memory.db").is_file():
