@@ -382,7 +382,7 @@ class Synapse:
         key = str(scope.checkout or scope.folder)
         head = scope_mod.head(scope).commit if scope.project is not None else None
         if not self._exists():
-            return Snapshot(key, scope.project, head, "", ())
+            return session.nothing(key, scope.project, head)
         with self.connection() as conn:
             rows = session.visible_rows(conn, scope.projects)
             version = peek.store_version(conn)
