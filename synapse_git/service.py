@@ -279,6 +279,7 @@ class Synapse:
 
     def matching(self, query: str, scope: Scope) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
+        utf8(query, "the filter")
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
