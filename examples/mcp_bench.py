@@ -39,8 +39,10 @@ INITIALIZE = {
 }
 
 
-def cold_start(env: dict[str, str], cwd: Path) -> float:
-    """Seconds from spawn to the initialize answer."""
+def cold_start(env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Seconds from spawn to the initialize answer, and the CPU seconds the server used
+    (user + system, to its exit right after): the second barely moves when other work
+    shares the machine."""
     started = time.perf_counter()
     process = subprocess.Popen(
         [str(SYNAPSE), "mcp"],
@@ -57,8 +59,18 @@ def cold_start(env: dict[str, str], cwd: Path) -> float:
     elapsed = time.perf_counter() - started
     assert answer.get("id") == 1 and "result" in answer, answer
     process.stdin.close()
-    process.wait(timeout=10)
-    return elapsed
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_utime + usage.ru_stime
+
+
+def sdk_import(env: dict[str, str]) -> tuple[float, float]:
+    """For comparison: seconds and CPU seconds of a bare `import mcp.server.mcpserver`."""
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-c", "import mcp.server.mcpserver"], env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
 
 
 def median_ms(action: Callable[[], object], calls: int) -> float:
@@ -155,15 +167,22 @@ def main() -> None:
         subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
         subprocess.run(["git", "commit", "-qm", "bench"], cwd=repo, env=env, check=True)
 
+        load = os.getloadavg()[0]
         starts = [cold_start(env, repo) for _ in range(runs)]
+        walls = [wall for wall, _ in starts]
+        bare = [sdk_import(env) for _ in range(runs)]
         report: dict[str, Any] = {
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
+            "load_average_1min": round(load, 2),
             "cold_start_s": {
                 "runs": runs,
-                "median": round(statistics.median(starts), 3),
-                "min": round(min(starts), 3),
-                "max": round(max(starts), 3),
+                "median": round(statistics.median(walls), 3),
+                "min": round(min(walls), 3),
+                "max": round(max(walls), 3),
+                "server_cpu_median": round(statistics.median(cpu for _, cpu in starts), 3),
+                "sdk_import_alone_median": round(statistics.median(wall for wall, _ in bare), 3),
+                "sdk_import_alone_cpu_median": round(statistics.median(cpu for _, cpu in bare), 3),
             },
             "warm_call": {"calls": calls, **warm_calls(repo, env, calls)},
         }

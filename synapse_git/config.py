@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from synapse_git.datadir import data_dir
 from synapse_git.errors import BadInput, StoreError
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -54,16 +53,6 @@ class Config:
             ) from None
 
 
-def data_dir(env: dict[str, str] | os._Environ[str] | None = None) -> Path:
-    """`$SYNAPSE_DATA`, else `$XDG_DATA_HOME/synapse`, else `~/.local/share/synapse`."""
-    env = os.environ if env is None else env
-    if env.get("SYNAPSE_DATA"):
-        return Path(env["SYNAPSE_DATA"]).expanduser()
-    if env.get("XDG_DATA_HOME"):
-        return Path(env["XDG_DATA_HOME"]).expanduser() / "synapse"
-    return Path.home() / ".local" / "share" / "synapse"
-
-
 def load(folder: Path | None = None) -> Config:
     """Read `config.toml` from the data folder; a missing file means the defaults."""
     base = data_dir() if folder is None else folder
@@ -75,6 +64,8 @@ def load(folder: Path | None = None) -> Config:
         return config
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+    import tomllib  # only when there is a config file: hooks start faster without it
+
     try:
         doc = tomllib.loads(raw)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

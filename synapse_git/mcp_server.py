@@ -19,19 +19,18 @@ from urllib.parse import unquote, urlparse
 
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import ServerMessageMetadata
 from mcp.types import (
     CallToolResult,
     InputRequiredResult,
+    ListRootsRequest,
     ListRootsResult,
     NotificationParams,
     ToolAnnotations,
 )
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
-
-if TYPE_CHECKING:
-    from synapse_git.scope import Scope
-    from synapse_git.service import Synapse
 
 from synapse_git import __version__
 from synapse_git.config import BUDGET_NAMES, Config
@@ -45,6 +44,12 @@ from synapse_git.shapes import (
     SupersedeOut,
     remembered,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from synapse_git.scope import Scope
+    from synapse_git.service import Synapse
 
 BudgetName = Literal["lean", "balanced", "full"]
 assert BUDGET_NAMES == ("lean", "balanced", "full"), "keep BudgetName in step with config"
@@ -168,19 +173,38 @@ def _server(ctx: Context[Any, Any]) -> SynapseServer:
 
 
 async def _client_roots(ctx: Context[Any, Any]) -> ListRoots | ListRootsResult | None:
-    """The client's roots: cached, asked for (when the client offers roots), or None."""
+    """The client's roots: kept from an earlier call, asked for, or None when it has none."""
     capabilities = ctx.client_capabilities
     if capabilities is None or capabilities.roots is None:
         return None
     cached = _server(ctx).cached_roots()
-    return cached if cached is not None else ListRoots()
+    if cached is not None:
+        return cached
+    if ctx.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+        # 2026-07-28: the SDK asks within the call (an input_required round).
+        return ListRoots()
+    try:
+        found: ListRootsResult = await ctx.session.send_request(
+            ListRootsRequest(),
+            ListRootsResult,
+            metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
+        )
+    except MCPError:
+        # It offers roots but cannot list them: serve the fallback folder rather than fail.
+        return ListRootsResult(roots=[])
+    return found
 
 
 ClientRoots = Annotated[ListRootsResult | None, Resolve(_client_roots)]
 
 
-def _failing(exc: SynapseError) -> ToolError:
-    return ToolError(str(exc))
+@contextlib.contextmanager
+def _tool_errors() -> Iterator[None]:
+    """Synapse's errors, whose messages say what to do, as tool errors."""
+    try:
+        yield
+    except SynapseError as exc:
+        raise ToolError(str(exc)) from None
 
 
 # -- tools --------------------------------------------------------------------------------
@@ -226,13 +250,11 @@ def recall(
     "budget": 0}}
     """
     server = _server(ctx)
-    where = server.scope_for(roots, ctx.protocol_version)
-    try:
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
         found = server.synapse.recall(
             query, where, budget=server.budget_or_default(budget), limit=limit
         )
-    except SynapseError as exc:
-        raise _failing(exc) from None
     return found.as_json()  # type: ignore[return-value]
 
 
@@ -267,8 +289,8 @@ def readmemory(
     then readmemory(id=42, project="/home/me/src/app", offset=6000).
     """
     server = _server(ctx)
-    where = server.scope_for(roots, ctx.protocol_version)
-    try:
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
         page = server.synapse.read(
             id,
             where,
@@ -277,8 +299,6 @@ def readmemory(
             project=project,
             check_project=True,
         )
-    except SynapseError as exc:
-        raise _failing(exc) from None
     if page is None:
         return {"memory": None}
     return {
@@ -327,15 +347,13 @@ def remember(
     "duplicate_of": null, "drift": []}
     """
     server = _server(ctx)
-    where = server.scope_for(roots, ctx.protocol_version)
-    if scope == "project" and where.project is None:
-        raise ToolError(f'{where.note}: pass scope "global" to remember globally')
-    try:
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        if scope == "project" and where.project is None:
+            raise BadInput(f'{where.note}: pass scope "global" to remember globally')
         result = server.synapse.remember(
             body, where, source=source, is_global=scope == "global", supersedes=supersedes
         )
-    except SynapseError as exc:
-        raise _failing(exc) from None
     return remembered(result)
 
 
@@ -365,9 +383,9 @@ def supersede(
     "drift": [], "supersedes": 12}
     """
     server = _server(ctx)
-    where = server.scope_for(roots, ctx.protocol_version)
-    svc = server.synapse
-    try:
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        svc = server.synapse
         if (body is None) == (by is None):
             raise BadInput("give either body (the corrected fact) or by (an existing memory id)")
         if by is None:
@@ -388,8 +406,6 @@ def supersede(
             "drift": svc.drift_about(where, [by]),
             "supersedes": id,
         }
-    except SynapseError as exc:
-        raise _failing(exc) from None
 
 
 def forget(
@@ -409,15 +425,13 @@ def forget(
     "state": "forgotten"}
     """
     server = _server(ctx)
-    where = server.scope_for(roots, ctx.protocol_version)
-    svc = server.synapse
-    try:
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        svc = server.synapse
         # The agent never sees hidden memories: only a live, visible one can be forgotten.
         if svc.read(id, where, budget="lean") is None:
             raise NotFound(f"no memory {id} is visible from here")
         memory = svc.forget(id, where)
-    except SynapseError as exc:
-        raise _failing(exc) from None
     return {"id": memory.id, "project": memory.project, "state": memory.state}
 
 

@@ -50,6 +50,13 @@ class Version:
     change: str
 
 
+def replaced_by(version: Version) -> int | None:
+    """The id a version's change names as its replacement ("superseded by N")."""
+    prefix = "superseded by "
+    rest = version.change.removeprefix(prefix)
+    return int(rest) if version.change.startswith(prefix) and rest.isdigit() else None
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 

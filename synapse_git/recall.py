@@ -110,26 +110,37 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
 
 
 class _Counts:
-    """The matches of one FTS5 string per index, read no further than COMMON_AT:
-    the cheap test that tells a rare term from one in a large share of the store,
-    and, for a rare term, every memory that holds it."""
+    """How many memories hold one FTS5 string, read no further than COMMON_AT
+    (the cheap test for a term in a large share of the store), per index; a
+    rare term's matches are kept, as they tell which candidates hold it."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.seen: dict[tuple[str, str], list[int]] = {}
+        self.found: dict[tuple[str, str], list[int] | None] = {}
 
-    def matches(self, index: str, item: str) -> list[int]:
+    def _read(self, index: str, item: str) -> list[int] | None:
         key = (index, item)
-        if key not in self.seen:
+        if key not in self.found:
+            # One pass serves both ends: COMMON_AT rows read means common.
             rows = self.conn.execute(
                 f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
                 (terms_mod.quote(item),),
             )
-            self.seen[key] = [int(row[0]) for row in rows]
-        return self.seen[key]
+            found = [int(row[0]) for row in rows]
+            self.found[key] = None if len(found) >= COMMON_AT else found
+        return self.found[key]
+
+    def common(self, index: str, item: str) -> None:
+        """Take `item` as common in `index` without testing it."""
+        self.found[(index, item)] = None
+
+    def matches(self, index: str, item: str) -> list[int]:
+        """Every memory holding a rare `item` (nothing for a common one)."""
+        return self._read(index, item) or []
 
     def __call__(self, index: str, item: str) -> int:
-        return len(self.matches(index, item))
+        found = self._read(index, item)
+        return COMMON_AT if found is None else len(found)
 
     def rare(self, index: str, item: str) -> bool:
         return 0 < self(index, item) < COMMON_AT
@@ -231,6 +242,11 @@ def search(
     words = [term.word for term in query.terms]
     substrings = [term.raw for term in query.terms if term.substring]
     porter = _plan(counts, "memory", words, notes)
+    for term in query.terms:
+        # A word in a large share of the store is at least as common as a
+        # substring: spare the trigram index the phrase matching that shows it.
+        if term.raw == term.word and counts("memory", term.word) >= COMMON_AT:
+            counts.common("memorygram", term.raw)
     gram = _plan(counts, "memorygram", [*substrings, *query.compounds], notes)
     porter_ids = _rank(conn, "memory", porter, projects, depth)
     gram_ids = _rank(conn, "memorygram", gram, projects, depth)
@@ -340,20 +356,17 @@ def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> 
 
 
 def _every(
-    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str] | None
+    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str]
 ) -> set[int]:
-    """Every match of any of `items`, visible from `projects` (None: unscoped)."""
+    """Every visible match of any of `items`."""
     if not items:
         return set()
-    if projects is None:
-        sql, params = f"SELECT rowid FROM {index} WHERE {index} MATCH ?", list[str]()
-    else:
-        where, params = visible(projects, "m.")
-        sql = (
-            f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
-            f" WHERE {index} MATCH ? AND {where}"
-        )
-    rows = conn.execute(sql, (terms_mod.any_of(list(items)), *params))
+    where, params = visible(projects, "m.")
+    rows = conn.execute(
+        f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
+        f" WHERE {index} MATCH ? AND {where}",
+        (terms_mod.any_of(list(items)), *params),
+    )
     return {int(row[0]) for row in rows}
 
 

@@ -10,12 +10,24 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git import config as config_mod
-from synapse_git import evaluation, memories, reading, response, store, terms, transfer
+from synapse_git import (
+    evaluation,
+    gitcmd,
+    hookfiles,
+    memories,
+    peek,
+    reading,
+    response,
+    session,
+    store,
+    terms,
+    transfer,
+)
 from synapse_git import recall as recall_mod
 from synapse_git import scope as scope_mod
 from synapse_git.config import Config
@@ -24,7 +36,11 @@ from synapse_git.memories import Memory, Version
 from synapse_git.reading import Page
 from synapse_git.response import Recalled
 from synapse_git.scope import Scope
+from synapse_git.session import Refresh, Snapshot
 from synapse_git.text import check_body, check_source, cut_utf8, utf8
+
+if TYPE_CHECKING:
+    from synapse_git.drift import Report as DriftReport
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,7 @@ class Listing:
     project: str | None
     total: int
     memories: list[Memory]
+    moved_from: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -138,7 +155,7 @@ class Synapse:
             )
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
-        return Remembered(new_id, project, None)
+        return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
 
     def edit(
         self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
@@ -190,9 +207,30 @@ class Synapse:
             raise NotFound(f"no memory {memory_id} is visible from here")
         with self.connection() as conn:
             memory = memories.require(conn, memory_id, scope.projects)
+            versions = memories.versions(conn, memory_id)
+            # A global memory may have been replaced from inside a project: elsewhere,
+            # that replacement's id is not shown.
+            pointers = {memory.superseded_by} | {v.superseded_by for v in versions}
+            pointers |= {memories.replaced_by(v) for v in versions}
+            unseen = {
+                other
+                for other in pointers
+                if other is not None
+                and memories.get(conn, other, scope.projects, hidden=True) is None
+            }
+            if memory.superseded_by in unseen:
+                memory = replace(memory, superseded_by=None)
+            versions = [
+                replace(
+                    v,
+                    superseded_by=None if v.superseded_by in unseen else v.superseded_by,
+                    change="superseded" if memories.replaced_by(v) in unseen else v.change,
+                )
+                for v in versions
+            ]
             return History(
                 memory,
-                memories.versions(conn, memory_id),
+                versions,
                 memories.superseded(conn, memory_id, scope.projects),
                 memories.chain(conn, memory, scope.projects),
             )
@@ -235,7 +273,9 @@ class Synapse:
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
-        return Listing(scope.project, total, rows)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, total, rows, moved)
 
     # -- recall (§5, §6): recall.py ------------------------------------------------------
 
@@ -300,13 +340,88 @@ class Synapse:
     # -- drift (§7): drift.py -----------------------------------------------------------
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
-        """Findings (§7 JSON) that involve any of `ids`, as recall lists them."""
-        return []
+        """Findings (§7 JSON) that involve any of `ids`, as recall lists them; a newer
+        memory contradicting one of them is quoted (abridged) under `quote`."""
+        if not ids or not self._exists():
+            return []
+        from synapse_git import drift  # pathspec and pygit2 only when asked
 
-    # (drift methods go here)
+        with self.connection() as conn:
+            return [finding.as_json() for finding in drift.about(conn, scope, ids)]
+
+    def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
+        """Every drift finding about what `scope` sees (§7), of the chosen kinds."""
+        from synapse_git import drift
+
+        chosen = tuple(kinds) if kinds else drift.KINDS
+        unknown = [kind for kind in chosen if kind not in drift.KINDS]
+        if unknown:
+            raise BadInput(
+                f"unknown drift kind {', '.join(unknown)}: choose from {', '.join(drift.KINDS)}"
+            )
+        if not self._exists():
+            return drift.Report(str(scope.folder), scope.project, 0, [])
+        with self.connection() as conn:
+            return drift.check(conn, scope, chosen)
+
+    def _drift_of_new(self, scope: Scope, new_id: int) -> list[dict[str, Any]]:
+        """What a just-stored memory contradicts or repeats."""
+        from synapse_git import drift
+
+        with self.connection() as conn:
+            found = drift.about(conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False)
+        return [finding.as_json() for finding in found]
 
     # -- sessions and hooks (§9): session.py ------------------------------------------
-    # (session methods go here)
+
+    def session_snapshot(self, scope: Scope) -> Snapshot:
+        """Recompute what a session starting in `scope` is told, and keep it as the
+        checkout's snapshot (in the data folder, never in the repository)."""
+        key = str(scope.checkout or scope.folder)
+        head = scope_mod.head(scope).commit if scope.project is not None else None
+        if not self._exists():
+            return Snapshot(key, scope.project, head, "", ())
+        with self.connection() as conn:
+            rows = session.visible_rows(conn, scope.projects)
+            version = peek.store_version(conn)
+        findings = [finding.as_json() for finding in self.drift(scope).findings]
+        snapshot = session.build(
+            checkout=key,
+            project=scope.project,
+            head=head,
+            store_version=version,
+            rows=rows,
+            findings=findings,
+        )
+        session.write_snapshot(self.config.data_dir, snapshot)
+        return snapshot
+
+    def refresh_checkout(self, scope: Scope) -> Refresh | None:
+        """After a branch switch: recompute the snapshot and say what changed since
+        the last one (None when there is no store yet)."""
+        if not self._exists():
+            return None
+        before = session.read_snapshot(self.config.data_dir, str(scope.checkout or scope.folder))
+        return session.compare(before, self.session_snapshot(scope))
+
+    def install_hooks(
+        self, scope: Scope, names: Sequence[str], bindir: str | None
+    ) -> tuple[Path, list[hookfiles.Action]]:
+        """Install the plain git hooks into the repository's real hooks folder."""
+        folder = self._hooks_folder(scope)
+        return folder, hookfiles.install(folder, names, bindir)
+
+    def uninstall_hooks(
+        self, scope: Scope, names: Sequence[str]
+    ) -> tuple[Path, list[hookfiles.Action]]:
+        """Remove Synapse's hooks and put back the hooks they chained."""
+        folder = self._hooks_folder(scope)
+        return folder, hookfiles.uninstall(folder, names)
+
+    def _hooks_folder(self, scope: Scope) -> Path:
+        if scope.checkout is None:
+            raise BadInput(f"{scope.note}: hooks need a repository with a work tree")
+        return gitcmd.hooks_dir(scope.checkout)
 
     # -- the store as a whole ---------------------------------------------------------
 

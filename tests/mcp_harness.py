@@ -14,7 +14,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from conftest import GIT_ENV
 from mcp import Client, StdioServerParameters
 from mcp.client.context import ClientRequestContext
-from mcp.types import CallToolResult, ListRootsResult, Root
+from mcp.types import INTERNAL_ERROR, CallToolResult, ErrorData, ListRootsResult, Root
 
 SYNAPSE = Path(sys.executable).with_name("synapse")
 
@@ -68,10 +68,13 @@ def mcp_session(
     cwd: Path,
     args: Sequence[str] = (),
     roots: list[Path] | None = None,
+    roots_fail: bool = False,
     mode: str = "auto",
 ) -> Iterator[Session]:
     """Spawn `synapse mcp ARGS` in `cwd` with SYNAPSE_DATA=`data`; `roots`, when given, are
-    offered to the server (the list may be changed later through `Session.set_roots`)."""
+    offered to the server (the list may be changed later through `Session.set_roots`);
+    with `roots_fail` the client offers roots but answers every request for them with an
+    error."""
     params = StdioServerParameters(
         command=str(SYNAPSE), args=["mcp", *args], env=server_env(data), cwd=str(cwd)
     )
@@ -81,6 +84,11 @@ def mcp_session(
 
         async def callback(context: ClientRequestContext) -> ListRootsResult:
             return ListRootsResult(roots=[Root(uri=folder.as_uri()) for folder in offered])
+
+    if roots_fail:
+
+        async def callback(context: ClientRequestContext) -> ErrorData:
+            return ErrorData(code=INTERNAL_ERROR, message="roots are not available")
 
     client = Client(params, list_roots_callback=callback, mode=mode)
     with ExitStack() as stack:

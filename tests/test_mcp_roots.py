@@ -58,15 +58,34 @@ def test_roots_choose_the_project_and_a_roots_change_is_honoured(
         made = session.ok("remember", {"body": "Alpha's CI is on Fridays."})
         assert made["project"] == key["alpha"]
 
+        # Another project's memory cannot be changed from here either.
+        assert "no memory" in session.error("forget", {"id": ids["beta"]})
+        assert "no memory" in session.error("supersede", {"id": ids["beta"], "body": "x"})
+
         session.set_roots([beta])
         assert visible(session) == {"beta", "global"}
         made = session.ok("remember", {"body": "Beta's CI is on Mondays."})
         assert made["project"] == key["beta"]
 
+        # No root inside git: the server's own folder (beta) decides.
+        session.set_roots([plain])
+        assert visible(session) == {"beta", "global"}
 
-def test_without_roots_or_project_the_server_serves_its_folder(
-    tmp_path: Path, isolated_store: Path
-) -> None:
-    beta = make_repo(tmp_path / "beta")
-    with mcp_session(isolated_store, cwd=beta) as session:
-        assert session.ok("remember", {"body": "From beta."})["project"] == str(beta.resolve())
+
+def test_outside_git_only_global_memory_is_served(tmp_path: Path, isolated_store: Path) -> None:
+    # The client also fails to list its roots: the server falls back to its own folder.
+    alpha = make_repo(tmp_path / "alpha")
+    hidden = remember_in(alpha, "Alpha builds with make.")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with mcp_session(isolated_store, cwd=plain, roots_fail=True, mode="legacy") as session:
+        message = session.error("remember", {"body": "Project fact."})
+        assert "not inside a git repository" in message and 'scope "global"' in message
+        made = session.ok("remember", {"body": "Global fact.", "scope": "global"})
+        assert made["project"] is None
+        found = session.ok("recall", {"query": ""})
+        assert found["project"] is None
+        assert [hit["id"] for hit in found["hits"]] == [made["id"]]
+        assert session.ok("readmemory", {"id": hidden, "project": str(alpha.resolve())}) == {
+            "memory": None
+        }

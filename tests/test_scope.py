@@ -154,3 +154,17 @@ def test_cli_isolation_and_the_outside_note_said_once(
     assert "handshake" not in listed.stdout and "a global habit" in listed.stdout
     assert listed.stderr.count("only global memory is visible") == 1
     assert listed.stderr.count("\n") == 1
+
+
+def test_history_elsewhere_does_not_name_a_replacement_from_another_project(
+    two_projects: tuple[Path, Path, int, int],
+) -> None:
+    a, b, _secret, shared = two_projects
+    svc = Synapse()
+    replacement = svc.remember("a project-specific habit", svc.scope(a), supersedes=shared).id
+    from_a = svc.history(shared, svc.scope(a))
+    assert (from_a.memory.superseded_by, from_a.chain) == (replacement, [shared, replacement])
+    from_b = svc.history(shared, svc.scope(b))
+    assert from_b.memory.state == "superseded"
+    assert from_b.memory.superseded_by is None and from_b.chain == [shared]
+    assert [(v.superseded_by, v.change) for v in from_b.versions] == [(None, "superseded")]

@@ -235,6 +235,7 @@ def test_a_moved_repository_is_recognised_and_moved(
     here = svc.scope(new_place)
     assert visible_ids(svc, new_place) == []
     assert svc.project_info(here).moved_from == [old_key]
+    assert svc.list_memories(here).moved_from == [old_key]
 
     moved, key = svc.move_project(old_key, str(new_place))
     assert (moved, key) == (1, os.path.realpath(new_place))
@@ -246,7 +247,7 @@ def test_a_moved_repository_is_recognised_and_moved(
 
 
 def test_an_unrelated_repository_gets_no_move_hint(
-    svc: Synapse, repo: Path, repo_factory: object, tmp_path: Path
+    svc: Synapse, repo: Path, tmp_path: Path
 ) -> None:
     svc.remember("lives with the repo", svc.scope(repo))
     shutil.move(repo, tmp_path / "gone")

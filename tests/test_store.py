@@ -4,6 +4,7 @@ every write, `check` and `repair`, and refusal of a newer store."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -48,14 +49,14 @@ def test_the_store_is_created_on_first_use_in_the_data_folder(isolated_store: Pa
     assert (nested / "memory.db").is_file()
 
 
-def test_memories_are_never_deleted(tmp_path: Path, repo: Path) -> None:
+def test_memories_are_never_deleted(repo: Path) -> None:
     svc = Synapse()
     memory_id = svc.remember("kept forever", svc.scope(repo)).id
     with svc.connection() as conn, pytest.raises(sqlite3.DatabaseError, match="never deleted"):
         conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
 
 
-def test_every_kind_of_write_keeps_both_indexes_in_step(repo: Path, tmp_path: Path) -> None:
+def test_every_kind_of_write_keeps_both_indexes_in_step(repo: Path) -> None:
     svc = Synapse()
     here = svc.scope(repo)
     steps: list[tuple[str, Callable[[], object]]] = []
@@ -204,3 +205,25 @@ def test_a_version_1_store_is_migrated_and_its_indexes_rebuilt(tmp_path: Path) -
         assert store.check(conn).ok
         hits = conn.execute("SELECT rowid FROM memory WHERE memory MATCH 'new'").fetchall()
         assert hits == [(1,)]
+
+
+def test_a_second_writer_waits_for_the_first_instead_of_failing(repo: Path) -> None:
+    svc = Synapse()
+    here = svc.scope(repo)
+    svc.remember("first", here)
+    holding = threading.Event()
+    release = threading.Event()
+
+    def hold_the_write_lock() -> None:
+        with svc.connection() as conn, store.transaction(conn):
+            conn.execute("UPDATE memories SET recalled = recalled + 1")
+            holding.set()
+            release.wait(timeout=30)
+
+    holder = threading.Thread(target=hold_the_write_lock)
+    holder.start()
+    assert holding.wait(timeout=30)
+    threading.Timer(0.2, release.set).start()
+    second = svc.remember("second", here)  # blocks on the lock, then succeeds
+    holder.join()
+    assert [m.id for m in svc.list_memories(here).memories] == [second.id, 1]

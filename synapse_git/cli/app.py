@@ -12,9 +12,11 @@ import typer
 from synapse_git import __version__
 from synapse_git.cli import (
     backup,  # noqa: F401  (adds backup to memory_app)
+    drift,  # noqa: F401  (adds drift to memory_app)
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
 )
+from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import mcp as mcp_command
@@ -32,6 +34,7 @@ app = typer.Typer(
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
 app.command("mcp")(mcp_command)
+app.add_typer(hook_app, name="hook")
 
 
 def _version(value: bool) -> None:

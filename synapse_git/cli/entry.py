@@ -1,10 +1,12 @@
-"""The `synapse` console script.
+"""The `synapse` console script: fast paths first, the full CLI otherwise.
 
 `synapse mcp` is started by an MCP client every session and the SDK's import
-alone takes over a second, so that one command starts here without loading
-the rest of the CLI (typer, click, every command module). Anything else, and
-any `mcp` arguments this does not recognise (`--help`, typos), goes to the
-full CLI, which prints help and errors as for every command.
+alone takes over a second; agents run `synapse hook session` at every start and
+git runs the checkout hooks on every switch, and importing typer alone costs
+~160 ms. So those commands start here without loading the rest of the CLI
+(typer, every command module). Anything else, any `--help`, and any `mcp`
+arguments this does not recognise (typos) go to the full CLI, which prints help
+and errors as for every command.
 """
 
 from __future__ import annotations
@@ -12,21 +14,33 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 
 from synapse_git import config
 from synapse_git.errors import BadInput, SynapseError
 
 
-def main() -> int:
-    argv = sys.argv[1:]
-    if argv[:1] == ["mcp"]:
-        options = _mcp_options(argv[1:])
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["mcp"]:
+        options = _mcp_options(args[1:])
         if options is not None:
             return _run_mcp(*options)
+    if len(args) >= 2 and args[0] == "hook" and not {"--help", "-h"} & set(args):
+        from synapse_git import hookcmds
+
+        if args[1] in hookcmds.FAST:
+            try:
+                return hookcmds.fast_main(args[1:])
+            except BrokenPipeError:
+                # The reader went away (`| head`): nothing left to say, and no
+                # second error when Python flushes standard output at exit.
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 0
     from synapse_git.cli.app import main as cli_main
 
-    return cli_main()
+    return cli_main(args)
 
 
 def serve_mcp(project: Path | None, budget: str | None) -> None:

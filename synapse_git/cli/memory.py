@@ -12,7 +12,15 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, body_arg, emit, here, one_line, service
+from synapse_git.cli.output import (
+    JSON_OPTION,
+    body_arg,
+    emit,
+    here,
+    moved_hints,
+    one_line,
+    service,
+)
 from synapse_git.errors import NotFound
 from synapse_git.memories import Memory
 from synapse_git.service import Remembered
@@ -54,7 +62,7 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
         typer.echo(f"already remembered as {result.id} ({where})")
     else:
         typer.echo(f"remembered {result.id} ({where})")
-    if supersedes is not None and result.duplicate_of is None:
+    if supersedes is not None:
         typer.echo(f"  supersedes {supersedes}")
     for finding in result.drift:
         typer.echo(f"  {finding.get('kind')}: {finding.get('detail')}")
@@ -248,6 +256,8 @@ def list_(
             }
         )
         return
+    for line in moved_hints(found.moved_from, found.project):
+        typer.echo(line, err=True)
     if not found.memories:
         typer.echo("no memories" + (f" match {query!r}" if query else " yet"))
         return

@@ -50,3 +50,12 @@ def one_line(text: str, width: int = 100) -> str:
             line = line.strip().replace("\t", " ")
             return line if len(line) <= width else line[: width - 1] + "…"
     return ""
+
+
+def moved_hints(moved_from: list[str], project: str | None) -> list[str]:
+    """What to run when this repository's memories still carry its old path."""
+    return [
+        f"hint: {old} no longer exists and has this repository's root commit; "
+        f"run: synapse project move '{old}' '{project}'"
+        for old in moved_from
+    ]

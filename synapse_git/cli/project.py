@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.cli.output import JSON_OPTION, emit, here, moved_hints, service
 
 app = typer.Typer(help="The project (git repository) a folder belongs to.", no_args_is_help=True)
 
@@ -42,11 +42,8 @@ def show(
         typer.echo(f"main worktree  {scope.main_worktree}")
         typer.echo("memories       " + _counts(info.counts))
     typer.echo("global         " + _counts(info.global_counts))
-    for old in info.moved_from:
-        typer.echo(
-            f"hint: {old} no longer exists and has this repository's root commit; "
-            f"run: synapse project move '{old}' '{scope.project}'"
-        )
+    for line in moved_hints(info.moved_from, scope.project):
+        typer.echo(line)
 
 
 def _counts(counts: dict[str, int]) -> str:

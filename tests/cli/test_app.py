@@ -55,23 +55,29 @@ def test_every_command_has_help(path: tuple[str, ...], capsys: pytest.CaptureFix
 
 def readme_commands() -> list[list[str]]:
     """The words after `synapse` in every code block line and inline code span."""
-    found = []
+    snippets: list[str] = []
+    prose: list[str] = []
     in_block = False
     for line in README.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
             in_block = not in_block
-            continue
-        spans = [line.split(" #")[0]] if in_block else line.split("`")[1::2]
-        for span in spans:
-            for part in re.split(r"&&|\||;", span):
-                try:
-                    words = shlex.split(part.replace("[", "").replace("]", ""))
-                except ValueError:
-                    continue  # output or prose with an unpaired quote, not a command
-                for n, word in enumerate(words):
-                    if (word == "synapse" or word.endswith("/synapse")) and words[n + 1 :]:
-                        found.append(words[n + 1 :])
-                        break
+        elif in_block:
+            snippets.append(line.split(" #")[0])
+        else:
+            prose.append(line)
+    # An inline span may wrap onto the next line of its paragraph.
+    snippets += re.findall(r"`([^`]+)`", " ".join(prose))
+    found = []
+    for snippet in snippets:
+        for part in re.split(r"&&|\||;", snippet):
+            try:
+                words = shlex.split(part.replace("[", " ").replace("]", " "))
+            except ValueError:  # a quote opened before a `|` split it
+                words = part.split()
+            for n, word in enumerate(words):
+                if (word == "synapse" or word.endswith("/synapse")) and words[n + 1 :]:
+                    found.append(words[n + 1 :])
+                    break
     return found
 
 

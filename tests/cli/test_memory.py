@@ -132,10 +132,10 @@ BAD = {
         b"caf\xe9 au lait",
         "synapse: standard input is not valid UTF-8 (byte 3)",
     ),
-    "a filter that is not UTF-8": (
-        ("memory", "list", "caf\udce9"),  # the byte 0xE9 on the command line
+    "a source that is not UTF-8": (
+        ("memory", "remember", "fine", "--source", "caf\udce9"),  # the byte 0xE9 in argv
         None,
-        "synapse: the filter is not valid Unicode",
+        "synapse: source is not valid Unicode",
     ),
     "unknown id to read": (("memory", "read", "404"), None, "synapse: no memory 404 is visible"),
     "unknown id to edit": (("memory", "edit", "404", "x"), None, "synapse: no memory 404"),

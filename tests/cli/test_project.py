@@ -60,6 +60,8 @@ def test_a_moved_repository_gets_a_hint_and_move_rekeys_it(repo: Path, tmp_path:
         f"hint: {old} no longer exists and has this repository's root commit; "
         f"run: synapse project move '{old}' '{os.path.realpath(new)}'"
     )
+    listed = run_cli("memory", "list", cwd=new)
+    assert (listed.stdout, listed.stderr) == ("no memories yet\n", hint + "\n")
     moved = run_cli("project", "move", old, str(new), "--json")
     assert moved.returncode == 0, moved.stderr
     assert json.loads(moved.stdout) == {"moved": 1, "project": os.path.realpath(new)}

@@ -1,0 +1,65 @@
+"""`synapse memory drift [FOLDER]`: stale paths, conflicts and duplicates (§7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from synapse_git.cli.memory import app
+from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.errors import BadInput
+
+if TYPE_CHECKING:
+    from synapse_git.drift import Finding
+
+# Unverified paths are listed but, being a quieter kind, never make the exit code 1.
+BLOCKING = ("stale", "conflict", "duplicate")
+
+
+@app.command("drift")
+def drift(
+    folder: Path = typer.Argument(None, help="Check what this folder sees (default: here)."),
+    kind: str = typer.Option(
+        None,
+        "--kind",
+        "-k",
+        help="Comma-separated kinds: stale, unverified, conflict, duplicate (default: all).",
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Find memories that went stale, contradict or repeat each other.
+
+    Exit 0 when clean, 1 when there are findings, 2 on an error."""
+    kinds = None
+    if kind is not None:
+        kinds = [part.strip() for part in kind.split(",") if part.strip()]
+        if not kinds:
+            raise BadInput("--kind needs at least one of stale, unverified, conflict, duplicate")
+    svc = service()
+    report = svc.drift(here(svc, folder, quiet=as_json), kinds)
+    if as_json:
+        emit(report.as_json())
+    else:
+        _table(report.findings, report.checked)
+    if any(finding.kind in BLOCKING for finding in report.findings):
+        raise typer.Exit(1)
+
+
+def _table(rows: list[Finding], checked: int) -> None:
+    if not rows:
+        typer.echo(f"no drift: {checked} memories checked")
+        return
+    width = max(len(", ".join(map(str, f.ids))) for f in rows)
+    typer.echo(f"{'KIND':<11} {'IDS':<{width}}  DETAIL")
+    for finding in rows:
+        ids = ", ".join(map(str, finding.ids))
+        typer.echo(f"{finding.kind:<11} {ids:<{width}}  {finding.detail}")
+        typer.echo(f"{'':<11} {'':<{width}}  settle: {finding.suggest}")
+    counts: dict[str, int] = {}
+    for finding in rows:
+        counts[finding.kind] = counts.get(finding.kind, 0) + 1
+    summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    plural = "finding" if len(rows) == 1 else "findings"
+    typer.echo(f"{len(rows)} {plural} ({summary}) in {checked} memories checked")

@@ -1,0 +1,170 @@
+"""The plain git hook scripts, and installing them without losing anyone's hook (§9).
+
+A hook Synapse writes carries MARK on its second line. A hook it finds that
+it did not write is chained, not replaced: it is renamed NAME.synapse-chained,
+Synapse's script runs it first (its failure still stops git), and uninstall
+renames it back. Every check happens before the first write, so a refusal
+leaves the hooks folder as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from synapse_git.errors import BadInput
+
+HOOKS = ("pre-commit", "post-checkout", "post-merge")
+MARK = "# synapse-managed hook"
+CHAINED = ".synapse-chained"
+
+# What each hook runs, and whether a chained hook's failure ends the hook at once.
+_COMMANDS = {
+    "pre-commit": ("synapse-drift-hook", "synapse-drift-hook", True),
+    "post-checkout": ("synapse", 'synapse hook post-checkout "$@"', False),
+    "post-merge": ("synapse", 'synapse hook post-merge "$@"', False),
+}
+_PURPOSE = {
+    "pre-commit": "Blocks a commit that deletes or renames a path a live project memory names.",
+    "post-checkout": "After a branch switch: re-checks drift and refreshes the session snapshot.",
+    "post-merge": "After a merge or pull: re-checks drift and refreshes the session snapshot.",
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    hook: str
+    done: str  # installed, chained, updated, unchanged, removed, restored, left alone, absent
+    path: Path
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def script(name: str, bindir: str | None = None) -> str:
+    """The shell script for hook `name`; `bindir` is put first on PATH when given."""
+    program, command, stop_on_failure = _COMMANDS[name]
+    lines = [
+        "#!/bin/sh",
+        f"{MARK}: {name}",
+        f"# {_PURPOSE[name]}",
+        "# `synapse hook uninstall` removes it and puts back any hook it chained.",
+        f'chained="$(dirname "$0")/{name}{CHAINED}"',
+    ]
+    if stop_on_failure:
+        lines += [
+            "# A hook that was here first runs first; its failure still stops the commit.",
+            'if [ -x "$chained" ]; then "$chained" "$@" || exit $?; fi',
+            "status=0",
+        ]
+    else:
+        lines += [
+            "# A hook that was here first runs first; its exit status is the hook's.",
+            "status=0",
+            'if [ -x "$chained" ]; then "$chained" "$@" || status=$?; fi',
+        ]
+    if bindir is not None:
+        lines.append(f"PATH={_quote(bindir)}:$PATH")
+    lines += [
+        f"if ! command -v {program} >/dev/null 2>&1; then",
+        f'    echo "synapse: {program} is not on PATH; {name} hook skipped" >&2',
+        "    exit $status",
+        "fi",
+    ]
+    if stop_on_failure:
+        lines.append(f"exec {command}")
+    else:
+        lines += [command, "exit $status"]
+    return "\n".join(lines) + "\n"
+
+
+def _ours(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return False
+    return MARK.encode() in head
+
+
+def _check_names(names: Sequence[str]) -> list[str]:
+    unknown = [name for name in names if name not in HOOKS]
+    if unknown or not names:
+        raise BadInput(
+            f"unknown hook {', '.join(unknown) or '(none)'}: choose from {', '.join(HOOKS)}"
+        )
+    return list(dict.fromkeys(names))
+
+
+def _writable(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"the hooks folder {folder} is not a folder; fix core.hooksPath")
+    probe = folder if folder.exists() else folder.parent
+    if not os.access(probe, os.W_OK):
+        raise BadInput(f"cannot write to the hooks folder {folder}")
+
+
+def install(folder: Path, names: Sequence[str], bindir: str | None) -> list[Action]:
+    """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks."""
+    wanted = _check_names(names)
+    _writable(folder)
+    plan: list[tuple[str, str]] = []
+    for name in wanted:
+        target, backup = folder / name, folder / (name + CHAINED)
+        if not os.path.lexists(target):
+            plan.append((name, "installed"))
+        elif _ours(target):
+            same = target.read_text(encoding="utf-8", errors="replace") == script(name, bindir)
+            plan.append((name, "unchanged" if same else "updated"))
+        elif target.is_dir():
+            raise BadInput(f"{target} is a folder, not a hook script: cannot chain it")
+        elif os.path.lexists(backup):
+            raise BadInput(
+                f"{target} is not Synapse's and {backup.name} already exists, so it cannot be "
+                "chained without losing one; move one of them away and install again"
+            )
+        else:
+            plan.append((name, "chained"))
+    folder.mkdir(parents=True, exist_ok=True)
+    actions: list[Action] = []
+    for name, done in plan:
+        target = folder / name
+        if done == "chained":
+            os.rename(target, folder / (name + CHAINED))
+        if done != "unchanged":
+            _write(target, script(name, bindir))
+        actions.append(Action(name, done, target))
+    return actions
+
+
+def _write(target: Path, text: str) -> None:
+    temporary = target.with_name(f".{target.name}.synapse-new")
+    temporary.write_text(text, encoding="utf-8")
+    mode = stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
+    temporary.chmod(mode)
+    os.replace(temporary, target)
+
+
+def uninstall(folder: Path, names: Sequence[str]) -> list[Action]:
+    """Remove Synapse's scripts `names` from `folder` and put chained hooks back."""
+    wanted = _check_names(names)
+    actions: list[Action] = []
+    for name in wanted:
+        target, backup = folder / name, folder / (name + CHAINED)
+        if os.path.lexists(target) and not _ours(target):
+            actions.append(Action(name, "left alone", target))
+            continue
+        if os.path.lexists(target):
+            target.unlink()
+            done = "removed"
+        else:
+            done = "absent"
+        if os.path.lexists(backup):
+            os.rename(backup, target)
+            done = "restored"
+        actions.append(Action(name, done, target))
+    return actions

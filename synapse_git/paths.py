@@ -1,0 +1,407 @@
+"""Path-like tokens in memory text, and the rules for paths never called missing.
+
+Kept free of pygit2 and of the store: the commit hook imports this module and
+must start fast. The never-missing rules are gitignore-style patterns matched
+with `pathspec`, compiled once per checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pathspec
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Extensions a bare file name may carry (`settings.py`); a list rather than "any
+# word.word", which would take domains, methods (`os.path`) and `e.g` for files.
+EXTENSIONS = _words(
+    """
+    py pyi pyx pxd ipynb js mjs cjs jsx ts mts cts tsx vue svelte json jsonc json5 yml yaml
+    toml ini cfg conf env lock md markdown rst txt adoc org sh bash zsh fish ps1 bat cmd go
+    mod sum rs c h cc cpp cxx hpp hh hxx m mm java kt kts scala clj cljs groovy gradle swift
+    rb erb rake gemspec php pl pm lua r jl sql html htm css scss sass less xml xsd xsl csv tsv
+    parquet properties mk cmake proto graphql gql cs csproj sln fs fsx ex exs erl hrl hs ml mli
+    dart tf tfvars hcl nix j2 jinja jinja2 tmpl tpl service socket timer plist pem crt key pub
+    gz tgz tar zip whl png jpg jpeg gif svg ico webp pdf db sqlite sqlite3 wasm so dylib dll
+    log pid patch diff bak dockerfile containerfile editorconfig gitignore gitattributes
+    """
+)
+
+# Extensionless names that are files wherever they appear.
+KNOWN_FILES = _words(
+    """
+    Makefile GNUmakefile Dockerfile Containerfile Jenkinsfile Procfile Gemfile Rakefile
+    Vagrantfile Justfile Brewfile Pipfile Podfile Tiltfile Earthfile Taskfile BUILD WORKSPACE
+    LICENSE LICENCE CODEOWNERS
+    """
+)
+
+# Top folders a two-part relative path without an extension is taken from
+# (`src/app`); prose pairs such as `read/write` or `client/server` are not paths.
+SOURCE_ROOTS = _words(
+    """
+    src lib libs app apps pkg pkgs packages cmd internal docs doc test tests spec specs
+    scripts script bin tools config configs conf etc deploy deployment infra ci hooks
+    examples example include assets static public templates migrations vendor services
+    modules components fixtures benchmarks bench crates plugins charts k8s helm terraform
+    """
+)
+
+# `Node.js` and friends are products, not files.
+_PRODUCTS = _words(
+    """
+    node vue next nuxt react express d3 three chart ember backbone angular deno nest solid
+    alpine p5 moment day anime socket knockout meteor preact svelte gatsby
+    """
+)
+
+# Never called missing, whatever the checkout: build output, caches, environments.
+BUILD_PATTERNS = (
+    "build/",
+    "dist/",
+    "target/",
+    "out/",
+    "coverage/",
+    "htmlcov/",
+    "node_modules/",
+    "bower_components/",
+    "__pycache__/",
+    "*.pyc",
+    "*.pyo",
+    ".venv/",
+    "venv/",
+    ".env/",
+    "*.egg-info/",
+    ".eggs/",
+    ".tox/",
+    ".nox/",
+    ".pytest_cache/",
+    ".mypy_cache/",
+    ".ruff_cache/",
+    ".hypothesis/",
+    ".coverage",
+    ".cache/",
+    ".next/",
+    ".nuxt/",
+    ".parcel-cache/",
+    ".gradle/",
+    ".terraform/",
+    ".idea/",
+    ".vscode/",
+    ".DS_Store",
+    ".git/",
+    "obj/",
+    "*.o",
+    "*.so",
+)
+
+# Temp folders, as absolute-path prefixes; $TMPDIR is added at run time.
+TEMP_PATTERNS = ("/tmp/", "/var/tmp/", "/var/folders/", "/private/var/folders/", "/private/tmp/")
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://|^(?:www\.|mailto:|data:|urn:)", re.I)
+_DOMAIN = re.compile(
+    r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|app|ai|co|edu|gov|info|me|sh|so|"
+    r"xyz|cloud|page|site|tech|uk|de|fr|eu|us|ca|in|jp|cn|ru|gg|ly|to|tv|in)$",
+    re.I,
+)
+_MIME_TOPS = _words("application text image audio video multipart message font model chemical")
+_SHELL = re.compile(r"[|<>;&$`=*?{}\[\]\"']|&&")
+_NUMERIC = re.compile(r"^v?\d+(?:[.,:x]\d+)*[a-z%]*$", re.I)
+_BAD_CHARS = re.compile(r"[\s<>|\"'`*?{}\[\]()=,;!#%^]")
+_LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L\d+(?:-L?\d+)?$")
+_BACKQUOTED = re.compile(r"`([^`\n]+)`")
+_TRAIL = ".,;:!?)]}>'\"…"
+_LEAD = "([{<'\"\u201c\u2018"
+_AROUND = _LEAD + _TRAIL + "`"
+
+
+def find_paths(text: str) -> list[str]:
+    """Paths a developer would recognise in `text`, normalized, in order, once each.
+
+    Relative paths stay relative (`./a/../b.py` -> `b.py`), absolute stay absolute,
+    `~/x` stays `~/x`; a directory written with a trailing slash keeps it."""
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def add(candidate: str, *, quoted: bool) -> None:
+        path = _as_path(candidate, quoted=quoted)
+        if path is not None and path not in seen:
+            seen.add(path)
+            found.append(path)
+
+    # Back-quoted spans in order, then the text outside them, keeping first-seen order.
+    position = 0
+    for match in _BACKQUOTED.finditer(text):
+        for token in text[position : match.start()].split():
+            add(token, quoted=False)
+        span = match.group(1).strip()
+        if " " in span and _whole_quoted_path(span):
+            add(span, quoted=True)
+        else:
+            for token in span.split():
+                add(token, quoted=False)
+        position = match.end()
+    for token in text[position:].split():
+        add(token, quoted=False)
+    return found
+
+
+def _whole_quoted_path(span: str) -> bool:
+    """A back-quoted span holding spaces is one path (`My Docs/a.txt`), not a command."""
+    if _SHELL.search(span) or any(word.startswith("-") for word in span.split()):
+        return False
+    words = span.split()
+    anchored = span.startswith(("/", "~/", "./", "../"))
+    first_ok = anchored or "/" in words[0] or words[0][:1].isupper()
+    if not first_ok:
+        return False
+    # A later word that starts a path of its own means two paths, not one.
+    if any(word.startswith(("/", "~/", "./", "../")) for word in words[1:]):
+        return False
+    last = span.rstrip("/").rsplit("/", 1)[-1]
+    return span.endswith("/") or _has_extension(last) or last in KNOWN_FILES
+
+
+def _strip(token: str) -> str:
+    token = token.lstrip(_LEAD)
+    while token and token[-1] in _TRAIL:
+        # A closing bracket that belongs to the token stays (rare in paths; drop it).
+        token = token[:-1]
+    return token
+
+
+def _has_extension(name: str) -> bool:
+    stem, dot, ext = name.rpartition(".")
+    if not dot or not ext:
+        return False
+    if not stem:
+        # A dotfile: `.env`, `.gitignore`, `.pre-commit-config.yaml`.
+        return ext[:1].islower() and ext.replace("-", "").replace("_", "").isalnum()
+    if ext.lower() not in EXTENSIONS or not ext.isalnum():
+        return False
+    if ext.lower() == "js" and stem.lower() in _PRODUCTS:
+        return False
+    return bool(re.fullmatch(r"[\w.+@-]+", stem)) and not stem.isdigit()
+
+
+def _as_path(raw: str, *, quoted: bool) -> str | None:
+    if "/" not in raw and "." not in raw and raw.strip(_AROUND) not in KNOWN_FILES:
+        return None  # most words: no separator, no extension, no known file name
+    token = raw if quoted else _strip(raw)
+    if not token:
+        return None
+    token = _LINE_SUFFIX.sub("", token)
+    if _URL.search(token) or "@" in token or "\\" in token:
+        return None
+    if not quoted and _BAD_CHARS.search(token):
+        return None
+    if token.startswith("~"):
+        return _tilde(token)
+    if token.startswith("/"):
+        return _absolute(token)
+    return _relative(token)
+
+
+def _tilde(token: str) -> str | None:
+    if not token.startswith("~/") or len(token) < 3:
+        return None
+    rest = _normal(token[2:])
+    return None if rest in ("", ".") or rest.startswith("..") else "~/" + rest
+
+
+def _absolute(token: str) -> str | None:
+    parts = [part for part in token.split("/") if part]
+    if not parts:
+        return None
+    if all(_NUMERIC.match(part) for part in parts):
+        return None
+    # `/etc` alone is a path; `/s` or `/2` is an abbreviation or a unit.
+    if len(parts) == 1 and not (len(parts[0]) >= 3 or _has_extension(parts[0])):
+        return None
+    return _normal(token)
+
+
+def _relative(token: str) -> str | None:
+    explicit = token.startswith(("./", "../"))
+    parts = [part for part in token.split("/") if part and part != "."]
+    if not parts:
+        return None
+    if "/" not in token:
+        name = parts[0]
+        return name if (_has_extension(name) or name in KNOWN_FILES) else None
+    if all(_NUMERIC.match(part) for part in parts):
+        return None  # dates, fractions, ratios
+    if not explicit and (
+        (_DOMAIN.match(parts[0]) and not _has_extension(parts[0]))
+        or parts[0].lower() in ("localhost", "127.0.0.1")
+    ):
+        return None  # `github.com/owner/repo` is a module or a URL without scheme
+    last = parts[-1]
+    if not explicit:
+        if len(parts) == 2 and parts[0].lower() in _MIME_TOPS and not token.endswith("/"):
+            return None  # `application/json`, `text/html`
+        words = [part for part in parts if part != ".."]
+        if not _has_extension(last) and (
+            all(part.isupper() for part in words)
+            or (len(words) == 2 and any(part.isupper() or len(part) == 1 for part in words))
+        ):
+            return None  # TCP/IP, I/O, CI/CD, n/a, w/o
+        if not (
+            token.endswith("/")
+            or _has_extension(last)
+            or last in KNOWN_FILES
+            or parts[0] in SOURCE_ROOTS
+            or parts[0].startswith(".")
+            or len(parts) >= 3
+            or any("_" in part for part in parts)
+        ):
+            return None  # and/or, read/write, client/server
+    normal = _normal(token)
+    return None if normal in ("", ".") else normal
+
+
+def _normal(token: str) -> str:
+    directory = token.endswith("/")
+    normal = posixpath.normpath(token)
+    if normal.startswith("//"):
+        normal = "/" + normal.lstrip("/")
+    return normal + "/" if directory and normal not in ("/", ".") else normal
+
+
+def repo_relative(path: str) -> str:
+    """The form a relative path has in a git tree: no `./`, no trailing slash."""
+    return path.rstrip("/")
+
+
+@dataclass(frozen=True)
+class NeverMissing:
+    """Paths Synapse never calls missing: build output and caches, temp folders,
+    other accounts' homes, and whatever the checkout's .gitignore files ignore."""
+
+    checkout: Path | None
+    home: str
+    builds: pathspec.GitIgnoreSpec
+    temps: tuple[str, ...]
+    # folder (relative to the checkout, "" for its root) -> its compiled .gitignore;
+    # filled on first need from the path's own ancestor folders, the only ones that
+    # can affect it, unless the caller listed the .gitignore files up front.
+    ignores: dict[str, pathspec.GitIgnoreSpec | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    complete: bool = False
+
+    @classmethod
+    def for_checkout(
+        cls,
+        checkout: Path | None,
+        *,
+        gitignores: Iterable[str] | None = None,
+        home: str | None = None,
+    ) -> NeverMissing:
+        """Rules for `checkout` (None: no repository, only the machine-wide rules).
+
+        `gitignores` lists the checkout's .gitignore files relative to it (as git's
+        index knows them); when absent, each is read when a path below it is asked."""
+        temps = list(TEMP_PATTERNS)
+        tmpdir = os.environ.get("TMPDIR")
+        if tmpdir:
+            temps.append(tmpdir.rstrip("/") + "/")
+            temps.append(os.path.realpath(tmpdir).rstrip("/") + "/")
+        rules = cls(
+            checkout,
+            os.path.realpath(home or os.path.expanduser("~")),
+            _builds(),
+            tuple(temps),
+            complete=gitignores is not None,
+        )
+        for name in gitignores or ():
+            rules.ignores[posixpath.dirname(name)] = rules._read(posixpath.dirname(name))
+        return rules
+
+    def _read(self, folder: str) -> pathspec.GitIgnoreSpec | None:
+        if self.checkout is None:
+            return None
+        try:
+            text = (self.checkout / folder / ".gitignore").read_text(
+                encoding="utf-8", errors="replace"
+            )
+        except OSError:
+            return None
+        return _compile(text.splitlines())
+
+    def _spec(self, folder: str) -> pathspec.GitIgnoreSpec | None:
+        if folder not in self.ignores:
+            self.ignores[folder] = None if self.complete else self._read(folder)
+        return self.ignores[folder]
+
+    def skips(self, path: str) -> bool:
+        """True when `path` (as `find_paths` gives it) must never be called missing."""
+        if path.startswith("~/"):
+            return self._relative_skips(path[2:])
+        if path.startswith("/"):
+            return self._absolute_skips(path)
+        return self._relative_skips(path) or self._ignored(path)
+
+    def _absolute_skips(self, path: str) -> bool:
+        probe = path if path.endswith("/") else path + "/"
+        if self.checkout is not None:
+            # Inside the checkout only its own rules apply, even when it sits in /tmp.
+            root = str(self.checkout).rstrip("/") + "/"
+            if probe.startswith(root):
+                inner = path[len(root) :]
+                return bool(inner) and (self._relative_skips(inner) or self._ignored(inner))
+        if probe.startswith(self.temps):
+            return True
+        parts = [part for part in path.split("/") if part]
+        if len(parts) >= 2 and parts[0] in ("home", "Users"):
+            own = self.home.rstrip("/") + "/"
+            if not probe.startswith(own) and not own.startswith("/" + "/".join(parts[:2]) + "/"):
+                return True
+        return self._relative_skips(path.lstrip("/"))
+
+    def _relative_skips(self, path: str) -> bool:
+        bare = path.rstrip("/")
+        # With a trailing slash a path matches both file and folder patterns: a
+        # missing path may have been either, and one match is half the work.
+        return bool(self.builds.match_file(bare + "/"))
+
+    def _ignored(self, path: str) -> bool:
+        bare = path.rstrip("/")
+        if self.checkout is None or bare.startswith("../"):
+            return False
+        parts = bare.split("/")
+        # Deepest .gitignore first: it has the last word, as in git.
+        for depth in range(len(parts) - 1, -1, -1):
+            folder = "/".join(parts[:depth])
+            spec = self._spec(folder)
+            if spec is None:
+                continue
+            inner = "/".join(parts[depth:])
+            verdict = spec.check_file(inner + "/").include
+            if verdict is not None:
+                return bool(verdict)
+        return False
+
+
+def _compile(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
+    # pathspec is imported on first use: finding paths in text does not need it.
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+@cache
+def _builds() -> pathspec.GitIgnoreSpec:
+    return _compile(BUILD_PATTERNS)

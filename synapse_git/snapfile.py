@@ -1,0 +1,32 @@
+"""Where a checkout's session snapshot lives, and reading it as plain JSON.
+
+Kept apart from `session` so the commit hook can warn about drift found at
+the last refresh without loading the session machinery.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+SNAPSHOT_FORMAT = 1
+
+
+def snapshot_path(data_dir: Path, checkout: str) -> Path:
+    digest = hashlib.sha256(checkout.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return data_dir / "sessions" / f"{digest}.json"
+
+
+def read_raw(data_dir: Path, checkout: str) -> dict[str, Any] | None:
+    """The checkout's snapshot as JSON, or None when missing, unreadable or foreign."""
+    try:
+        data = json.loads(snapshot_path(data_dir, checkout).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    if data.get("format") != SNAPSHOT_FORMAT or data.get("checkout") != checkout:
+        return None
+    return data

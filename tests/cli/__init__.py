@@ -1,0 +1,1 @@
+"""Tests of the command line, one module per module of synapse_git/cli."""
