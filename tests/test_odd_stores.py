@@ -328,3 +328,50 @@ def test_a_version_1_store_gets_working_update_triggers_and_rebuilt_indexes(
             )
         ]
     assert hits == [1, 2]
+
+
+def test_a_store_locked_past_the_timeout_says_so(isolated_store: Path, repo: Path) -> None:
+    seed(isolated_store, repo, 1)
+    holder = sqlite3.connect(isolated_store / "memory.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        conn = store.connect(isolated_store / "memory.db")
+        conn.execute("PRAGMA busy_timeout = 0")  # the real 10 s, without the wait
+        with (
+            pytest.raises(StoreError, match="stayed locked by another process"),
+            store.transaction(conn),
+        ):
+            pass
+        conn.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def test_a_read_only_database_file_is_one_clear_error(isolated_store: Path, repo: Path) -> None:
+    seed(isolated_store, repo, 1)
+    db = isolated_store / "memory.db"
+    conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, isolation_level=None)
+    try:
+        with (
+            pytest.raises(StoreError, match=r"cannot use .*nothing was written"),
+            store.transaction(conn),
+        ):
+            conn.execute("INSERT INTO projects (key) VALUES ('x')")
+    finally:
+        conn.close()
+
+
+def test_an_sqlite_error_past_the_service_is_still_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], repo: Path
+) -> None:
+    from synapse_git.cli.app import main
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(Synapse, "list_memories", broken)
+    monkeypatch.chdir(repo)
+    assert main(["memory", "list"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("synapse: ") and "Traceback" not in err and len(err.splitlines()) == 1
