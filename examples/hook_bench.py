@@ -2,6 +2,9 @@
 
     python examples/hook_bench.py [FILES] [MEMORIES] [ROUNDS]   (defaults 5000 1000 15)
 
+Run it with the Python of the installation to measure; an editable install
+(`pip install -e`) adds a path finder to every start, which the JSON reports.
+
 Builds a temporary repository of FILES files and a temporary store with
 MEMORIES project memories (each naming a file of the repository), then times,
 as wall clock of real processes:
@@ -63,6 +66,12 @@ def run(args: list[str], cwd: Path, env: dict[str, str], check: bool = True) -> 
     if check and done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed: {done.stdout!r} {done.stderr!r}")
     return took
+
+
+def _editable() -> bool:
+    import synapse_git
+
+    return "site-packages" not in synapse_git.__file__
 
 
 def stats(samples: list[float]) -> dict[str, float]:
@@ -170,6 +179,8 @@ def main(argv: list[str]) -> int:
         result: dict[str, object] = {
             "python": sys.version.split()[0],
             "load_average_at_start": os.getloadavg()[0],
+            # An editable install (`pip install -e`) adds a path finder to every start.
+            "editable_install": _editable(),
             "files": files,
             "memories": memories,
             "rounds": rounds,
@@ -242,7 +253,10 @@ def main(argv: list[str]) -> int:
         )
         run(["git", "add", ".pre-commit-config.yaml"], root, env)
         run(["git", "commit", "-q", "--no-verify", "-m", "config"], root, env)
-        run([str(BIN / "pre-commit"), "install"], root, env)
+        pre_commit = BIN / "pre-commit"
+        if not pre_commit.exists():
+            pre_commit = Path(shutil.which("pre-commit") or "pre-commit")
+        run([str(pre_commit), "install"], root, env)
         result["pre_commit_framework_commit"] = paired(
             rounds, touch, commit, [*commit, "--no-verify"], root, env
         )

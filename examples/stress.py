@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,13 +96,14 @@ class Writer:
         }
 
 
-def run_service(writer: Writer) -> None:
+def run_service(writer: Writer, start: Callable[[], None]) -> None:
     from synapse_git.errors import SynapseError
     from synapse_git.service import Synapse
 
     svc = Synapse()
     scopes = {folder: svc.scope(folder) for folder in writer.folders}
     outside = svc.scope(tempfile.gettempdir())
+    start()
     for n in range(writer.count):
         folder = writer.folder(n)
         scope = outside if folder is None else scopes[folder]
@@ -120,7 +122,7 @@ def run_service(writer: Writer) -> None:
             writer.note(exc)
 
 
-def run_cli(writer: Writer) -> None:
+def run_cli(writer: Writer, start: Callable[[], None]) -> None:
     from synapse_git.cli.app import main
 
     def call(*args: str) -> tuple[int, str, str]:
@@ -129,6 +131,7 @@ def run_cli(writer: Writer) -> None:
             code = main(list(args))
         return code, out.getvalue(), err.getvalue()
 
+    start()
     for n in range(writer.count):
         folder = writer.folder(n)
         where = ["--global"] if folder is None else ["-C", folder]
@@ -159,62 +162,72 @@ def run_cli(writer: Writer) -> None:
             writer.errors.append(err.strip())
 
 
-def run_mcp(writer: Writer) -> None:
+def run_mcp(writer: Writer, start: Callable[[], None]) -> None:
     import anyio
 
-    anyio.run(_mcp_session, writer)
+    anyio.run(_mcp_session, writer, start)
 
 
-async def _mcp_session(writer: Writer) -> None:
+async def _mcp_session(writer: Writer, start: Callable[[], None]) -> None:
+    from contextlib import AsyncExitStack
+
+    import anyio
     from mcp import Client, StdioServerParameters
 
     command = synapse_command()
-    # One server per project, as an agent session has; global memories go through the first.
-    for folder in writer.folders:
-        params = StdioServerParameters(
-            command=command[0],
-            args=[*command[1:], "mcp", "--project", folder],
-            env=dict(os.environ),
-            cwd=folder,
-        )
-        async with Client(params) as client:
-            for n in range(writer.count):
-                target = writer.folder(n)
-                if target != folder and not (target is None and folder == writer.folders[0]):
-                    continue
-                args: dict[str, Any] = {"body": body_of(writer.index, n)}
-                if target is None:
-                    args["scope"] = "global"
-                got = await client.call_tool("remember", args)
-                if got.is_error or not got.structured_content:
-                    writer.errors.append(str(got.content))
-                    continue
-                memory = got.structured_content
-                writer.done.append([n, memory["id"]])
-                found = await client.call_tool("recall", {"query": f"token w{writer.index}n{n}"})
-                writer.searches += not found.is_error
-                if found.is_error:
-                    writer.errors.append(str(found.content))
-                page = await client.call_tool(
-                    "readmemory", {"id": memory["id"], "project": memory["project"]}
-                )
-                ok = not page.is_error and (page.structured_content or {}).get("memory")
-                writer.reads += bool(ok)
-                if page.is_error:
-                    writer.errors.append(str(page.content))
+    async with AsyncExitStack() as stack:
+        # One server per project, as an agent session has, started before the others
+        # begin; global memories go through the first.
+        clients = {}
+        for folder in writer.folders:
+            params = StdioServerParameters(
+                command=command[0],
+                args=[*command[1:], "mcp", "--project", folder],
+                env=dict(os.environ),
+                cwd=folder,
+            )
+            clients[folder] = await stack.enter_async_context(Client(params))
+        await anyio.to_thread.run_sync(start)
+        for n in range(writer.count):
+            target = writer.folder(n)
+            client = clients[target or writer.folders[0]]
+            args: dict[str, Any] = {"body": body_of(writer.index, n)}
+            if target is None:
+                args["scope"] = "global"
+            got = await client.call_tool("remember", args)
+            if got.is_error or not got.structured_content:
+                writer.errors.append(str(got.content))
+                continue
+            memory = got.structured_content
+            writer.done.append([n, memory["id"]])
+            found = await client.call_tool("recall", {"query": f"token w{writer.index}n{n}"})
+            writer.searches += not found.is_error
+            if found.is_error:
+                writer.errors.append(str(found.content))
+            page = await client.call_tool(
+                "readmemory", {"id": memory["id"], "project": memory["project"]}
+            )
+            ok = not page.is_error and (page.structured_content or {}).get("memory")
+            writer.reads += bool(ok)
+            if page.is_error:
+                writer.errors.append(str(page.content))
 
 
 def worker_main(kind: str, index: int, count: int, folders: list[str], go: Path, every: int) -> int:
     writer = Writer(index, count, folders, every)
-    # Import everything first, then start together so the writers really overlap.
     runner = {"service": run_service, "cli": run_cli, "mcp": run_mcp}[kind]
     import synapse_git.cli.app  # noqa: F401
 
-    deadline = time.monotonic() + 120
-    while not go.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    def start() -> None:
+        # Everything imported and connected: say so, then start with the others, so the
+        # writers really overlap.
+        (go.parent / f"ready-{index}").touch()
+        deadline = time.monotonic() + 300
+        while not go.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     try:
-        runner(writer)
+        runner(writer, start)
     except Exception as exc:  # an escaped error is itself a finding
         writer.note(exc)
     print(json.dumps(writer.result()))
@@ -303,8 +316,13 @@ def run(
                 ),
             )
         )
-    time.sleep(0.5)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and len(list(base.glob("ready-*"))) < writers:
+        if any(proc.poll() is not None for _, proc in procs):
+            break
+        time.sleep(0.05)
     go.touch()
+    ready = time.monotonic() - started
     results, crashed = [], []
     for kind, proc in procs:
         out, err = proc.communicate()
@@ -322,6 +340,7 @@ def run(
         "kinds": {k: sum(1 for kind, _ in procs if kind == k) for k in kinds},
         "memories_each": memories,
         "seconds": round(seconds, 1),
+        "seconds_to_start": round(ready, 1),
         "searches": sum(r["searches"] for r in results),
         "reads": sum(r["reads"] for r in results),
         "errors": len(errors),

@@ -6,15 +6,17 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Sequence
 
 from synapse_git import conflict_words, memories
 from synapse_git.memories import COLUMNS, Memory
 from synapse_git.scope import Scope
 
-CANDIDATES = 8  # conflict candidates fetched per memory
-FTS_TERMS = 10  # words of a memory looked up to find its candidates
+CANDIDATES = 4  # conflict candidates fetched per memory
+FTS_TERMS = 4  # words of a memory looked up to find its candidates
 RARE_SHARE = 0.01  # a word in more memories than this does not make candidates
 SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
+SHORT_BODY = 160  # characters: a longer body rarely holds only two looked-up words
 
 _WORD = re.compile(r"[^\W\d_][\w-]+")
 
@@ -44,9 +46,8 @@ class Candidates:
     def __init__(self, conn: sqlite3.Connection, scope: Scope) -> None:
         self.conn = conn
         self.scope = scope
-        total = int(
-            conn.execute("SELECT count(*) FROM memories WHERE state = 'live'").fetchone()[0]
-        )
+        # The highest id bounds the store's size without counting it.
+        total = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
         self.common = max(50, int(total * RARE_SHARE))
         self._lists: dict[str, list[int]] = {}
 
@@ -63,9 +64,9 @@ class Candidates:
             self._lists[term] = [] if len(ids) > self.common else ids
         return self._lists[term]
 
-    def of(self, memory: Memory) -> list[Memory]:
-        """Visible live memories sharing enough uncommon words with `memory`, those
-        sharing most (then the newest) first."""
+    def _ranked(self, memory: Memory) -> tuple[list[int], list[int]]:
+        """Ids sharing enough uncommon words with `memory` (most shared, then newest,
+        first), and ids sharing only one, which qualify if their body is that short."""
         terms = _fts_terms(memory.body, FTS_TERMS)
         shared: Counter[int] = Counter()
         for term in terms:
@@ -76,26 +77,42 @@ class Candidates:
         needed = max(1, min(2, len(terms) - 1))
         ranked = sorted(((n, other) for other, n in shared.items()), reverse=True)
         chosen = [other for n, other in ranked if n >= needed][:CANDIDATES]
-        if len(chosen) < CANDIDATES:
-            chosen += self._short([other for n, other in ranked if n < needed][:SHORT_PROBES])
-        return self._rows(chosen[:CANDIDATES])
+        probes = [other for n, other in ranked if n < needed][:SHORT_PROBES]
+        return chosen, probes if len(chosen) < CANDIDATES else []
 
-    def _short(self, ids: list[int]) -> list[int]:
+    def many(self, rows: Sequence[Memory]) -> dict[int, list[Memory]]:
+        """For each of `rows`, its visible live candidates, best first; two queries
+        in all, whatever the number of rows."""
+        plans = {memory.id: self._ranked(memory) for memory in rows}
+        short = self._short(sorted({i for _, probes in plans.values() for i in probes}))
+        chosen = {
+            memory_id: (ids + [i for i in probes if i in short])[:CANDIDATES]
+            for memory_id, (ids, probes) in plans.items()
+        }
+        found = self._rows(sorted({i for ids in chosen.values() for i in ids}))
+        return {
+            memory_id: [found[i] for i in ids if i in found] for memory_id, ids in chosen.items()
+        }
+
+    def _short(self, ids: list[int]) -> set[int]:
         """Of `ids`, those whose own body has at most two looked-up words."""
         if not ids:
-            return []
+            return set()
         marks = ", ".join("?" for _ in ids)
-        rows = self.conn.execute(f"SELECT id, body FROM memories WHERE id IN ({marks})", ids)
-        short = {int(i) for i, body in rows if len(_fts_terms(str(body), FTS_TERMS)) <= 2}
-        return [other for other in ids if other in short]
+        # Two words fit in a short body: SQLite drops the long ones before Python looks.
+        rows = self.conn.execute(
+            f"SELECT id, body FROM memories WHERE id IN ({marks}) AND length(body) <= ?",
+            [*ids, SHORT_BODY],
+        )
+        return {int(i) for i, body in rows if len(_fts_terms(str(body), FTS_TERMS)) <= 2}
 
-    def _rows(self, ids: list[int]) -> list[Memory]:
+    def _rows(self, ids: list[int]) -> dict[int, Memory]:
         if not ids:
-            return []
+            return {}
         where, scoped = memories.visible(self.scope.projects)
         marks = ", ".join("?" for _ in ids)
         params: list[object] = [*ids, *scoped]
-        found = {
+        return {
             int(row[0]): Memory(*row)
             for row in self.conn.execute(
                 f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live'"
@@ -103,4 +120,3 @@ class Candidates:
                 params,
             )
         }
-        return [found[other] for other in ids if other in found]

@@ -49,6 +49,25 @@ def _folders(paths: Iterable[str]) -> set[str]:
     return found
 
 
+def _emptied(parents: set[str], still_tracked: Callable[[Sequence[str]], set[str]]) -> set[str]:
+    """The folders among `parents` with no file left in the staged tree. Deepest
+    first: a folder that still holds a file vouches for all its ancestors, so a
+    usual deletion costs one small listing, not one of the whole tree."""
+    unresolved = set(parents)
+    emptied: set[str] = set()
+    while unresolved:
+        depth = max(folder.count("/") for folder in unresolved)
+        layer = sorted(folder for folder in unresolved if folder.count("/") == depth)
+        held = still_tracked(layer)
+        for folder in layer:
+            unresolved.discard(folder)
+            if folder in held:
+                unresolved -= _folders([folder + "/"])
+            else:
+                emptied.add(folder)
+    return emptied
+
+
 def _match_phrase(needle: str) -> str:
     # A quoted FTS5 string is data: doubling the quote is the only escape it needs.
     return '"' + needle.replace('"', '""') + '"'
@@ -114,8 +133,7 @@ def broken_memories(
     gone = gone_paths(changes)
     if not gone:
         return []
-    parents = _folders(gone) - set(gone)
-    folders = parents - still_tracked(sorted(parents)) if parents else set()
+    folders = _emptied(_folders(gone) - set(gone), still_tracked)
     needles = sorted(set(gone) | folders)
     found: list[Broken] = []
     for memory_id, body in _candidates(conn, project, needles):

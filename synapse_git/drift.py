@@ -291,7 +291,20 @@ def about(
     """Findings that involve any of `ids`; a newer contradicting memory outside
     `ids` is quoted (abridged) so the caller sees the correction."""
     chosen = set(kinds)
-    rows = [found for i in dict.fromkeys(ids) if (found := memories.get(conn, i, scope.projects))]
+    wanted = list(dict.fromkeys(ids))
+    if not wanted:
+        return []
+    where, scoped = memories.visible(scope.projects)
+    marks = ", ".join("?" for _ in wanted)
+    params: list[object] = [*wanted, *scoped]
+    rows = [
+        Memory(*row)
+        for row in conn.execute(
+            f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live' AND {where}"
+            " ORDER BY id",
+            params,
+        )
+    ]
     if not rows:
         return []
     findings: list[Finding] = []
@@ -316,10 +329,10 @@ def _conflicts_about(
             parsed[memory.id] = conflicts.parse(memory.body)
         return parsed[memory.id]
 
-    search = Candidates(conn, scope)
+    found_for = Candidates(conn, scope).many(rows)
     findings = []
     for row in rows:
-        for other in search.of(row):
+        for other in found_for[row.id]:
             pair = (min(row.id, other.id), max(row.id, other.id))
             if pair in seen_pairs or other.body == row.body:
                 continue

@@ -177,6 +177,8 @@ def post_checkout(
 ) -> int:
     """After a branch switch (flag 1): re-check drift, print one screen, write the
     session snapshot. A file checkout (flag 0) does nothing visible."""
+    # What changed is measured against this checkout's last snapshot, which also
+    # covers switches made while the hook was not installed, not against OLD.
     del old, new
     try:
         if flag != "1" or not data_dir().joinpath("memory.db").is_file():
@@ -253,7 +255,7 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
         key, project, head = os.path.realpath(folder or os.getcwd()), None, None
     conn = peek.open_readonly(cfg.db_path)
     if conn is None:
-        return session_mod.Snapshot(key, project, head, "", ())
+        return session_mod.nothing(key, project, head)
     with closing(conn):
         version = peek.store_version(conn)
     found = session_mod.read_snapshot(cfg.data_dir, key)

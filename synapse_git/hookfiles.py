@@ -67,6 +67,9 @@ def script(name: str, bindir: str | None = None) -> str:
             "status=0",
             'if [ -x "$chained" ]; then "$chained" "$@" || status=$?; fi',
         ]
+    if name == "post-checkout":
+        # A file checkout (flag 0) has nothing to refresh: skip starting Python.
+        lines.append('[ "$3" = 1 ] || exit $status')
     if bindir is not None:
         lines.append(f"PATH={_quote(bindir)}:$PATH")
     lines += [

@@ -319,12 +319,15 @@ class Synapse:
 
     def matching(self, query: str, scope: Scope) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
+        utf8(query, "the filter")
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             ids = recall_mod.matches(conn, terms.parse(query), scope.projects)
             rows = recall_mod.rows(conn, ids)
-        return Listing(scope.project, len(rows), rows)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, len(rows), rows, moved)
 
     def evaluate(
         self, cases: Sequence[evaluation.Case], *, budget: str | None = None
@@ -379,7 +382,7 @@ class Synapse:
         key = str(scope.checkout or scope.folder)
         head = scope_mod.head(scope).commit if scope.project is not None else None
         if not self._exists():
-            return Snapshot(key, scope.project, head, "", ())
+            return session.nothing(key, scope.project, head)
         with self.connection() as conn:
             rows = session.visible_rows(conn, scope.projects)
             version = peek.store_version(conn)

@@ -12,9 +12,8 @@ import json
 import os
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from synapse_git.config import Budget
 from synapse_git.snapfile import SNAPSHOT_FORMAT, read_raw, snapshot_path
@@ -22,7 +21,8 @@ from synapse_git.text import first_line
 
 LIMIT_BYTES = 8 * 1024  # agents cut longer start-up context
 STORED_BYTES = 6_000  # the most any budget shows of one body
-STORED_TOTAL = 128 * 1024  # enough entries to fill any rendering
+STORED_TOTAL = 64 * 1024  # with STORED_ENTRIES: more than any 8 KiB rendering can show
+STORED_ENTRIES = 400
 HINT = (
     "To read a memory in full, call readmemory with its id and the project above, "
     "starting at offset 0 and passing each `next` until it is null "
@@ -30,8 +30,11 @@ HINT = (
 )
 
 
-@dataclass(frozen=True)
-class Row:
+# NamedTuples rather than dataclasses: session start reads a snapshot on every
+# agent start, and creating dataclasses costs it several milliseconds.
+
+
+class Row(NamedTuple):
     id: int
     body: str
     project: str | None
@@ -39,32 +42,31 @@ class Row:
     recalled: int
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     id: int
     is_global: bool
     text: str  # the body, cut to STORED_BYTES on a character boundary
     total: int  # the body's full size in UTF-8 bytes
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     checkout: str
     project: str | None
     head: str | None
     store_version: str
     entries: tuple[Entry, ...]
-    stale: dict[str, list[str]] = field(default_factory=dict)  # id -> paths gone
-    older: dict[str, int] = field(default_factory=dict)  # id -> newer id (conflict)
-    repeated: dict[str, int] = field(default_factory=dict)  # id -> newer id (duplicate)
-    titles: dict[str, str] = field(default_factory=dict)  # first lines of those left out
-    visible: int = 0
+    stale: dict[str, list[str]]  # id -> paths gone
+    older: dict[str, int]  # id -> newer id (conflict)
+    repeated: dict[str, int]  # id -> newer id (duplicate)
+    titles: dict[str, str]  # first lines of those left out
+    visible: int
 
     def current(self, head: str | None, store_version: str) -> bool:
         return self.head == head and self.store_version == store_version
 
     def as_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = self._asdict()
+        data["entries"] = [entry._asdict() for entry in self.entries]
         data["format"] = SNAPSHOT_FORMAT
         return data
 
@@ -73,6 +75,11 @@ class Snapshot:
         entries = tuple(Entry(**entry) for entry in data["entries"])
         fields = {k: v for k, v in data.items() if k not in ("entries", "format")}
         return cls(entries=entries, **fields)
+
+
+def nothing(checkout: str, project: str | None, head: str | None) -> Snapshot:
+    """What to tell when there is no store yet."""
+    return Snapshot(checkout, project, head, "", (), {}, {}, {}, {}, 0)
 
 
 def visible_rows(conn: sqlite3.Connection, projects: Sequence[str]) -> list[Row]:
@@ -141,7 +148,7 @@ def build(
         if str(row.id) in left:
             titles[str(row.id)] = first_line(row.body)
             continue
-        if stored >= STORED_TOTAL:
+        if stored >= STORED_TOTAL or len(entries) >= STORED_ENTRIES:
             continue
         text = _cut(row.body, STORED_BYTES)
         stored += len(text.encode("utf-8"))
@@ -161,8 +168,7 @@ def build(
     )
 
 
-@dataclass(frozen=True)
-class Refresh:
+class Refresh(NamedTuple):
     """What a branch switch changed: memories that became stale, and those fine again."""
 
     snapshot: Snapshot

@@ -32,7 +32,7 @@ def test_eight_writer_processes_lose_nothing_and_never_see_a_lock(tmp_path: Path
         "--writers",
         "8",
         "--memories",
-        "20",
+        "15",
         "--shell-every",
         "10",
         "--kinds",
@@ -40,8 +40,8 @@ def test_eight_writer_processes_lose_nothing_and_never_see_a_lock(tmp_path: Path
     )
     assert report["writers"] == 8
     assert report["kinds"] == {"service": 3, "cli": 3, "mcp": 2}
-    assert report["returned"] == report["present"] == 160
+    assert report["returned"] == report["present"] == 120
     assert report["lost"] == report["wrong_text"] == 0
     assert report["errors"] == report["locked"] == 0
     assert report["check_exit"] == 0
-    assert report["searches"] == report["reads"] == 160
+    assert report["searches"] == report["reads"] == 120

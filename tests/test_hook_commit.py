@@ -215,3 +215,30 @@ def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> N
     )
     assert done.returncode == 1, done.stdout
     assert "LOADED []" in done.stdout
+
+
+def test_a_commit_deleting_very_many_paths_reads_the_bodies_once(
+    tmp_path: Path, isolated_store: Path
+) -> None:
+    from synapse_git import commitcheck, gitcmd, paths, peek
+
+    repo = make_repo(tmp_path / "many", {f"d/f{i}.txt": "x\n" for i in range(250)})
+    memory = remember(repo, "See d/f7.txt, and the whole `d/` folder")
+    git(repo, "rm", "-q", "-r", "d")
+    checkout = gitcmd.locate(repo)
+    assert checkout is not None
+    changes = gitcmd.staged_changes(checkout.toplevel)
+    assert len(changes) > commitcheck.MAX_NEEDLES
+    conn = peek.open_readonly(isolated_store / "memory.db")
+    assert conn is not None
+    with conn:
+        broken = commitcheck.broken_memories(
+            conn,
+            checkout.project,
+            str(checkout.toplevel),
+            changes,
+            find_paths=paths.find_paths,
+            still_tracked=lambda folders: gitcmd.tracked_under(checkout.toplevel, folders),
+        )
+    conn.close()
+    assert [(b.memory_id, b.path) for b in broken] == [(memory, "d/"), (memory, "d/f7.txt")]

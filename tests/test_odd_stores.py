@@ -99,41 +99,42 @@ def drop_index(db: Path, index: str) -> None:
         conn.close()
 
 
-@pytest.mark.parametrize("index", store.INDEXES)
-def test_repair_recreates_a_dropped_index_and_its_triggers_work_again(
-    index: str, isolated_store: Path, repo: Path
+def test_repair_recreates_dropped_indexes_and_their_triggers_work_again(
+    isolated_store: Path, repo: Path
 ) -> None:
     seed(isolated_store, repo, 5)
     db = isolated_store / "memory.db"
-    drop_index(db, index)
+    for index in store.INDEXES:
+        drop_index(db, index)
 
     found = run_cli("memory", "check", cwd=repo)
     assert found.returncode == 1
-    assert f"index {index} is missing" in found.stdout
+    for index in store.INDEXES:
+        assert f"index {index} is missing" in found.stdout
     refused = run_cli("memory", "remember", "written while the index is gone", cwd=repo)
     assert_one_clear_line(refused, "memory check")
-    assert "written while the index is gone" not in run_cli("memory", "list", cwd=repo).stdout
+    assert Synapse().list_memories(Synapse().scope(repo)).total == 5
 
     fixed = run_cli("memory", "check", "--repair", cwd=repo)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "ok: 5 live memories" in fixed.stdout
 
-    # Every write path keeps the rebuilt index in step again: insert, edit, forget.
+    # Every write path keeps the rebuilt indexes in step again: insert, edit, forget.
     svc = Synapse()
     here = svc.scope(repo)
     assert svc.remember("kubernetes rollout notes", here).id == 6
     svc.edit(1, here, body="kubernetes edited first memory")
     svc.forget(2, here)
-    assert run_cli("memory", "check", cwd=repo).returncode == 0
-    with sqlite3.connect(db) as conn:
-        hits = {
-            row[0]
-            for row in conn.execute(
-                f"SELECT rowid FROM {index} WHERE {index} MATCH ?", ('"kubernetes"',)
-            )
-        }
-    conn.close()
-    assert hits == {1, 6}
+    assert svc.check().ok
+    with svc.connection() as conn:
+        for index in store.INDEXES:
+            hits = {
+                row[0]
+                for row in conn.execute(
+                    f"SELECT rowid FROM {index} WHERE {index} MATCH ?", ('"kubernetes"',)
+                )
+            }
+            assert hits == {1, 6}, index
 
 
 def test_the_service_raises_store_error_for_a_damaged_store(
@@ -327,3 +328,50 @@ def test_a_version_1_store_gets_working_update_triggers_and_rebuilt_indexes(
             )
         ]
     assert hits == [1, 2]
+
+
+def test_a_store_locked_past_the_timeout_says_so(isolated_store: Path, repo: Path) -> None:
+    seed(isolated_store, repo, 1)
+    holder = sqlite3.connect(isolated_store / "memory.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        conn = store.connect(isolated_store / "memory.db")
+        conn.execute("PRAGMA busy_timeout = 0")  # the real 10 s, without the wait
+        with (
+            pytest.raises(StoreError, match="stayed locked by another process"),
+            store.transaction(conn),
+        ):
+            pass
+        conn.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def test_a_read_only_database_file_is_one_clear_error(isolated_store: Path, repo: Path) -> None:
+    seed(isolated_store, repo, 1)
+    db = isolated_store / "memory.db"
+    conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, isolation_level=None)
+    try:
+        with (
+            pytest.raises(StoreError, match=r"cannot use .*nothing was written"),
+            store.transaction(conn),
+        ):
+            conn.execute("INSERT INTO projects (key) VALUES ('x')")
+    finally:
+        conn.close()
+
+
+def test_an_sqlite_error_past_the_service_is_still_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], repo: Path
+) -> None:
+    from synapse_git.cli.app import main
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(Synapse, "list_memories", broken)
+    monkeypatch.chdir(repo)
+    assert main(["memory", "list"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("synapse: ") and "Traceback" not in err and len(err.splitlines()) == 1

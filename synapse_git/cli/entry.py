@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -83,6 +82,8 @@ def _run_mcp(project: Path | None, budget: str | None) -> int:
         return exc.exit_code
     except Exception as exc:
         if os.environ.get("SYNAPSE_DEBUG") == "1":
+            import traceback  # only here: session start pays for every import above
+
             traceback.print_exc()
         else:
             print(
