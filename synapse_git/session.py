@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from synapse_git.config import Budget
+from synapse_git.guidance import READING_HINT
 from synapse_git.snapfile import SNAPSHOT_FORMAT, read_raw, snapshot_path
 from synapse_git.text import first_line
 
@@ -23,11 +24,7 @@ LIMIT_BYTES = 8 * 1024  # agents cut longer start-up context
 STORED_BYTES = 6_000  # the most any budget shows of one body
 STORED_TOTAL = 64 * 1024  # with STORED_ENTRIES: more than any 8 KiB rendering can show
 STORED_ENTRIES = 400
-HINT = (
-    "To read a memory in full, call readmemory with its id and the project above, "
-    "starting at offset 0 and passing each `next` until it is null "
-    "(shell: synapse memory read ID)."
-)
+HINT = f"{READING_HINT} (Shell: synapse memory read ID --offset N.)"
 
 
 # NamedTuples rather than dataclasses: session start reads a snapshot on every
