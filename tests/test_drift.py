@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -141,8 +142,9 @@ def test_global_relative_paths_are_never_checked(tmp_path: Path) -> None:
 def test_absolute_paths_are_checked_by_existence(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r")
     svc = Synapse()
-    here = Path(__file__).resolve().parent  # not a temp folder
-    remember(svc, repo, f"The suite's fixtures are in {here}/conftest.py", is_global=True)
+    # Not the suite's own folder: a clone may well live under a temp folder.
+    here = Path(shutil.which("env") or "/usr/bin/env").resolve().parent
+    remember(svc, repo, f"Scripts start with {here}/env", is_global=True)
     gone = remember(svc, repo, f"Old notes were in {here}/no-such-notes.txt", is_global=True)
     route = remember(svc, repo, "The gateway serves /no-such-root-xyz/v1/users", is_global=True)
     remember(svc, repo, "Scratch files go to /tmp/synapse-scratch/x.txt", is_global=True)
