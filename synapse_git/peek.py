@@ -11,7 +11,8 @@ import sqlite3
 from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
-from synapse_git.store import BUSY_TIMEOUT_S, SCHEMA_VERSION
+from synapse_git.schema import SCHEMA_VERSION
+from synapse_git.store import BUSY_TIMEOUT_S
 
 
 def open_readonly(path: Path) -> sqlite3.Connection | None:

@@ -19,6 +19,7 @@ from synapse_git import (
     evaluation,
     gitcmd,
     hookfiles,
+    integrity,
     memories,
     peek,
     reading,
@@ -427,11 +428,11 @@ class Synapse:
 
     # -- the store as a whole ---------------------------------------------------------
 
-    def check(self, *, repair: bool = False) -> store.CheckReport:
+    def check(self, *, repair: bool = False) -> integrity.CheckReport:
         with self.connection() as conn:
             if repair:
-                store.repair(conn)
-            return store.check(conn)
+                integrity.repair(conn)
+            return integrity.check(conn)
 
     def export(self) -> Iterator[str]:
         if not self._exists():
@@ -487,9 +488,9 @@ class Synapse:
 
     # -- backup --------------------------------------------------------------------------
 
-    def backup(self, target: str | os.PathLike[str]) -> store.BackupReport:
+    def backup(self, target: str | os.PathLike[str]) -> integrity.BackupReport:
         """Write a consistent copy of the store to `target` (a new file) while writers run."""
         if not self._exists():
             raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
         with self.connection(create=False) as conn:
-            return store.backup(conn, self.config.db_path, Path(target))
+            return integrity.backup(conn, self.config.db_path, Path(target))

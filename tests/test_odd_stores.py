@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from synapse_git import store
+from synapse_git import schema, store
 from synapse_git.config import load
 from synapse_git.errors import StoreError
 from synapse_git.service import Synapse
@@ -104,12 +104,12 @@ def test_repair_recreates_dropped_indexes_and_their_triggers_work_again(
 ) -> None:
     seed(isolated_store, repo, 5)
     db = isolated_store / "memory.db"
-    for index in store.INDEXES:
+    for index in schema.INDEXES:
         drop_index(db, index)
 
     found = run_cli("memory", "check", cwd=repo)
     assert found.returncode == 1
-    for index in store.INDEXES:
+    for index in schema.INDEXES:
         assert f"index {index} is missing" in found.stdout
     refused = run_cli("memory", "remember", "written while the index is gone", cwd=repo)
     assert_one_clear_line(refused, "memory check")
@@ -127,7 +127,7 @@ def test_repair_recreates_dropped_indexes_and_their_triggers_work_again(
     svc.forget(2, here)
     assert svc.check().ok
     with svc.connection() as conn:
-        for index in store.INDEXES:
+        for index in schema.INDEXES:
             hits = {
                 row[0]
                 for row in conn.execute(
@@ -302,7 +302,7 @@ def test_a_version_1_store_gets_working_update_triggers_and_rebuilt_indexes(
     db = isolated_store / "memory.db"
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
-    for statement in store._statements(store.MIGRATIONS[0]):
+    for statement in schema.statements(schema.MIGRATIONS[0]):
         conn.execute(statement)
     conn.execute("PRAGMA user_version = 1")
     conn.execute(
@@ -320,7 +320,7 @@ def test_a_version_1_store_gets_working_update_triggers_and_rebuilt_indexes(
     svc.restore(1, svc.scope(repo))
     assert svc.check().ok
     with svc.connection() as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         hits = [
             row[0]
             for row in conn.execute(

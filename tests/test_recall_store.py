@@ -6,14 +6,14 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from synapse_git import store
+from synapse_git import integrity, schema, store
 from synapse_git.service import Synapse
 
 
 def test_a_schema_1_store_gains_tallies_of_its_live_rows(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        for statement in store._statements(store.MIGRATIONS[0]):
+        for statement in schema.statements(schema.MIGRATIONS[0]):
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
         for n, (project, state) in enumerate(
@@ -26,7 +26,7 @@ def test_a_schema_1_store_gains_tallies_of_its_live_rows(tmp_path: Path) -> None
             )
     with closing(store.connect(path)) as conn:
         assert dict(conn.execute("SELECT project, live FROM tallies")) == {"": 1, "/p": 2}
-        assert store.check(conn).ok
+        assert integrity.check(conn).ok
 
 
 def test_tallies_follow_every_lifecycle_change(repo: Path, outside: Path) -> None:
@@ -44,9 +44,9 @@ def test_tallies_follow_every_lifecycle_change(repo: Path, outside: Path) -> Non
     assert report.ok, report.problems
     with closing(store.connect(svc.config.db_path)) as conn:
         conn.execute("UPDATE tallies SET live = 99")
-        assert not store.check(conn).ok
-        store.repair(conn)
-        assert store.check(conn).ok
+        assert not integrity.check(conn).ok
+        integrity.repair(conn)
+        assert integrity.check(conn).ok
 
 
 def test_retrieval_benchmark_runs_and_prints_its_report() -> None:

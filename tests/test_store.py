@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from synapse_git import store
+from synapse_git import integrity, schema, store
 from synapse_git.config import Config
 from synapse_git.errors import StoreVersion
 from synapse_git.service import Synapse
@@ -39,7 +39,7 @@ def test_connection_uses_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> 
         assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
 
 
 def test_the_store_is_created_on_first_use_in_the_data_folder(isolated_store: Path) -> None:
@@ -161,7 +161,7 @@ def make_newer_store(path: Path) -> bytes:
         conn.execute(
             "INSERT INTO memories (body, created_at, updated_at, norm) VALUES ('x', 't', 't', 'n')"
         )
-        conn.execute(f"PRAGMA user_version = {store.SCHEMA_VERSION + 1}")
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION + 1}")
     return path.read_bytes()
 
 
@@ -191,7 +191,7 @@ def test_an_unreadable_file_is_a_clear_error(isolated_store: Path) -> None:
 def test_a_version_1_store_is_migrated_and_its_indexes_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        for statement in store._statements(store.MIGRATIONS[0]):
+        for statement in schema.statements(schema.MIGRATIONS[0]):
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
         conn.execute(
@@ -201,8 +201,8 @@ def test_a_version_1_store_is_migrated_and_its_indexes_rebuilt(tmp_path: Path) -
         # Version 1's triggers mangle the indexes on an edit of a live row.
         conn.execute("UPDATE memories SET body = 'new words'")
     with closing(store.connect(path)) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
-        assert store.check(conn).ok
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        assert integrity.check(conn).ok
         hits = conn.execute("SELECT rowid FROM memory WHERE memory MATCH 'new'").fetchall()
         assert hits == [(1,)]
 

@@ -1,0 +1,152 @@
+"""The store's schema: tables, the two FTS5 indexes, the triggers that keep them in
+step, and the forward migrations that bring an older store up to date (§2).
+
+Only live memories are indexed. Both FTS5 tables read their text from the
+`live` view, and triggers on `memories` keep them in step inside the very
+transaction that changes a row, whatever the write.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+SCHEMA_VERSION = 3
+INDEXES = ("memory", "memorygram")
+FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
+
+_V1 = """
+CREATE TABLE memories (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    body          TEXT NOT NULL,
+    source        TEXT NOT NULL DEFAULT '',
+    project       TEXT,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    state         TEXT NOT NULL DEFAULT 'live'
+                  CHECK (state IN ('live', 'superseded', 'forgotten')),
+    superseded_by INTEGER REFERENCES memories(id),
+    norm          TEXT NOT NULL,
+    head_commit   TEXT,
+    branch        TEXT,
+    recalled      INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX memories_scope ON memories (project, state, id);
+CREATE INDEX memories_norm ON memories (norm);
+CREATE INDEX memories_created ON memories (created_at);
+
+CREATE TABLE history (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id     INTEGER NOT NULL REFERENCES memories(id),
+    body          TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    state         TEXT NOT NULL,
+    superseded_by INTEGER,
+    changed_at    TEXT NOT NULL,
+    change        TEXT NOT NULL
+);
+CREATE INDEX history_memory ON history (memory_id, id);
+
+CREATE TABLE projects (
+    key         TEXT PRIMARY KEY,
+    root_commit TEXT
+);
+
+CREATE VIEW live AS SELECT id, body, source FROM memories WHERE state = 'live';
+
+CREATE VIRTUAL TABLE memory USING fts5 (
+    body, source, content = 'live', content_rowid = 'id', tokenize = 'porter unicode61'
+);
+CREATE VIRTUAL TABLE memorygram USING fts5 (
+    body, source, content = 'live', content_rowid = 'id', tokenize = 'trigram'
+);
+
+CREATE TRIGGER memories_ai AFTER INSERT ON memories WHEN new.state = 'live' BEGIN
+    INSERT INTO memory (rowid, body, source) VALUES (new.id, new.body, new.source);
+    INSERT INTO memorygram (rowid, body, source) VALUES (new.id, new.body, new.source);
+END;
+CREATE TRIGGER memories_ud AFTER UPDATE OF body, source, state ON memories
+WHEN old.state = 'live' BEGIN
+    INSERT INTO memory (memory, rowid, body, source)
+        VALUES ('delete', old.id, old.body, old.source);
+    INSERT INTO memorygram (memorygram, rowid, body, source)
+        VALUES ('delete', old.id, old.body, old.source);
+END;
+CREATE TRIGGER memories_ui AFTER UPDATE OF body, source, state ON memories
+WHEN new.state = 'live' BEGIN
+    INSERT INTO memory (rowid, body, source) VALUES (new.id, new.body, new.source);
+    INSERT INTO memorygram (rowid, body, source) VALUES (new.id, new.body, new.source);
+END;
+CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
+    SELECT RAISE(ABORT, 'memories are never deleted: forget them');
+END;
+"""
+
+# Version 1 had one trigger to unindex and another to reindex an updated row, and
+# SQLite fires the later-created one first, so an edit of a live memory left both
+# indexes wrong. One trigger now does both, in order; the indexes are rebuilt.
+_V2 = """
+DROP TRIGGER memories_ud;
+DROP TRIGGER memories_ui;
+CREATE TRIGGER memories_au AFTER UPDATE OF body, source, state ON memories BEGIN
+    INSERT INTO memory (memory, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memorygram (memorygram, rowid, body, source)
+        SELECT 'delete', old.id, old.body, old.source WHERE old.state = 'live';
+    INSERT INTO memory (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+    INSERT INTO memorygram (rowid, body, source)
+        SELECT new.id, new.body, new.source WHERE new.state = 'live';
+END;
+INSERT INTO memory (memory) VALUES ('rebuild');
+INSERT INTO memorygram (memorygram) VALUES ('rebuild');
+"""
+
+# The index definitions, as `repair` recreates them.
+FTS_DDL = {
+    statement.split()[3]: statement
+    for statement in (
+        line for line in _V1.split(";\n") if line.strip().startswith("CREATE VIRTUAL TABLE")
+    )
+}
+
+# Live memories per scope ('' = global), kept by triggers, so recall can say how
+# many memories it searched without counting rows on every call.
+TALLY_SQL = """
+INSERT INTO tallies (project, live)
+    SELECT coalesce(project, ''), count(*) FROM memories WHERE state = 'live' GROUP BY 1;
+"""
+_V3 = f"""
+CREATE TABLE tallies (
+    project TEXT PRIMARY KEY,
+    live    INTEGER NOT NULL
+);
+{TALLY_SQL}
+CREATE TRIGGER tallies_ai AFTER INSERT ON memories WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+CREATE TRIGGER tallies_uo AFTER UPDATE OF state, project ON memories
+WHEN old.state = 'live' BEGIN
+    UPDATE tallies SET live = live - 1 WHERE project = coalesce(old.project, '');
+END;
+CREATE TRIGGER tallies_un AFTER UPDATE OF state, project ON memories
+WHEN new.state = 'live' BEGIN
+    INSERT INTO tallies (project, live) VALUES (coalesce(new.project, ''), 1)
+        ON CONFLICT (project) DO UPDATE SET live = live + 1;
+END;
+"""
+
+# Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+
+
+def statements(script: str) -> Iterator[str]:
+    """Split a schema script into statements (triggers hold `;` inside BEGIN … END)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip():
+                yield pending.strip()
+            pending = ""
