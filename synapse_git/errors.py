@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 
 class SynapseError(Exception):
     """An error the user can act on; its message says how."""
@@ -23,3 +26,22 @@ class StoreError(SynapseError):
 
 class StoreVersion(StoreError):
     """The store was written by a newer Synapse; it is left untouched."""
+
+
+def report(exc: BaseException) -> int:
+    """Say `exc` in one line on stderr and return its exit code: 2 for our errors,
+    3 for anything else (`SYNAPSE_DEBUG=1` prints the traceback instead)."""
+    if isinstance(exc, SynapseError):
+        print(f"synapse: {exc}", file=sys.stderr)
+        return exc.exit_code
+    if os.environ.get("SYNAPSE_DEBUG") == "1":
+        import traceback  # only here: hooks and session start pay for every import
+
+        traceback.print_exception(exc)
+    else:
+        print(
+            f"synapse: internal error: {type(exc).__name__}: {exc} "
+            "(set SYNAPSE_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+    return 3

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import sys
-import traceback
 
 import typer
 
@@ -20,7 +18,7 @@ from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import mcp as mcp_command
-from synapse_git.errors import SynapseError
+from synapse_git.errors import report
 from synapse_git.store import explain
 
 app = typer.Typer(
@@ -73,9 +71,6 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         print("synapse: aborted", file=sys.stderr)
         return 130
-    except SynapseError as exc:
-        print(f"synapse: {exc}", file=sys.stderr)
-        return exc.exit_code
     except _USAGE_ERROR as exc:
         ctx = getattr(exc, "ctx", None)
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -91,19 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except sqlite3.Error as exc:
         # The service translates these; any that slips past is still the store's state.
-        error = explain(exc, None)
-        print(f"synapse: {error}", file=sys.stderr)
-        return error.exit_code
+        return report(explain(exc, None))
     except BrokenPipeError:
         return 0
     except Exception as exc:
-        if os.environ.get("SYNAPSE_DEBUG") == "1":
-            traceback.print_exc()
-        else:
-            print(
-                f"synapse: internal error: {type(exc).__name__}: {exc} "
-                "(set SYNAPSE_DEBUG=1 for the traceback)",
-                file=sys.stderr,
-            )
-        return 3
+        return report(exc)
     return result if isinstance(result, int) else 0

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from synapse_git import config
-from synapse_git.errors import BadInput, SynapseError
+from synapse_git.errors import BadInput, report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,19 +77,6 @@ def _run_mcp(project: Path | None, budget: str | None) -> int:
     # The same translation as the full CLI's: one line on stderr, exit 2 or 3.
     try:
         serve_mcp(project, budget)
-    except SynapseError as exc:
-        print(f"synapse: {exc}", file=sys.stderr)
-        return exc.exit_code
     except Exception as exc:
-        if os.environ.get("SYNAPSE_DEBUG") == "1":
-            import traceback  # only here: session start pays for every import above
-
-            traceback.print_exc()
-        else:
-            print(
-                f"synapse: internal error: {type(exc).__name__}: {exc} "
-                "(set SYNAPSE_DEBUG=1 for the traceback)",
-                file=sys.stderr,
-            )
-        return 3
+        return report(exc)
     return 0
