@@ -438,6 +438,15 @@ def forget(
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
+def _writes(*, destructive: bool, idempotent: bool) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=False,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
+
 def build(
     config: Config, *, project: Path | None = None, budget: str | None = None
 ) -> SynapseServer:
@@ -448,51 +457,14 @@ def build(
     if not fallback.is_dir():
         raise BadInput(f"--project {project}: not a folder")
     server = SynapseServer(config, fallback, budget, instructions(config))
-    server.add_tool(
-        recall,
-        title="Recall memories",
-        annotations=READ_ONLY,
-        structured_output=True,
-    )
-    server.add_tool(
-        readmemory,
-        title="Read a memory exactly",
-        annotations=READ_ONLY,
-        structured_output=True,
-    )
-    server.add_tool(
-        remember,
-        title="Remember a fact",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
-        structured_output=True,
-    )
-    server.add_tool(
-        supersede,
-        title="Replace an outdated memory",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=True,
-            idempotent_hint=False,
-            open_world_hint=False,
-        ),
-        structured_output=True,
-    )
-    server.add_tool(
-        forget,
-        title="Forget a memory",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=True,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
-        structured_output=True,
-    )
+    for tool, title, hints in (
+        (recall, "Recall memories", READ_ONLY),
+        (readmemory, "Read a memory exactly", READ_ONLY),
+        (remember, "Remember a fact", _writes(destructive=False, idempotent=True)),
+        (supersede, "Replace an outdated memory", _writes(destructive=True, idempotent=False)),
+        (forget, "Forget a memory", _writes(destructive=True, idempotent=True)),
+    ):
+        server.add_tool(tool, title=title, annotations=hints, structured_output=True)
     return server
 
 
