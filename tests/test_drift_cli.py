@@ -7,12 +7,15 @@ from pathlib import Path
 
 from conftest import git, make_repo, run_cli
 
+from synapse_git.service import Synapse
+
 
 def test_drift_table_json_and_exit_codes(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r", {"src/app.py": "x\n", "README.md": "r\n"})
     assert run_cli("memory", "drift", cwd=repo).returncode == 0  # no store yet: clean
-    run_cli("memory", "remember", "The app starts in src/app.py", cwd=repo)
-    run_cli("memory", "remember", "The request timeout is 30 s.", cwd=repo)
+    svc = Synapse()  # seeding in-process; the drift and `remember --json` runs are real processes
+    svc.remember("The app starts in src/app.py", svc.scope(repo))
+    svc.remember("The request timeout is 30 s.", svc.scope(repo))
     added = run_cli("memory", "remember", "The request timeout is 60 s.", "--json", cwd=repo)
     assert json.loads(added.stdout)["drift"][0]["kind"] == "conflict"
     clean = run_cli("memory", "drift", str(repo), "--kind", "stale")

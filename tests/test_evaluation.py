@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from synapse_git.service import Synapse
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -22,8 +24,10 @@ def _fingerprint(data: Path) -> dict[str, str]:
 
 @pytest.fixture
 def examples_store(outside: Path, isolated_store: Path) -> Path:
-    done = run_cli("memory", "import", str(EXAMPLES / "memories.jsonl"), cwd=outside)
-    assert done.returncode == 0, done.stderr
+    # Seeding only, in-process through the service; `eval` itself runs as a real process.
+    text = (EXAMPLES / "memories.jsonl").read_text(encoding="utf-8")
+    lines = [line for line in text.split("\n") if line]
+    assert Synapse().import_lines(lines).imported > 0
     return isolated_store
 
 

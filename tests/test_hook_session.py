@@ -12,6 +12,7 @@ from conftest import GIT_ENV, git, make_repo, run_cli
 
 from synapse_git import session
 from synapse_git.config import BUDGETS
+from synapse_git.service import Synapse
 
 LIMIT = 8 * 1024
 
@@ -29,16 +30,12 @@ def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def import_memories(repo: Path, bodies: list[str], *, project: bool = True) -> None:
-    lines = "".join(
-        json.dumps({"body": body, "source": "", "project": str(repo) if project else None}) + "\n"
+    # Seeding only, in-process through the service: the hook run after it is the real process.
+    lines = [
+        json.dumps({"body": body, "source": "", "project": str(repo) if project else None})
         for body in bodies
-    )
-    done = run_cli("memory", "import", "-", cwd=repo, stdin=lines)
-    if done.returncode != 0:  # an import that wants a file rather than stdin
-        path = repo.parent / "import.jsonl"
-        path.write_text(lines, encoding="utf-8")
-        done = run_cli("memory", "import", str(path), cwd=repo)
-    assert done.returncode == 0, done.stderr
+    ]
+    assert Synapse().import_lines(lines).imported == len(bodies)
 
 
 def test_session_never_exceeds_8_kib_in_either_format(repo: Path) -> None:
@@ -114,7 +111,8 @@ def test_session_without_a_store_creates_nothing(repo: Path, isolated_store: Pat
 
 
 def test_session_outside_git_shows_global_memory(outside: Path) -> None:
-    run_cli("memory", "remember", "--global", "Prefer ripgrep over grep", cwd=outside)
+    svc = Synapse()
+    svc.remember("Prefer ripgrep over grep", svc.scope(outside), is_global=True)
     done = run_cli("hook", "session", cwd=outside)
     assert "no project (global only)" in done.stdout
     assert "Prefer ripgrep over grep" in done.stdout

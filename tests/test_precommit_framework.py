@@ -1,7 +1,8 @@
 """The published `.pre-commit-hooks.yaml`, run by the real pre-commit framework.
 
-pre-commit installs this repository into its own virtualenv (once for the
-whole file, ~30 s), exactly as a user's `repo:` entry would.
+pre-commit installs this repository into its own virtualenv, exactly as a user's
+`repo:` entry would: once for the installed config, and once per `try-repo` run (it
+always builds in a fresh temporary store).
 """
 
 from __future__ import annotations
@@ -40,7 +41,14 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
 
 
 def pc_env(home: Path) -> dict[str, str]:
-    return {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home)}
+    # `try-repo` builds its hook environment in a fresh store each run, so the build is not
+    # shared; virtualenv's seed-wheel cache (under the per-test XDG_DATA_HOME otherwise) is.
+    return {
+        **os.environ,
+        **GIT_ENV,
+        "PRE_COMMIT_HOME": str(home),
+        "VIRTUALENV_OVERRIDE_APP_DATA": str(home.with_name(home.name + "-virtualenv")),
+    }
 
 
 def run(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
