@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import heapq
 import re
 import sqlite3
 from collections import Counter
@@ -54,14 +55,11 @@ class Candidates:
     def _rows_with(self, term: str) -> list[int]:
         """Ids of live memories holding `term`; empty for a common term."""
         if term not in self._lists:
-            ids = [
-                int(row[0])
-                for row in self.conn.execute(
-                    "SELECT rowid FROM memory WHERE memory MATCH ? LIMIT ?",
-                    (_quote(term), self.common + 1),
-                )
-            ]
-            self._lists[term] = [] if len(ids) > self.common else ids
+            rows = self.conn.execute(
+                "SELECT rowid FROM memory WHERE memory MATCH ? LIMIT ?",
+                (_quote(term), self.common + 1),
+            ).fetchall()
+            self._lists[term] = [] if len(rows) > self.common else [row[0] for row in rows]
         return self._lists[term]
 
     def _ranked(self, memory: Memory) -> tuple[list[int], list[int]]:
@@ -75,10 +73,15 @@ class Candidates:
         # One word substituted leaves the rest shared, and two shared words are
         # enough; a single shared word suffices only when either memory is that short.
         needed = max(1, min(2, len(terms) - 1))
-        ranked = sorted(((n, other) for other, n in shared.items()), reverse=True)
-        chosen = [other for n, other in ranked if n >= needed][:CANDIDATES]
-        probes = [other for n, other in ranked if n < needed][:SHORT_PROBES]
-        return chosen, probes if len(chosen) < CANDIDATES else []
+        # Most shared, then newest, first. Only the few sharing enough are sorted;
+        # the rest (thousands in a large store) are only needed when those are few.
+        enough = sorted(((n, other) for other, n in shared.items() if n >= needed), reverse=True)
+        chosen = [other for _, other in enough[:CANDIDATES]]
+        if len(chosen) >= CANDIDATES:
+            return chosen, []
+        # needed is at most 2, so the rest share exactly one word: newest first.
+        probes = heapq.nlargest(SHORT_PROBES, (other for other, n in shared.items() if n < needed))
+        return chosen, probes
 
     def many(self, rows: Sequence[Memory]) -> dict[int, list[Memory]]:
         """For each of `rows`, its visible live candidates, best first; two queries

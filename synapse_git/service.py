@@ -10,6 +10,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -89,6 +90,13 @@ def _live(memory: Memory) -> Memory:
     if not memory.live:
         raise BadInput(f"memory {memory.id} is {memory.state}; `restore {memory.id}` first")
     return memory
+
+
+# The connection a recall is reading through, so drift about its hits, asked for
+# from inside it, reuses it; a context variable keeps threads and tasks apart.
+_READING: ContextVar[tuple[Synapse, sqlite3.Connection] | None] = ContextVar(
+    "synapse_reading", default=None
+)
 
 
 class Synapse:
@@ -300,15 +308,21 @@ class Synapse:
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.connection() as conn:
             found = self._search(conn, parsed, scope, count)
-            result = response.build(
-                conn,
-                found,
-                budget=chosen,
-                limit=count,
-                project=scope.project,
-                drift=lambda ids: self.drift_about(scope, ids),
-                explain=explain,
-            )
+            # Drift about the hits reads through this connection rather than opening
+            # a second one: opening a store costs more than the drift queries.
+            token = _READING.set((self, conn))
+            try:
+                result = response.build(
+                    conn,
+                    found,
+                    budget=chosen,
+                    limit=count,
+                    project=scope.project,
+                    drift=lambda ids: self.drift_about(scope, ids),
+                    explain=explain,
+                )
+            finally:
+                _READING.reset(token)
         return result
 
     def _search(
@@ -349,6 +363,9 @@ class Synapse:
             return []
         from synapse_git import drift  # pathspec and pygit2 only when asked
 
+        held = _READING.get()
+        if held is not None and held[0] is self:
+            return [finding.as_json() for finding in drift.about(held[1], scope, ids)]
         with self.connection() as conn:
             return [finding.as_json() for finding in drift.about(conn, scope, ids)]
 
