@@ -44,9 +44,13 @@ class Candidates:
     time. Each uncommon word's document list is read once (no ranking, which would
     score every match); a memory sharing enough of them is a candidate."""
 
-    def __init__(self, conn: sqlite3.Connection, scope: Scope) -> None:
+    def __init__(self, conn: sqlite3.Connection, scope: Scope, *, newer_only: bool = False) -> None:
         self.conn = conn
         self.scope = scope
+        # Recall only needs the corrections of its hits: memories stored after them.
+        # That bound lets FTS5 skip most of each word's document list.
+        self.newer_only = newer_only
+        self._floor = 0
         # The highest id bounds the store's size without counting it.
         total = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
         self.common = max(50, int(total * RARE_SHARE))
@@ -56,8 +60,8 @@ class Candidates:
         """Ids of live memories holding `term`; empty for a common term."""
         if term not in self._lists:
             rows = self.conn.execute(
-                "SELECT rowid FROM memory WHERE memory MATCH ? LIMIT ?",
-                (_quote(term), self.common + 1),
+                "SELECT rowid FROM memory WHERE memory MATCH ? AND rowid > ? LIMIT ?",
+                (_quote(term), self._floor, self.common + 1),
             ).fetchall()
             self._lists[term] = [] if len(rows) > self.common else [row[0] for row in rows]
         return self._lists[term]
@@ -67,8 +71,9 @@ class Candidates:
         first), and ids sharing only one, which qualify if their body is that short."""
         terms = _fts_terms(memory.body, FTS_TERMS)
         shared: Counter[int] = Counter()
+        floor = memory.id if self.newer_only else 0
         for term in terms:
-            shared.update(self._rows_with(term))
+            shared.update(i for i in self._rows_with(term) if i > floor)
         shared.pop(memory.id, None)
         # One word substituted leaves the rest shared, and two shared words are
         # enough; a single shared word suffices only when either memory is that short.
@@ -86,6 +91,8 @@ class Candidates:
     def many(self, rows: Sequence[Memory]) -> dict[int, list[Memory]]:
         """For each of `rows`, its visible live candidates, best first; two queries
         in all, whatever the number of rows."""
+        if self.newer_only and rows:
+            self._floor = min(memory.id for memory in rows)
         plans = {memory.id: self._ranked(memory) for memory in rows}
         short = self._short(sorted({i for _, probes in plans.values() for i in probes}))
         chosen = {

@@ -287,9 +287,13 @@ def about(
     *,
     kinds: Iterable[str] = KINDS,
     quote: bool = True,
+    corrections_only: bool = False,
 ) -> list[Finding]:
     """Findings that involve any of `ids`; a newer contradicting memory outside
-    `ids` is quoted (abridged) so the caller sees the correction."""
+    `ids` is quoted (abridged) so the caller sees the correction. With
+    `corrections_only` (recall), a memory outside `ids` is looked for among those
+    stored after the one it would contradict, and conflicts between `ids` are all
+    found."""
     chosen = set(kinds)
     wanted = list(dict.fromkeys(ids))
     if not wanted:
@@ -311,14 +315,21 @@ def about(
     if chosen & {"stale", "unverified"}:
         findings += stale(rows, scope, chosen)
     if "conflict" in chosen:
-        findings += _conflicts_about(conn, scope, rows, quote=quote)
+        findings += _conflicts_about(
+            conn, scope, rows, quote=quote, corrections_only=corrections_only
+        )
     if "duplicate" in chosen:
         findings += duplicates(conn, scope, [row.id for row in rows])
     return _ordered(findings)
 
 
 def _conflicts_about(
-    conn: sqlite3.Connection, scope: Scope, rows: Sequence[Memory], *, quote: bool
+    conn: sqlite3.Connection,
+    scope: Scope,
+    rows: Sequence[Memory],
+    *,
+    quote: bool,
+    corrections_only: bool = False,
 ) -> list[Finding]:
     asked = {row.id for row in rows}
     seen_pairs: set[tuple[int, int]] = set()
@@ -329,7 +340,7 @@ def _conflicts_about(
             parsed[memory.id] = conflicts.parse(memory.body)
         return parsed[memory.id]
 
-    found_for = Candidates(conn, scope).many(rows)
+    found_for = Candidates(conn, scope, newer_only=corrections_only).many(rows)
     findings = []
     for row in rows:
         for other in found_for[row.id]:

@@ -365,9 +365,15 @@ class Synapse:
 
         held = _READING.get()
         if held is not None and held[0] is self:
-            return [finding.as_json() for finding in drift.about(held[1], scope, ids)]
+            return [
+                finding.as_json()
+                for finding in drift.about(held[1], scope, ids, corrections_only=True)
+            ]
         with self.connection() as conn:
-            return [finding.as_json() for finding in drift.about(conn, scope, ids)]
+            return [
+                finding.as_json()
+                for finding in drift.about(conn, scope, ids, corrections_only=True)
+            ]
 
     def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
         """Every drift finding about what `scope` sees (§7), of the chosen kinds."""

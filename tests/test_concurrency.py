@@ -20,7 +20,7 @@ def stress(tmp_path: Path, *args: str) -> dict[str, object]:
     )
     assert done.stdout, done.stderr
     report: dict[str, object] = json.loads(done.stdout)
-    assert done.returncode == 0, report
+    assert done.returncode == 0, json.dumps(report, ensure_ascii=False)
     return report
 
 
