@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -113,8 +114,30 @@ def _where(conn: sqlite3.Connection) -> Path | None:
     return None
 
 
+def patiently(conn: sqlite3.Connection, sql: str) -> sqlite3.Cursor:
+    """Run `sql`, retrying while SQLite says the store is busy, up to the busy timeout.
+
+    The busy handler does not cover every case: changing the journal mode of a new
+    store, a write-ahead log being recovered, processes racing to create the store
+    all report "database is locked" at once. A writer must wait its turn, not fail.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.002
+    while True:
+        try:
+            return conn.execute(sql)
+        except sqlite3.OperationalError as exc:
+            code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+            if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version = patiently(conn, "PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StoreVersion(
             f"{path} was written by a newer Synapse (schema {version}, this one knows "
@@ -135,7 +158,7 @@ def _casefold(text: str | None) -> str | None:
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     try:
         # WAL is a property of the file: set once, before the first write.
-        conn.execute("PRAGMA journal_mode = WAL")
+        patiently(conn, "PRAGMA journal_mode = WAL")
         with transaction(conn):
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             for step in range(version, SCHEMA_VERSION):
@@ -151,7 +174,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One write transaction. IMMEDIATE takes the write lock up front, so a writer
     waits for the busy timeout instead of failing on a read-to-write upgrade."""
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        patiently(conn, "BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
         raise explain(exc, _where(conn)) from None
     try:
