@@ -66,6 +66,20 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
     return done.stdout
 
 
+def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Real git that may fail, its standard output and error read as one stream
+    (git hands a hook's standard output to its own standard error)."""
+    return subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        env={**os.environ, **GIT_ENV},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+    )
+
+
 def make_repo(path: Path, files: dict[str, str] | None = None, *, commit: bool = True) -> Path:
     """A real repository at `path` on branch main, with `files` committed."""
     path.mkdir(parents=True, exist_ok=True)

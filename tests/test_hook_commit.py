@@ -9,21 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git, make_repo, run_cli
-
-
-def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, **GIT_ENV}
-    # git hands a hook's standard output to its own standard error: read both as one.
-    return subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        check=False,
-    )
+from conftest import GIT_ENV, git, make_repo, run_cli, run_git
 
 
 def remember(repo: Path, body: str) -> int:

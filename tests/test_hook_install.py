@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
-from conftest import GIT_ENV, git, make_repo, run_cli
+from conftest import git, make_repo, run_cli, run_git
 
 from synapse_git import hookfiles
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        check=False,
-    )
 
 
 def write_hook(path: Path, text: str) -> None:

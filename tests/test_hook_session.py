@@ -3,30 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import GIT_ENV, git, make_repo, run_cli
+from conftest import git, make_repo, run_cli, run_git
 
 from synapse_git import session
 from synapse_git.config import BUDGETS
 from synapse_git.service import Synapse
 
 LIMIT = 8 * 1024
-
-
-def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        check=False,
-    )
 
 
 def import_memories(repo: Path, bodies: list[str], *, project: bool = True) -> None:
