@@ -10,7 +10,6 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -90,13 +89,6 @@ def _live(memory: Memory) -> Memory:
     if not memory.live:
         raise BadInput(f"memory {memory.id} is {memory.state}; `restore {memory.id}` first")
     return memory
-
-
-# The connection a recall is reading through, so drift about its hits, asked for
-# from inside it, reuses it; a context variable keeps threads and tasks apart.
-_READING: ContextVar[tuple[Synapse, sqlite3.Connection] | None] = ContextVar(
-    "synapse_reading", default=None
-)
 
 
 class Synapse:
@@ -310,20 +302,15 @@ class Synapse:
             found = self._search(conn, parsed, scope, count)
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.
-            token = _READING.set((self, conn))
-            try:
-                result = response.build(
-                    conn,
-                    found,
-                    budget=chosen,
-                    limit=count,
-                    project=scope.project,
-                    drift=lambda ids: self.drift_about(scope, ids),
-                    explain=explain,
-                )
-            finally:
-                _READING.reset(token)
-        return result
+            return response.build(
+                conn,
+                found,
+                budget=chosen,
+                limit=count,
+                project=scope.project,
+                drift=lambda ids: self._drift_about(conn, scope, ids),
+                explain=explain,
+            )
 
     def _search(
         self, conn: sqlite3.Connection, parsed: terms.Query, scope: Scope, count: int
@@ -361,19 +348,19 @@ class Synapse:
         memory contradicting one of them is quoted (abridged) under `quote`."""
         if not ids or not self._exists():
             return []
+        with self.connection() as conn:
+            return self._drift_about(conn, scope, ids)
+
+    def _drift_about(
+        self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int]
+    ) -> list[dict[str, Any]]:
+        if not ids:
+            return []
         from synapse_git import drift  # pathspec and pygit2 only when asked
 
-        held = _READING.get()
-        if held is not None and held[0] is self:
-            return [
-                finding.as_json()
-                for finding in drift.about(held[1], scope, ids, corrections_only=True)
-            ]
-        with self.connection() as conn:
-            return [
-                finding.as_json()
-                for finding in drift.about(conn, scope, ids, corrections_only=True)
-            ]
+        return [
+            finding.as_json() for finding in drift.about(conn, scope, ids, corrections_only=True)
+        ]
 
     def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
         """Every drift finding about what `scope` sees (§7), of the chosen kinds."""

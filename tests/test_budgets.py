@@ -89,13 +89,13 @@ def test_drift_findings_are_fitted_into_the_cap(
 ) -> None:
     svc, scope, _ = stuffed
 
-    def drift_about(_scope: Scope, ids: list[int]) -> list[dict[str, Any]]:
+    def drift_about(_conn: object, _scope: Scope, ids: list[int]) -> list[dict[str, Any]]:
         return [
             {"kind": "conflict", "ids": [i], "newer": i, "detail": "x" * 900, "quote": "数" * 900}
             for i in ids
         ] + [{"kind": "duplicate", "ids": ids[:1], "detail": "small"}]
 
-    monkeypatch.setattr(svc, "drift_about", drift_about)
+    monkeypatch.setattr(svc, "_drift_about", drift_about)
     for budget in BUDGET_NAMES:
         result = svc.recall("budget probe", scope, budget=budget)
         assert size(result.as_json()) <= svc.config.budget(budget).response_chars
