@@ -136,10 +136,10 @@ def main() -> int:
     rng = random.Random(SEED)
     with tempfile.TemporaryDirectory(prefix="synapse-drift-") as tmp:
         os.environ["SYNAPSE_DATA"] = str(Path(tmp) / "data")
-        from synapse_git import memories, store
-        from synapse_git.config import load
-        from synapse_git.scope import head
+        from synapse_git.git.project_scope import head
         from synapse_git.service import Synapse
+        from synapse_git.settings import load
+        from synapse_git.store import database, memories
 
         started = time.perf_counter()
         repo = Path(tmp) / "repo"
@@ -150,8 +150,8 @@ def main() -> int:
         scope = svc.scope(repo)
         at = head(scope)
         started = time.perf_counter()
-        conn = store.connect(svc.config.db_path)
-        with store.transaction(conn):
+        conn = database.connect(svc.config.db_path)
+        with database.transaction(conn):
             for body in bodies(count, present, gone, rng):
                 memories.insert(
                     conn, body, "", scope.project, head_commit=at.commit, branch=at.branch

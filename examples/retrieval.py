@@ -24,9 +24,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from synapse_git import config, store
+from synapse_git import settings
 from synapse_git.service import Synapse
-from synapse_git.text import norm_key
+from synapse_git.store import database
+from synapse_git.textrules import norm_key
 
 MAX_N = 1_000_000
 MAX_ITERS = 1_000
@@ -66,9 +67,9 @@ def bodies(n: int) -> Iterator[tuple[str, str, str]]:
 
 def seed(path: Path, n: int) -> float:
     start = time.perf_counter()
-    conn = store.connect(path)
+    conn = database.connect(path)
     try:
-        with store.transaction(conn):
+        with database.transaction(conn):
             conn.executemany(
                 "INSERT INTO memories (body, source, project, created_at, updated_at, norm)"
                 " VALUES (?, ?, NULL, ?, ?, ?)",
@@ -122,7 +123,7 @@ def main(argv: list[str]) -> int:
         seed_cpu = time.process_time() - seed_cpu
         raw = sum(len(b.encode()) + len(s.encode()) for b, s, _ in bodies(n))
         start = time.perf_counter()
-        svc = Synapse(config.load())
+        svc = Synapse(settings.load())
         with svc.connection(create=False):
             pass  # opening verifies the schema version
         open_ms = (time.perf_counter() - start) * 1000

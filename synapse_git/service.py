@@ -14,34 +14,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from synapse_git import config as config_mod
-from synapse_git import (
-    evaluation,
-    gitcmd,
-    hookfiles,
-    integrity,
-    memories,
-    peek,
-    reading,
-    response,
-    session,
-    store,
-    terms,
-    transfer,
-)
-from synapse_git import recall as recall_mod
-from synapse_git import scope as scope_mod
-from synapse_git.config import Config
+from synapse_git import settings
 from synapse_git.errors import BadInput, NotFound
-from synapse_git.memories import Memory, Version
-from synapse_git.reading import Page
-from synapse_git.response import Recalled
-from synapse_git.scope import Scope
-from synapse_git.session import Refresh, Snapshot
-from synapse_git.text import check_body, check_source, cut_utf8, utf8
+from synapse_git.git import git_command, project_scope
+from synapse_git.git.project_scope import Scope
+from synapse_git.hooks import hook_scripts
+from synapse_git.recall import evaluation, query_terms, ranking, response
+from synapse_git.recall.response import Recalled
+from synapse_git.session import snapshots
+from synapse_git.session.snapshots import Refresh, Snapshot
+from synapse_git.settings import Config
+from synapse_git.store import database, integrity, memories, pages, readonly, transfer
+from synapse_git.store.memories import Memory, Version
+from synapse_git.store.pages import Page
+from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
 
 if TYPE_CHECKING:
-    from synapse_git.drift import Report as DriftReport
+    from synapse_git.drift.findings import Report as DriftReport
 
 
 @dataclass(frozen=True)
@@ -95,22 +84,22 @@ class Synapse:
     """The memory store as seen from one data folder."""
 
     def __init__(self, config: Config | None = None) -> None:
-        self.config = config if config is not None else config_mod.load()
+        self.config = config if config is not None else settings.load()
 
     # -- plumbing -------------------------------------------------------------
 
     @contextmanager
     def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
         path = self.config.db_path
-        with closing(store.connect(path, create=create)) as conn:
+        with closing(database.connect(path, create=create)) as conn:
             try:
                 yield conn
             except sqlite3.Error as exc:
                 # A damaged, read-only or full store is the user's to fix, not a crash.
-                raise store.explain(exc, path) from None
+                raise database.explain(exc, path) from None
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
-        return scope_mod.resolve(folder)
+        return project_scope.resolve(folder)
 
     def _exists(self) -> bool:
         return self.config.db_path.exists()
@@ -133,8 +122,8 @@ class Synapse:
         if not is_global and scope.project is None:
             raise BadInput(f"{scope.note}: pass --global to remember globally")
         project = None if is_global else scope.project
-        head = scope_mod.head(scope) if project is not None else scope_mod.Head(None, None)
-        with self.connection() as conn, store.transaction(conn):
+        head = project_scope.head(scope) if project is not None else project_scope.Head(None, None)
+        with self.connection() as conn, database.transaction(conn):
             old = None
             if supersedes is not None:
                 old = _live(memories.require(conn, supersedes, scope.projects))
@@ -150,7 +139,7 @@ class Synapse:
                 return Remembered(existing, project, existing)
             if project is not None and not memories.root_known(conn, project):
                 # Walking history to the root commit is paid once per project, not per memory.
-                memories.note_project(conn, project, scope_mod.root_commit(scope))
+                memories.note_project(conn, project, project_scope.root_commit(scope))
             new_id = memories.insert(
                 conn, body, source, project, head_commit=head.commit, branch=head.branch
             )
@@ -167,7 +156,7 @@ class Synapse:
             check_body(body)
         if source is not None:
             check_source(source)
-        with self.connection() as conn, store.transaction(conn):
+        with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             memories.update_text(
                 conn,
@@ -181,14 +170,14 @@ class Synapse:
         """Mark memory `old_id` superseded by the existing memory `new_id`."""
         if old_id == new_id:
             raise BadInput("a memory cannot supersede itself")
-        with self.connection() as conn, store.transaction(conn):
+        with self.connection() as conn, database.transaction(conn):
             old = _live(memories.require(conn, old_id, scope.projects))
             _live(memories.require(conn, new_id, scope.projects))
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             return memories.require(conn, old_id, scope.projects)
 
     def forget(self, memory_id: int, scope: Scope) -> Memory:
-        with self.connection() as conn, store.transaction(conn):
+        with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             if old.state == "forgotten":
                 return old
@@ -196,7 +185,7 @@ class Synapse:
             return memories.require(conn, memory_id, scope.projects)
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:
-        with self.connection() as conn, store.transaction(conn):
+        with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             if old.live:
                 return old
@@ -255,7 +244,7 @@ class Synapse:
         if not self._exists():
             return None
         with self.connection() as conn:
-            return reading.read_page(
+            return pages.read_page(
                 conn,
                 memory_id,
                 scope.projects,
@@ -295,7 +284,7 @@ class Synapse:
             raise BadInput(f"limit {limit} is not a positive number of hits")
         count = chosen.hits if limit is None else limit
         echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
-        parsed = terms.parse(query)
+        parsed = query_terms.parse(query)
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.connection() as conn:
@@ -313,11 +302,11 @@ class Synapse:
             )
 
     def _search(
-        self, conn: sqlite3.Connection, parsed: terms.Query, scope: Scope, count: int
-    ) -> recall_mod.Search:
+        self, conn: sqlite3.Connection, parsed: query_terms.Query, scope: Scope, count: int
+    ) -> ranking.Search:
         if parsed.empty:
-            return recall_mod.recent(conn, parsed, scope.projects, count)
-        return recall_mod.search(conn, parsed, scope.projects, depth=max(recall_mod.DEPTH, count))
+            return ranking.recent(conn, parsed, scope.projects, count)
+        return ranking.search(conn, parsed, scope.projects, depth=max(ranking.DEPTH, count))
 
     def matching(self, query: str, scope: Scope) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
@@ -325,8 +314,8 @@ class Synapse:
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
-            ids = recall_mod.matches(conn, terms.parse(query), scope.projects)
-            rows = recall_mod.rows(conn, ids)
+            ids = ranking.matches(conn, query_terms.parse(query), scope.projects)
+            rows = ranking.rows(conn, ids)
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
         return Listing(scope.project, len(rows), rows, moved)
@@ -338,10 +327,10 @@ class Synapse:
         chosen = self.config.budget(budget)
         if not self._exists():
             raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
-        with closing(store.connect_readonly(self.config.db_path)) as conn:
+        with closing(database.connect_readonly(self.config.db_path)) as conn:
             return evaluation.run(conn, cases, chosen, self.scope)
 
-    # -- drift (§7): drift.py -----------------------------------------------------------
+    # -- drift (§7): findings.py -----------------------------------------------------------
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Findings (§7 JSON) that involve any of `ids`, as recall lists them; a newer
@@ -356,49 +345,51 @@ class Synapse:
     ) -> list[dict[str, Any]]:
         if not ids:
             return []
-        from synapse_git import drift  # pathspec and pygit2 only when asked
+        from synapse_git.drift import findings
 
         return [
-            finding.as_json() for finding in drift.about(conn, scope, ids, corrections_only=True)
+            finding.as_json() for finding in findings.about(conn, scope, ids, corrections_only=True)
         ]
 
     def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
         """Every drift finding about what `scope` sees (§7), of the chosen kinds."""
-        from synapse_git import drift
+        from synapse_git.drift import findings
 
-        chosen = tuple(kinds) if kinds else drift.KINDS
-        unknown = [kind for kind in chosen if kind not in drift.KINDS]
+        chosen = tuple(kinds) if kinds else findings.KINDS
+        unknown = [kind for kind in chosen if kind not in findings.KINDS]
         if unknown:
             raise BadInput(
-                f"unknown drift kind {', '.join(unknown)}: choose from {', '.join(drift.KINDS)}"
+                f"unknown drift kind {', '.join(unknown)}: choose from {', '.join(findings.KINDS)}"
             )
         if not self._exists():
-            return drift.Report(str(scope.folder), scope.project, 0, [])
+            return findings.Report(str(scope.folder), scope.project, 0, [])
         with self.connection() as conn:
-            return drift.check(conn, scope, chosen)
+            return findings.check(conn, scope, chosen)
 
     def _drift_of_new(self, scope: Scope, new_id: int) -> list[dict[str, Any]]:
         """What a just-stored memory contradicts or repeats."""
-        from synapse_git import drift
+        from synapse_git.drift import findings
 
         with self.connection() as conn:
-            found = drift.about(conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False)
+            found = findings.about(
+                conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False
+            )
         return [finding.as_json() for finding in found]
 
-    # -- sessions and hooks (§9): session.py ------------------------------------------
+    # -- sessions and hooks (§9): snapshots.py ------------------------------------------
 
     def session_snapshot(self, scope: Scope) -> Snapshot:
         """Recompute what a session starting in `scope` is told, and keep it as the
         checkout's snapshot (in the data folder, never in the repository)."""
         key = str(scope.checkout or scope.folder)
-        head = scope_mod.head(scope).commit if scope.project is not None else None
+        head = project_scope.head(scope).commit if scope.project is not None else None
         if not self._exists():
-            return session.nothing(key, scope.project, head)
+            return snapshots.nothing(key, scope.project, head)
         with self.connection() as conn:
-            rows = session.visible_rows(conn, scope.projects)
-            version = peek.store_version(conn)
+            rows = snapshots.visible_rows(conn, scope.projects)
+            version = readonly.store_version(conn)
         findings = [finding.as_json() for finding in self.drift(scope).findings]
-        snapshot = session.build(
+        snapshot = snapshots.build(
             checkout=key,
             project=scope.project,
             head=head,
@@ -406,7 +397,7 @@ class Synapse:
             rows=rows,
             findings=findings,
         )
-        session.write_snapshot(self.config.data_dir, snapshot)
+        snapshots.write_snapshot(self.config.data_dir, snapshot)
         return snapshot
 
     def refresh_checkout(self, scope: Scope) -> Refresh | None:
@@ -414,27 +405,27 @@ class Synapse:
         the last one (None when there is no store yet)."""
         if not self._exists():
             return None
-        before = session.read_snapshot(self.config.data_dir, str(scope.checkout or scope.folder))
-        return session.compare(before, self.session_snapshot(scope))
+        before = snapshots.read_snapshot(self.config.data_dir, str(scope.checkout or scope.folder))
+        return snapshots.compare(before, self.session_snapshot(scope))
 
     def install_hooks(
         self, scope: Scope, names: Sequence[str], bindir: str | None
-    ) -> tuple[Path, list[hookfiles.Action]]:
+    ) -> tuple[Path, list[hook_scripts.Action]]:
         """Install the plain git hooks into the repository's real hooks folder."""
         folder = self._hooks_folder(scope)
-        return folder, hookfiles.install(folder, names, bindir)
+        return folder, hook_scripts.install(folder, names, bindir)
 
     def uninstall_hooks(
         self, scope: Scope, names: Sequence[str]
-    ) -> tuple[Path, list[hookfiles.Action]]:
+    ) -> tuple[Path, list[hook_scripts.Action]]:
         """Remove Synapse's hooks and put back the hooks they chained."""
         folder = self._hooks_folder(scope)
-        return folder, hookfiles.uninstall(folder, names)
+        return folder, hook_scripts.uninstall(folder, names)
 
     def _hooks_folder(self, scope: Scope) -> Path:
         if scope.checkout is None:
             raise BadInput(f"{scope.note}: hooks need a repository with a work tree")
-        return gitcmd.hooks_dir(scope.checkout)
+        return git_command.hooks_dir(scope.checkout)
 
     # -- the store as a whole ---------------------------------------------------------
 
@@ -453,7 +444,7 @@ class Synapse:
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
     ) -> transfer.ImportReport:
-        with self.connection() as conn, store.transaction(conn):
+        with self.connection() as conn, database.transaction(conn):
             return transfer.import_lines(conn, lines, progress)
 
     # -- projects (§3) -------------------------------------------------------------------
@@ -479,18 +470,18 @@ class Synapse:
         }
         if not gone:
             return []
-        root = scope_mod.root_commit(scope)
+        root = project_scope.root_commit(scope)
         return sorted(key for key, commit in gone.items() if commit == root)
 
     def move_project(self, old: str, new: str) -> tuple[int, str]:
         """Re-key every memory of project `old` (a moved repository) to `new`'s project;
         returns how many moved and the new key."""
-        target = scope_mod.resolve(new)
+        target = project_scope.resolve(new)
         if target.project is None:
             raise BadInput(f"{new} is not inside a git repository")
         old_key = os.path.realpath(old) if os.path.exists(old) else os.path.abspath(old)
         utf8(old_key, "the old folder")
-        with self.connection() as conn, store.transaction(conn):
+        with self.connection() as conn, database.transaction(conn):
             moved = memories.rekey(conn, old_key, target.project)
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")

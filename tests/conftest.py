@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from synapse_git import config, store
+from synapse_git import settings
+from synapse_git.store import database
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Synapse Test",
@@ -22,7 +23,7 @@ GIT_ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
 
-_REAL_DATA = config.data_dir().resolve()
+_REAL_DATA = settings.data_dir().resolve()
 _REAL_DB = _REAL_DATA / "memory.db"
 
 
@@ -43,14 +44,14 @@ def isolated_store(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
-    real_connect = store.connect
+    real_connect = database.connect
 
     def guarded(path: Path, **kwargs: object) -> object:
         if Path(path).resolve().is_relative_to(_REAL_DATA):
             pytest.fail(f"a test opened the user's real store at {path}")
         return real_connect(path, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "connect", guarded)
+    monkeypatch.setattr(database, "connect", guarded)
     yield data
     assert _stamp(_REAL_DB) == before, "a test touched the user's real store"
 

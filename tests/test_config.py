@@ -6,32 +6,32 @@ from pathlib import Path
 
 import pytest
 
-from synapse_git import config
+from synapse_git import settings
 from synapse_git.errors import BadInput
 
 
 def test_synapse_data_wins() -> None:
     env = {"SYNAPSE_DATA": "/srv/synapse", "XDG_DATA_HOME": "/xdg"}
-    assert config.data_dir(env) == Path("/srv/synapse")
+    assert settings.data_dir(env) == Path("/srv/synapse")
 
 
 def test_xdg_data_home_comes_next() -> None:
-    assert config.data_dir({"XDG_DATA_HOME": "/xdg"}) == Path("/xdg/synapse")
+    assert settings.data_dir({"XDG_DATA_HOME": "/xdg"}) == Path("/xdg/synapse")
 
 
 def test_home_is_the_fallback() -> None:
     expected = Path.home() / ".local" / "share" / "synapse"
-    assert config.data_dir({}) == expected
+    assert settings.data_dir({}) == expected
     # Empty values count as unset, as they do for XDG variables.
-    assert config.data_dir({"SYNAPSE_DATA": "", "XDG_DATA_HOME": ""}) == expected
+    assert settings.data_dir({"SYNAPSE_DATA": "", "XDG_DATA_HOME": ""}) == expected
 
 
 def test_a_tilde_is_expanded() -> None:
-    assert config.data_dir({"SYNAPSE_DATA": "~/notes"}) == Path.home() / "notes"
+    assert settings.data_dir({"SYNAPSE_DATA": "~/notes"}) == Path.home() / "notes"
 
 
 def test_load_reads_the_data_folder_from_the_environment(isolated_store: Path) -> None:
-    loaded = config.load()
+    loaded = settings.load()
     assert loaded.data_dir == isolated_store
     assert loaded.db_path == isolated_store / "memory.db"
     assert loaded.budget(None).name == "balanced"
@@ -41,7 +41,7 @@ def test_config_toml_sets_the_default_budget_and_caps(isolated_store: Path) -> N
     (isolated_store / "config.toml").write_text(
         'budget = "lean"\ninstructions = "be brief"\n[budgets.full]\npage_bytes = 9000\n'
     )
-    loaded = config.load()
+    loaded = settings.load()
     assert loaded.budget(None).name == "lean"
     assert loaded.budget("full").page_bytes == 9000
     assert loaded.instructions == "be brief"
@@ -59,9 +59,9 @@ def test_config_toml_sets_the_default_budget_and_caps(isolated_store: Path) -> N
 def test_a_bad_config_is_bad_input(isolated_store: Path, text: str) -> None:
     (isolated_store / "config.toml").write_text(text)
     with pytest.raises(BadInput, match=r"config\.toml"):
-        config.load()
+        settings.load()
 
 
 def test_an_unknown_budget_name_is_bad_input() -> None:
     with pytest.raises(BadInput, match="unknown budget 'huge'"):
-        config.Config(data_dir=Path("/x")).budget("huge")
+        settings.Config(data_dir=Path("/x")).budget("huge")

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from synapse_git.config import BUDGET_NAMES, load
 from synapse_git.errors import BadInput, NotFound, SynapseError
 from synapse_git.service import Synapse
-from synapse_git.text import normalize
+from synapse_git.settings import BUDGET_NAMES, load
+from synapse_git.textrules import normalize
 
 FUZZ = settings(
     max_examples=60,
@@ -332,7 +332,7 @@ case_files = st.one_of(
 def test_any_cases_file_scores_or_says_why(
     seeded: Synapse, tmp_path: Path, repo: Path, text: str, budget: str
 ) -> None:
-    from synapse_git.evaluation import load_cases
+    from synapse_git.recall.evaluation import load_cases
 
     path = tmp_path / "cases.toml"
     path.write_text(text, encoding="utf-8")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import git
 
-from synapse_git import memories
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.service import Synapse
+from synapse_git.store import memories
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import mcp as mcp_command
 from synapse_git.errors import report
-from synapse_git.store import explain
+from synapse_git.store.database import explain
 
 app = typer.Typer(
     name="synapse",

@@ -12,7 +12,7 @@ from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.errors import BadInput
 
 if TYPE_CHECKING:
-    from synapse_git.drift import Finding
+    from synapse_git.drift.findings import Finding
 
 # Unverified paths are listed but, being a quieter kind, never make the exit code 1.
 BLOCKING = ("stale", "conflict", "duplicate")

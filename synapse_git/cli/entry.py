@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from synapse_git import config
+from synapse_git import settings
 from synapse_git.errors import BadInput, report
 
 
@@ -27,11 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options is not None:
             return _run_mcp(*options)
     if len(args) >= 2 and args[0] == "hook" and not {"--help", "-h"} & set(args):
-        from synapse_git import hookcmds
+        from synapse_git.hooks import hook_commands
 
-        if args[1] in hookcmds.FAST:
+        if args[1] in hook_commands.FAST:
             try:
-                return hookcmds.fast_main(args[1:])
+                return hook_commands.fast_main(args[1:])
             except BrokenPipeError:
                 # The reader went away (`| head`): nothing left to say, and no
                 # second error when Python flushes standard output at exit.
@@ -44,15 +44,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def serve_mcp(project: Path | None, budget: str | None) -> None:
     """Serve MCP over stdio (the body of `synapse mcp`, whichever way it was reached)."""
-    settings = config.load()
+    config = settings.load()
     if budget is not None:
-        settings.budget(budget)
+        config.budget(budget)
     if project is not None and not project.expanduser().is_dir():
         raise BadInput(f"--project {project}: not a folder")
     # Imported only now: nothing else should pay for the MCP SDK.
-    from synapse_git import mcp_server
+    from synapse_git.mcp import server
 
-    mcp_server.serve(settings, project=project, budget=budget)
+    server.serve(config, project=project, budget=budget)
 
 
 def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:

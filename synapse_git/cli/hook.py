@@ -1,7 +1,7 @@
 """`synapse hook …`: install the git hooks, and the hook commands git and agents run.
 
 `session`, `post-checkout` and `post-merge` are normally served by
-`hookcmds.fast_main` before typer loads (see `cli/entry.py`); these typer
+`hook_commands.fast_main` before typer loads (see `cli/entry.py`); these typer
 commands give them help text and serve them when called as `python -m synapse_git`.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import typer
 
-from synapse_git import hookcmds, hookfiles
 from synapse_git.cli.output import here, service
 from synapse_git.errors import BadInput
+from synapse_git.hooks import hook_commands, hook_scripts
 
 app = typer.Typer(help="Git hooks and agent session start.", no_args_is_help=True)
 
@@ -23,7 +23,7 @@ FOLDER_OPTION = typer.Option(
     None, "--folder", "-C", help="Act as if run in this folder (default: here)."
 )
 HOOKS_OPTION = typer.Option(
-    ",".join(hookfiles.HOOKS), "--hooks", help="Comma-separated hooks to act on."
+    ",".join(hook_scripts.HOOKS), "--hooks", help="Comma-separated hooks to act on."
 )
 
 
@@ -47,7 +47,7 @@ def install(hooks: str = HOOKS_OPTION, folder: Path = FOLDER_OPTION) -> None:
     svc = service()
     where, actions = svc.install_hooks(here(svc, folder, quiet=True), _names(hooks), _bindir())
     for action in actions:
-        extra = f" (the previous hook runs first: {action.hook}{hookfiles.CHAINED})"
+        extra = f" (the previous hook runs first: {action.hook}{hook_scripts.CHAINED})"
         typer.echo(f"{action.done:>9}  {action.path}" + (extra if action.done == "chained" else ""))
     typer.echo(f"hooks folder: {where}")
 
@@ -71,7 +71,7 @@ def session(
     """Print what an agent session starting here should know (at most 8 KiB)."""
     if fmt not in ("text", "claude"):
         raise BadInput(f"unknown format {fmt!r}: choose text or claude")
-    raise typer.Exit(hookcmds.session(folder, budget, fmt))
+    raise typer.Exit(hook_commands.session(folder, budget, fmt))
 
 
 @app.command("post-checkout")
@@ -82,8 +82,8 @@ def post_checkout(
     folder: Path = FOLDER_OPTION,
 ) -> None:
     """After a branch switch: re-check drift, print a summary, refresh the session snapshot."""
-    chosen = flag if flag is not None else hookcmds.checkout_flag()
-    raise typer.Exit(hookcmds.post_checkout(old, new, chosen, folder))
+    chosen = flag if flag is not None else hook_commands.checkout_flag()
+    raise typer.Exit(hook_commands.post_checkout(old, new, chosen, folder))
 
 
 @app.command("post-merge")
@@ -93,7 +93,7 @@ def post_merge(
 ) -> None:
     """After a merge or pull: the same refresh as a branch switch."""
     del squash
-    raise typer.Exit(hookcmds.post_checkout(None, None, "1", folder))
+    raise typer.Exit(hook_commands.post_checkout(None, None, "1", folder))
 
 
 @app.command("pre-commit")
@@ -101,4 +101,4 @@ def pre_commit(
     warn_only: bool = typer.Option(False, "--warn-only", help="Report, never block."),
 ) -> None:
     """Check the staged commit (the same check as `synapse-drift-hook`)."""
-    raise typer.Exit(hookcmds.pre_commit_main(["--warn-only"] if warn_only else []))
+    raise typer.Exit(hook_commands.pre_commit_main(["--warn-only"] if warn_only else []))

@@ -22,8 +22,8 @@ from synapse_git.cli.output import (
     service,
 )
 from synapse_git.errors import NotFound
-from synapse_git.memories import Memory
 from synapse_git.service import Remembered
+from synapse_git.store.memories import Memory
 
 HIDDEN_KEYS = ("state", "superseded_by")
 

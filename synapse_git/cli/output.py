@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from synapse_git.errors import BadInput
-from synapse_git.scope import Scope
+from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
 
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of text.")

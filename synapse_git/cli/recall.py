@@ -9,8 +9,8 @@ import typer
 
 from synapse_git.cli.memory import FOLDER_OPTION, app
 from synapse_git.cli.output import JSON_OPTION, emit, here, one_line, service
-from synapse_git.evaluation import baseline_json, load_cases, read_baseline, regressions
-from synapse_git.response import Recalled
+from synapse_git.recall.evaluation import baseline_json, load_cases, read_baseline, regressions
+from synapse_git.recall.response import Recalled
 
 BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from synapse_git.config import Config
 from synapse_git.service import Synapse
+from synapse_git.settings import Config
 
 
 def test_export_file_then_import_round_trips_awkward_text(repo: Path, tmp_path: Path) -> None:

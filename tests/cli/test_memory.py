@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from synapse_git.config import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 from synapse_git.service import Synapse
+from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 
 
 def ok(*args: str, cwd: Path, stdin: bytes | str | None = None) -> str:

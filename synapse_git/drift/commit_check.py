@@ -1,0 +1,146 @@
+"""Which live project memories the commit being made turns stale (§9).
+
+Only paths the commit deletes or renames can be made stale by it. Rather than
+reading every body on every commit, the trigram index is asked which live
+memories of the project hold one of those paths as a substring (an indexed
+lookup, well under a millisecond for a usual commit), and only those few
+bodies go through the path finder to confirm the memory really names the path.
+A commit that touches very many paths reads the project's bodies once instead.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
+
+from synapse_git.git.git_command import Change
+
+# Past this many needles one pass over the project's bodies beats a long MATCH.
+MAX_NEEDLES = 200
+
+
+class Broken(NamedTuple):
+    """A live project memory that names a path this commit deletes or renames."""
+
+    memory_id: int
+    body: str
+    path: str
+    new_path: str | None
+
+
+def gone_paths(changes: Iterable[Change]) -> dict[str, str | None]:
+    """Paths the staged tree no longer holds: deleted (None) or renamed (new path)."""
+    gone: dict[str, str | None] = {}
+    for change in changes:
+        if change.status == "D":
+            gone[change.path] = None
+        elif change.status == "R" and change.new_path is not None:
+            gone[change.path] = change.new_path
+    return gone
+
+
+def _folders(paths: Iterable[str]) -> set[str]:
+    found: set[str] = set()
+    for path in paths:
+        parts = path.split("/")[:-1]
+        for end in range(1, len(parts) + 1):
+            found.add("/".join(parts[:end]))
+    return found
+
+
+def _emptied(parents: set[str], still_tracked: Callable[[Sequence[str]], set[str]]) -> set[str]:
+    """The folders among `parents` with no file left in the staged tree. Deepest
+    first: a folder that still holds a file vouches for all its ancestors, so a
+    usual deletion costs one small listing, not one of the whole tree."""
+    unresolved = set(parents)
+    emptied: set[str] = set()
+    while unresolved:
+        depth = max(folder.count("/") for folder in unresolved)
+        layer = sorted(folder for folder in unresolved if folder.count("/") == depth)
+        held = still_tracked(layer)
+        for folder in layer:
+            unresolved.discard(folder)
+            if folder in held:
+                unresolved -= _folders([folder + "/"])
+            else:
+                emptied.add(folder)
+    return emptied
+
+
+def _match_phrase(needle: str) -> str:
+    # A quoted FTS5 string is data: doubling the quote is the only escape it needs.
+    return '"' + needle.replace('"', '""') + '"'
+
+
+def _candidates(
+    conn: sqlite3.Connection, project: str, needles: Sequence[str]
+) -> list[tuple[int, str]]:
+    """Live memories of `project` whose body holds any needle (a superset)."""
+    base = "SELECT id, body FROM memories WHERE project = ? AND state = 'live'"
+    if len(needles) > MAX_NEEDLES:
+        return [(int(i), str(b)) for i, b in conn.execute(base, (project,))]
+    long = [n for n in needles if len(n.encode("utf-8", "surrogateescape")) >= 3]
+    short = [n for n in needles if n not in set(long)]
+    rows: dict[int, str] = {}
+    if long:
+        query = " OR ".join(_match_phrase(n) for n in long)
+        sql = f"{base} AND id IN (SELECT rowid FROM memorygram WHERE memorygram.body MATCH ?)"
+        rows.update(conn.execute(sql, (project, query)).fetchall())
+    for needle in short:
+        # The trigram index cannot look up fewer than three characters.
+        rows.update(conn.execute(f"{base} AND instr(body, ?) > 0", (project, needle)).fetchall())
+    return sorted(rows.items())
+
+
+def _normal(path: str, toplevel: str) -> str:
+    """A path as a memory names it, made comparable with git's paths."""
+    if path.startswith(toplevel + "/"):
+        path = path[len(toplevel) + 1 :]
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/")
+
+
+def _renamed_folder(folder: str, gone: dict[str, str | None]) -> str | None:
+    """Where a folder went, when every file that left it was renamed the same way."""
+    targets: set[str] = set()
+    for old, new in gone.items():
+        if not old.startswith(folder + "/"):
+            continue
+        rest = old[len(folder) + 1 :]
+        if new is None or not new.endswith("/" + rest):
+            return None
+        targets.add(new[: -len(rest) - 1])
+    return targets.pop() if len(targets) == 1 else None
+
+
+def broken_memories(
+    conn: sqlite3.Connection,
+    project: str,
+    toplevel: str,
+    changes: Sequence[Change],
+    *,
+    find_paths: Callable[[str], list[str]],
+    still_tracked: Callable[[Sequence[str]], set[str]],
+) -> list[Broken]:
+    """Live memories of `project` naming a path the staged `changes` delete or rename.
+
+    A folder counts as gone only when no file is left under it in the staged
+    tree; git is asked first, so a usual deletion (its folder still holds
+    files) looks up only the deleted path itself.
+    """
+    gone = gone_paths(changes)
+    if not gone:
+        return []
+    folders = _emptied(_folders(gone) - set(gone), still_tracked)
+    needles = sorted(set(gone) | folders)
+    found: list[Broken] = []
+    for memory_id, body in _candidates(conn, project, needles):
+        named = {_normal(p, toplevel) for p in find_paths(body)}
+        for path in sorted(named & set(gone)):
+            found.append(Broken(memory_id, body, path, gone[path]))
+        for folder in sorted(named & folders):
+            new = _renamed_folder(folder, gone)
+            found.append(Broken(memory_id, body, folder + "/", None if new is None else new + "/"))
+    return sorted(found, key=lambda b: (b.memory_id, b.path))

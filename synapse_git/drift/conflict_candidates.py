@@ -1,0 +1,133 @@
+"""Conflict candidates for a few memories, found through the porter FTS index
+(recall's hits, a new memory), so the store is never loaded or compared pairwise."""
+
+from __future__ import annotations
+
+import heapq
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+
+from synapse_git.drift import conflict_words
+from synapse_git.git.project_scope import Scope
+from synapse_git.store import memories
+from synapse_git.store.memories import COLUMNS, Memory
+
+CANDIDATES = 4  # conflict candidates fetched per memory
+FTS_TERMS = 4  # words of a memory looked up to find its candidates
+RARE_SHARE = 0.01  # a word in more memories than this does not make candidates
+SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
+SHORT_BODY = 160  # characters: a longer body rarely holds only two looked-up words
+
+_WORD = re.compile(r"[^\W\d_][\w-]+")
+
+
+def _fts_terms(body: str, limit: int = 10) -> list[str]:
+    words: list[str] = []
+    for word in _WORD.findall(body.lower()):
+        if (
+            word not in conflict_words.STOP
+            and word not in conflict_words.NEGATORS
+            and word not in words
+        ):
+            words.append(word)
+    return sorted(words, key=len, reverse=True)[:limit]
+
+
+def _quote(text: str) -> str:
+    """A word as FTS5 data, never syntax."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+class Candidates:
+    """Conflict candidates through the porter FTS index, for a few memories at a
+    time. Each uncommon word's document list is read once (no ranking, which would
+    score every match); a memory sharing enough of them is a candidate."""
+
+    def __init__(self, conn: sqlite3.Connection, scope: Scope, *, newer_only: bool = False) -> None:
+        self.conn = conn
+        self.scope = scope
+        # Recall only needs the corrections of its hits: memories stored after them.
+        # That bound lets FTS5 skip most of each word's document list.
+        self.newer_only = newer_only
+        self._floor = 0
+        # The highest id bounds the store's size without counting it.
+        total = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
+        self.common = max(50, int(total * RARE_SHARE))
+        self._lists: dict[str, list[int]] = {}
+
+    def _rows_with(self, term: str) -> list[int]:
+        """Ids of live memories holding `term`; empty for a common term."""
+        if term not in self._lists:
+            rows = self.conn.execute(
+                "SELECT rowid FROM memory WHERE memory MATCH ? AND rowid > ? LIMIT ?",
+                (_quote(term), self._floor, self.common + 1),
+            ).fetchall()
+            self._lists[term] = [] if len(rows) > self.common else [row[0] for row in rows]
+        return self._lists[term]
+
+    def _ranked(self, memory: Memory) -> tuple[list[int], list[int]]:
+        """Ids sharing enough uncommon words with `memory` (most shared, then newest,
+        first), and ids sharing only one, which qualify if their body is that short."""
+        terms = _fts_terms(memory.body, FTS_TERMS)
+        shared: Counter[int] = Counter()
+        floor = memory.id if self.newer_only else 0
+        for term in terms:
+            shared.update(i for i in self._rows_with(term) if i > floor)
+        shared.pop(memory.id, None)
+        # One word substituted leaves the rest shared, and two shared words are
+        # enough; a single shared word suffices only when either memory is that short.
+        needed = max(1, min(2, len(terms) - 1))
+        # Most shared, then newest, first. Only the few sharing enough are sorted;
+        # the rest (thousands in a large store) are only needed when those are few.
+        enough = sorted(((n, other) for other, n in shared.items() if n >= needed), reverse=True)
+        chosen = [other for _, other in enough[:CANDIDATES]]
+        if len(chosen) >= CANDIDATES:
+            return chosen, []
+        # needed is at most 2, so the rest share exactly one word: newest first.
+        probes = heapq.nlargest(SHORT_PROBES, (other for other, n in shared.items() if n < needed))
+        return chosen, probes
+
+    def many(self, rows: Sequence[Memory]) -> dict[int, list[Memory]]:
+        """For each of `rows`, its visible live candidates, best first; two queries
+        in all, whatever the number of rows."""
+        if self.newer_only and rows:
+            self._floor = min(memory.id for memory in rows)
+        plans = {memory.id: self._ranked(memory) for memory in rows}
+        short = self._short(sorted({i for _, probes in plans.values() for i in probes}))
+        chosen = {
+            memory_id: (ids + [i for i in probes if i in short])[:CANDIDATES]
+            for memory_id, (ids, probes) in plans.items()
+        }
+        found = self._rows(sorted({i for ids in chosen.values() for i in ids}))
+        return {
+            memory_id: [found[i] for i in ids if i in found] for memory_id, ids in chosen.items()
+        }
+
+    def _short(self, ids: list[int]) -> set[int]:
+        """Of `ids`, those whose own body has at most two looked-up words."""
+        if not ids:
+            return set()
+        marks = ", ".join("?" for _ in ids)
+        # Two words fit in a short body: SQLite drops the long ones before Python looks.
+        rows = self.conn.execute(
+            f"SELECT id, body FROM memories WHERE id IN ({marks}) AND length(body) <= ?",
+            [*ids, SHORT_BODY],
+        )
+        return {int(i) for i, body in rows if len(_fts_terms(str(body), FTS_TERMS)) <= 2}
+
+    def _rows(self, ids: list[int]) -> dict[int, Memory]:
+        if not ids:
+            return {}
+        where, scoped = memories.visible(self.scope.projects)
+        marks = ", ".join("?" for _ in ids)
+        params: list[object] = [*ids, *scoped]
+        return {
+            int(row[0]): Memory(*row)
+            for row in self.conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live'"
+                f" AND {where}",
+                params,
+            )
+        }

@@ -1,0 +1,312 @@
+"""Do two memories say opposite things about the same thing? (§7 conflict)
+
+Each body is cut into clauses. Two clauses conflict when they are about the
+same thing — decided from the words around the differing token, not from the
+overall overlap — and one of these holds:
+
+- one negates what the other asserts (not, never, no longer, don't, avoid…);
+- they hold an antonym pair in the same place (enabled/disabled, sync/async…);
+- they carry different values of one kind in the same slot (30 s / 60 s,
+  port 8080 / 8081, Python 3.11 / 3.12);
+- they read the same except one short identifier after a slot word
+  (`deploy from main` / `deploy from release`).
+
+Pure text: no store, no git. `parse` once per memory, `compare` per candidate
+pair, `terms` for the candidate map.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from synapse_git.drift.conflict_words import (
+    ANTONYM_OF,
+    FILLER_WITH_NEGATION,
+    NEGATORS,
+    SLOT_MARKERS,
+    STOP,
+    UNITS,
+)
+
+_TOKEN = re.compile(r"[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
+_CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
+_NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)([a-z%]*)$")
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # duration, size, percent, factor, version, number
+    amount: str  # normalized for comparison
+    text: str  # as written
+
+
+@dataclass(frozen=True)
+class Clause:
+    tokens: tuple[str, ...]  # lowercased, articles dropped, number+unit merged
+    stems: tuple[str, ...]  # per token: its stem, or "" for values, stop words, negators
+    content: frozenset[str]  # stems of subject-bearing words (no values, no negators)
+    negated: bool
+    values: tuple[tuple[int, Value], ...]  # position in tokens, value
+    text: str
+
+
+@dataclass(frozen=True)
+class Parsed:
+    clauses: tuple[Clause, ...]
+    terms: frozenset[str]  # content stems of the whole body, for the candidate map
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    reason: str  # negation, antonym, value, identifier
+    first: str  # what the first body says there
+    second: str  # what the second body says there
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A crude, stable stem: enough to match `timeouts`/`timeout`, `runs`/`run`."""
+    word = word.lower().removesuffix("'s")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
+    """The value `token` holds (merging a unit word that follows) and whether the
+    unit word was consumed."""
+    if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
+        return None, False  # most tokens: not a number, no regex needed
+    match = _NUMBER.match(token)
+    if match is None:
+        return None, False
+    prefix, digits, unit = match.groups()
+    consumed = False
+    if not unit and following is not None and following in UNITS:
+        unit, consumed = following, True
+    if unit in UNITS:
+        kind, scale = UNITS[unit]
+        try:
+            amount = float(digits) * scale
+        except ValueError:
+            return Value("version", digits, token), consumed
+        return Value(kind, f"{amount:g}", f"{token} {following}" if consumed else token), consumed
+    if prefix or "." in digits:
+        return Value("version", digits.rstrip("0").rstrip(".") or "0", token), False
+    if unit:
+        return Value("number", digits + unit, token), False
+    return Value("number", digits, token), False
+
+
+@lru_cache(maxsize=1 << 16)
+def _negator(token: str) -> bool:
+    return token in NEGATORS or token.endswith("n't")
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_stem(token: str) -> str:
+    """The stem of a subject-bearing word; "" for stop words, negators, signs."""
+    if token in STOP or _negator(token) or token in FILLER_WITH_NEGATION or token in "=:":
+        return ""
+    return stem(token)
+
+
+def _clause(text: str) -> Clause | None:
+    raw = _TOKEN.findall(text.lower().replace("\u2019", "'"))
+    tokens: list[str] = []
+    values: list[tuple[int, Value]] = []
+    index = 0
+    while index < len(raw):
+        token = raw[index]
+        following = raw[index + 1] if index + 1 < len(raw) else None
+        value, consumed = _value(token, following)
+        if value is not None and following == ":" and not consumed:
+            value = None  # a label (`Step 3:`, `Issue 42:`), not a value
+        if value is not None:
+            values.append((len(tokens), value))
+            tokens.append(value.text)
+            index += 2 if consumed else 1
+            continue
+        if token not in ("a", "an", "the"):
+            tokens.append(token)
+        index += 1
+    if not tokens:
+        return None
+    negations = sum(_negator(token) for token in tokens)
+    held = {position for position, _ in values}
+    stems = tuple(
+        "" if position in held else _content_stem(token) for position, token in enumerate(tokens)
+    )
+    content = frozenset(word for word in stems if word)
+    return Clause(tuple(tokens), stems, content, negations % 2 == 1, tuple(values), text.strip())
+
+
+def parse(body: str) -> Parsed:
+    """The clauses of `body`; short bodies are remembered, as the same memories are
+    compared again and again (recall after recall in a long-lived server)."""
+    return _parse_cached(body) if len(body) <= 4096 else _parse(body)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(body: str) -> Parsed:
+    return _parse(body)
+
+
+def _parse(body: str) -> Parsed:
+    clauses = [
+        found for part in _CLAUSE.split(body) if part and (found := _clause(part)) is not None
+    ]
+    terms = frozenset().union(*(clause.content for clause in clauses)) if clauses else frozenset()
+    return Parsed(tuple(clauses), terms)
+
+
+def _close(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Same subject: they share words and, where both have words of their own, the
+    shared part dominates (one extra word each at most)."""
+    shared = a & b
+    if not shared:
+        return False
+    only_a, only_b = a - b, b - a
+    if not only_a or not only_b:
+        return True
+    return len(only_a) <= 1 and len(only_b) <= 1 and len(shared) >= 3
+
+
+def _window(clause: Clause, position: int, left: int = 3, right: int = 2) -> frozenset[str]:
+    """Content stems near `position`: the words around a value name its slot."""
+    words: list[str] = []
+    stems = clause.stems
+    for step, limit in ((-1, left), (1, right)):
+        found = 0
+        cursor = position + step
+        while 0 <= cursor < len(stems) and found < limit:
+            if stems[cursor]:
+                words.append(stems[cursor])
+                found += 1
+            cursor += step
+    return frozenset(words)
+
+
+def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    b_amounts = {(value.kind, value.amount) for _, value in b.values}
+    a_amounts = {(value.kind, value.amount) for _, value in a.values}
+    for pos_a, value_a in a.values:
+        if (value_a.kind, value_a.amount) in b_amounts:
+            continue  # b says the same value somewhere: an elaboration, or another role
+        window_a = _window(a, pos_a)
+        for pos_b, value_b in b.values:
+            if value_b.kind != value_a.kind or (value_b.kind, value_b.amount) in a_amounts:
+                continue
+            window_b = _window(b, pos_b)
+            if window_a and window_b and _strict_slot(window_a, window_b):
+                return Contradiction("value", value_a.text, value_b.text)
+    return None
+
+
+def _strict_slot(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two values share a slot when the words around them agree; differing words on
+    both sides (`api port` / `metrics port`) mean different things."""
+    shared = a & b
+    if not shared:
+        return False
+    return not (a - b) or not (b - a)
+
+
+def _polarity_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    if a.negated == b.negated or not a.content or not b.content:
+        return None
+    # A word of its own on each side (`audit job` / `cache job`) means two things:
+    # only a statement and its negation, or an elaboration of one, contradict.
+    if _strict_slot(a.content, b.content) and _near(a, b):
+        return Contradiction("negation", a.text, b.text)
+    return None
+
+
+def _near(a: Clause, b: Clause) -> bool:
+    """Beyond sharing words, the clauses are nearly the same statement."""
+    shared = a.content & b.content
+    union = a.content | b.content
+    return len(shared) * 3 >= len(union) * 2 or (len(shared) >= 2 and len(union) <= 4)
+
+
+def _antonym_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    for word in a.tokens:
+        opposites = ANTONYM_OF.get(word)
+        if not opposites:
+            continue
+        for other in b.tokens:
+            if other not in opposites or word in b.tokens or other in a.tokens:
+                continue
+            rest_a = a.content - {stem(word)}
+            rest_b = b.content - {stem(other)}
+            # "don't disable it" agrees with "enable it": polarity must match.
+            neg_a = a.negated != (word in NEGATORS)
+            neg_b = b.negated != (other in NEGATORS)
+            if neg_a == neg_b and rest_a and rest_b and _strict_slot(rest_a, rest_b):
+                return Contradiction("antonym", word, other)
+    return None
+
+
+def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    """The same clause but for one short span in a slot (`deploy from main`)."""
+    left, right = a.tokens, b.tokens
+    if abs(len(left) - len(right)) > 1:
+        return None
+    # One replaced span: a common head, a common tail, a short middle on each side.
+    head = 0
+    while head < min(len(left), len(right)) and left[head] == right[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(left), len(right)) - head
+        and left[len(left) - 1 - tail] == right[len(right) - 1 - tail]
+    ):
+        tail += 1
+    i1, i2, j1, j2 = head, len(left) - tail, head, len(right) - tail
+    if not (0 < i2 - i1 <= 2 and 0 < j2 - j1 <= 2) or i1 == 0:
+        return None
+    before = a.tokens[i1 - 1]
+    span_a, span_b = a.tokens[i1:i2], b.tokens[j1:j2]
+    if before not in SLOT_MARKERS and not before.endswith(":"):
+        return None
+    if any(t in NEGATORS or t in STOP for t in (*span_a, *span_b)):
+        return None
+    held_a = {position for position, _ in a.values}
+    held_b = {position for position, _ in b.values}
+    if held_a & set(range(i1, i2)) or held_b & set(range(j1, j2)):
+        return None  # values are compared by their amounts, in the value rule
+    if len(a.content & b.content) < 1:
+        return None
+    return Contradiction("identifier", " ".join(span_a), " ".join(span_b))
+
+
+def compare(first: Parsed, second: Parsed) -> Contradiction | None:
+    """The first contradiction between the two bodies, or None."""
+    for a in first.clauses:
+        for b in second.clauses:
+            if not (a.content & b.content):
+                continue
+            found = (
+                _values_conflict(a, b)
+                or _antonym_conflict(a, b)
+                or _polarity_conflict(a, b)
+                or _identifier_conflict(a, b)
+            )
+            if found is not None:
+                return found
+    return None
+
+
+def contradicts(first: str, second: str) -> Contradiction | None:
+    """Whether two bodies contradict each other (parsing both)."""
+    return compare(parse(first), parse(second))

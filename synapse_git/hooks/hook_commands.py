@@ -1,0 +1,331 @@
+"""Hook entry points: the commit check, the post-checkout refresh, session start (§9).
+
+These run on every commit, checkout and agent start, so each imports only what
+it uses: never typer or mcp, and pygit2 (through the service) only when a
+snapshot must be recomputed. The commit check skips the service on purpose:
+importing it costs pygit2's ~210 ms, more than the whole check. A hook never
+blocks git or an agent because of its own error: it says what went wrong and
+exits 0. The one failure is a commit that makes project memories stale.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from synapse_git.errors import BadInput, SynapseError
+from synapse_git.git import git_command
+from synapse_git.session import snapshot_file
+from synapse_git.store.location import data_dir
+
+if TYPE_CHECKING:
+    from synapse_git.drift.commit_check import Broken
+    from synapse_git.session.snapshots import Refresh, Snapshot
+    from synapse_git.settings import Config
+
+# Everything else is imported where it is used: the commit path of a commit
+# that deletes nothing loads only this module, git_command, snapshot_file and store.location.
+
+# Commit-check exit codes: the hook's failure is git's refusal.
+PASS, BLOCK = 0, 1
+SCREEN_LINES = 20
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _internal(what: str, exc: BaseException) -> int:
+    detail = f"{type(exc).__name__}: {exc}" if not isinstance(exc, BadInput) else str(exc)
+    print(f"synapse: {what} failed ({detail}); carrying on", file=sys.stderr, flush=True)
+    if os.environ.get("SYNAPSE_DEBUG") == "1":
+        import traceback
+
+        traceback.print_exc()
+    return PASS
+
+
+# -- the commit check ----------------------------------------------------------------
+
+
+def pre_commit_main(argv: Sequence[str] | None = None) -> int:
+    """`synapse-drift-hook [--warn-only]`: fail when the staged commit deletes or
+    renames a path a live project memory names; everything else only warns."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "-h" in args or "--help" in args:
+        print(
+            "usage: synapse-drift-hook [--warn-only]\n\nCheck the staged commit against the "
+            "project's memories; fail when it deletes or renames a path a live project "
+            "memory names.\n\n  --warn-only  report, never block"
+        )
+        return PASS
+    # argparse is not used here: it alone costs more than the git calls of the check.
+    # File names a framework may pass are ignored: the staged tree is read instead.
+    unknown = [arg for arg in args if arg.startswith("-") and arg != "--warn-only"]
+    try:
+        if unknown:
+            print(f"synapse: ignoring unknown options {' '.join(unknown)}", file=sys.stderr)
+        return check_commit(warn_only="--warn-only" in args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        return _internal("the memory check of this commit", exc)
+
+
+def check_commit(*, warn_only: bool = False, folder: Path | None = None) -> int:
+    """Check the commit being made in `folder` (default: here); print and return the code."""
+    checkout = git_command.locate(folder)
+    if checkout is None:
+        return PASS
+    changes = git_command.staged_changes(checkout.toplevel)
+    where = data_dir()
+    broken: list[Broken] = []
+    if any(change.status in "DR" for change in changes):
+        broken = _broken(where, checkout, changes)
+    _warn_existing(where, str(checkout.toplevel), {b.memory_id for b in broken})
+    if not broken:
+        return PASS
+    _report_broken(broken, blocking=not warn_only)
+    return PASS if warn_only else BLOCK
+
+
+def _broken(
+    where: Path, checkout: git_command.Checkout, changes: Sequence[git_command.Change]
+) -> list[Broken]:
+    from contextlib import closing
+
+    from synapse_git.drift import commit_check
+    from synapse_git.store import readonly
+
+    conn = readonly.open_readonly(where / "memory.db")
+    if conn is None:
+        return []
+    with closing(conn):
+        return commit_check.broken_memories(
+            conn,
+            checkout.project,
+            str(checkout.toplevel),
+            changes,
+            find_paths=_find_paths,
+            still_tracked=lambda folders: git_command.tracked_under(checkout.toplevel, folders),
+        )
+
+
+def _find_paths(text: str) -> list[str]:
+    # The path finder (and pathspec) loads only when some memory holds a gone path.
+    from synapse_git.drift.paths import find_paths
+
+    return find_paths(text)
+
+
+def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
+    """Drift that was there before this commit: a warning, from the last refresh."""
+    snapshot = snapshot_file.read_raw(where, checkout)
+    if snapshot is None:
+        return
+    stale = [k for k in snapshot.get("stale", {}) if int(k) not in ids]
+    pairs = len(snapshot.get("older", {})) + len(snapshot.get("repeated", {}))
+    if stale or pairs:
+        counts = f"{len(stale)} stale" + (f", {pairs} conflicting or duplicate" if pairs else "")
+        _say(
+            f"synapse: warning: {counts} project memories at the last refresh "
+            "(not blocking; `synapse memory drift` lists them)"
+        )
+
+
+def _suggest(body: str, old: str, new: str | None) -> str:
+    import shlex
+
+    if new is not None and "\n" not in body.strip() and len(body) <= 300:
+        return shlex.quote(body.strip().replace(old, new))
+    return "'…'"
+
+
+def _report_broken(items: Sequence[Broken], *, blocking: bool) -> None:
+    from synapse_git.textrules import first_line
+
+    ids = sorted({b.memory_id for b in items})
+    noun = "memory" if len(ids) == 1 else "memories"
+    lead = "synapse: this commit" if blocking else "synapse: warning: this commit"
+    _say(f"{lead} makes {len(ids)} project {noun} stale:")
+    for b in items:
+        _say(f"  memory {b.memory_id}: {first_line(b.body)}")
+        if b.new_path is None:
+            _say(f"    {b.path} is deleted")
+            _say(
+                f"    update: synapse memory edit {b.memory_id} '…'   "
+                f"or: synapse memory forget {b.memory_id}"
+            )
+        else:
+            _say(f"    {b.path} is renamed to {b.new_path}")
+            suggestion = _suggest(b.body, b.path, b.new_path)
+            _say(f"    update: synapse memory edit {b.memory_id} {suggestion}")
+            _say(f"    or:     synapse memory supersede {b.memory_id} {suggestion}")
+    if blocking:
+        _say(
+            "Update or forget these memories, then commit again "
+            "(`git commit --no-verify` skips this check once)."
+        )
+
+
+# -- post-checkout -------------------------------------------------------------------
+
+
+def post_checkout(
+    old: str | None, new: str | None, flag: str | None, folder: Path | None = None
+) -> int:
+    """After a branch switch (flag 1): re-check drift, print one screen, write the
+    session snapshot. A file checkout (flag 0) does nothing visible."""
+    # What changed is measured against this checkout's last snapshot, which also
+    # covers switches made while the hook was not installed, not against OLD.
+    del old, new
+    try:
+        if flag != "1" or not data_dir().joinpath("memory.db").is_file():
+            return PASS
+        from synapse_git.service import Synapse
+
+        svc = Synapse()
+        refresh = svc.refresh_checkout(svc.scope(folder))
+        if refresh is not None:
+            for line in _refresh_lines(refresh)[:SCREEN_LINES]:
+                _say(line)
+        return PASS
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        return _internal("the session refresh", exc)
+
+
+def _refresh_lines(refresh: Refresh) -> list[str]:
+    snap = refresh.snapshot
+    where = f" at {snap.head[:12]}" if snap.head else ""
+    lines = [f"synapse: checked {snap.visible} memories for this checkout{where}"]
+    if refresh.became_stale:
+        verb = "stale" if refresh.first else "became stale"
+        lines.append(f"  {verb} ({len(refresh.became_stale)}):")
+        for key, paths in sorted(refresh.became_stale.items(), key=lambda kv: int(kv[0]))[:8]:
+            gone = ", ".join(paths[:3])
+            lines.append(f"    [{key}] {snap.titles.get(key, '')} — gone: {gone}")
+    if refresh.fine_again:
+        lines.append(f"  fine again ({len(refresh.fine_again)}):")
+        for key, title in sorted(refresh.fine_again.items(), key=lambda kv: int(kv[0]))[:8]:
+            lines.append(f"    [{key}] {title}")
+    left = len(snap.stale) + len(snap.older) + len(snap.repeated)
+    lines.append(
+        f"  {len(snap.entries)} to tell a session; left out {left}: {len(snap.stale)} stale, "
+        f"{len(snap.older)} conflicting, {len(snap.repeated)} duplicate"
+    )
+    return lines
+
+
+# -- session start -------------------------------------------------------------------
+
+
+def session(folder: Path | None = None, budget: str | None = None, fmt: str = "text") -> int:
+    """Print what an agent starting in `folder` should be told (at most 8 KiB)."""
+    from synapse_git import settings
+    from synapse_git.session import snapshots
+
+    cfg = settings.load()
+    chosen = cfg.budget(budget)
+    if fmt not in ("text", "claude"):
+        raise BadInput(f"unknown format {fmt!r}: choose text or claude")
+    try:
+        snapshot = _current_snapshot(cfg, folder)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        _internal("reading memories for this session", exc)
+        return PASS
+    print(snapshots.render(snapshot, chosen, fmt), end="" if fmt == "text" else "\n")
+    return PASS
+
+
+def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
+    from contextlib import closing
+
+    from synapse_git.session import snapshots
+    from synapse_git.store import readonly
+
+    where = git_command.locate(folder)
+    if where is not None:
+        key, project, head = str(where.toplevel), where.project, where.head
+    else:
+        key, project, head = os.path.realpath(folder or os.getcwd()), None, None
+    conn = readonly.open_readonly(cfg.db_path)
+    if conn is None:
+        return snapshots.nothing(key, project, head)
+    with closing(conn):
+        version = readonly.store_version(conn)
+    found = snapshots.read_snapshot(cfg.data_dir, key)
+    if found is not None and found.current(head, version):
+        return found
+    from synapse_git.service import Synapse
+
+    svc = Synapse(cfg)
+    return svc.session_snapshot(svc.scope(folder))
+
+
+# -- `synapse hook session|post-checkout|post-merge` without loading the CLI -----------
+
+
+FAST = ("session", "post-checkout", "post-merge")
+
+
+_VALUED = {
+    "session": {"-C": "folder", "--folder": "folder", "--budget": "budget", "--format": "fmt"},
+    "post-checkout": {"-C": "folder", "--folder": "folder"},
+    "post-merge": {"-C": "folder", "--folder": "folder"},
+}
+_POSITIONALS = {"session": 0, "post-checkout": 3, "post-merge": 1}
+
+
+def _parse(name: str, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """Options and positionals of `synapse hook NAME` (argparse alone would cost
+    this path ~15 ms of a 100 ms budget)."""
+    valued = _VALUED[name]
+    options: dict[str, str] = {}
+    positionals: list[str] = []
+    items = list(args)
+    while items:
+        item = items.pop(0)
+        key, eq, value = item.partition("=")
+        if key in valued:
+            if not eq:
+                if not items:
+                    raise BadInput(f"{key} needs a value")
+                value = items.pop(0)
+            options[valued[key]] = value
+        elif item.startswith("-") and item != "-":
+            raise BadInput(f"unknown option {item} (see: synapse hook {name} --help)")
+        else:
+            positionals.append(item)
+    if len(positionals) > _POSITIONALS[name]:
+        raise BadInput(f"too many arguments for synapse hook {name}: {' '.join(positionals)}")
+    return options, positionals
+
+
+def fast_main(argv: Sequence[str]) -> int:
+    """The hook sub-commands an agent or git runs on every start or checkout, parsed
+    here so that they skip typer's import; `--help` goes to the full CLI."""
+    name = argv[0]
+    try:
+        options, positionals = _parse(name, argv[1:])
+        folder = Path(options["folder"]) if "folder" in options else None
+        if name == "session":
+            return session(folder, options.get("budget"), options.get("fmt", "text"))
+    except SynapseError as exc:
+        print(f"synapse: {exc}", file=sys.stderr)
+        return exc.exit_code
+    if name == "post-merge":
+        return post_checkout(None, None, "1", folder)
+    old, new, flag = [*positionals, None, None, None][:3]
+    return post_checkout(old, new, flag if flag is not None else checkout_flag(), folder)
+
+
+def checkout_flag() -> str | None:
+    """The pre-commit framework passes post-checkout's arguments in the environment."""
+    return os.environ.get("PRE_COMMIT_CHECKOUT_TYPE")

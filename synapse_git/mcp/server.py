@@ -1,0 +1,475 @@
+"""`synapse mcp`: the memory store served to an agent over MCP stdio.
+
+The only module that imports `mcp`. Every tool is a thin wrapper over
+`Synapse`: it finds the caller's scope, makes one service call and returns
+the JSON shapes of SPEC §5/§8/§12 as structured output.
+
+Nothing heavy happens at start (no store opening, no migration, no git
+walk): the client's roots are asked for, and the project resolved, on the
+first tool call, then kept until the client says its roots changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+from urllib.parse import unquote, urlparse
+
+from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import ServerMessageMetadata
+from mcp.types import (
+    CallToolResult,
+    InputRequiredResult,
+    ListRootsRequest,
+    ListRootsResult,
+    NotificationParams,
+    ToolAnnotations,
+)
+from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import Field, ValidationError
+
+from synapse_git import __version__
+from synapse_git.answers import (
+    ForgetOut,
+    ReadOut,
+    RecallOut,
+    RememberOut,
+    SupersedeOut,
+    remembered,
+)
+from synapse_git.errors import BadInput, NotFound, SynapseError
+from synapse_git.session.guidance import instructions
+from synapse_git.settings import BUDGET_NAMES, Config
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from synapse_git.git.project_scope import Scope
+    from synapse_git.service import Synapse
+
+BudgetName = Literal["lean", "balanced", "full"]
+assert BUDGET_NAMES == ("lean", "balanced", "full"), "keep BudgetName in step with config"
+
+
+# -- the caller's scope -----------------------------------------------------------------
+
+
+class SynapseServer(MCPServer[Any]):
+    """An MCPServer that knows where its client works.
+
+    One stdio process serves one client. Under the handshake protocols the
+    client's roots are asked for once and kept until it sends
+    `notifications/roots/list_changed`; the 2026-07-28 protocol has no such
+    notification, so there they are asked for on every call (the client answers
+    from its own state, without a model turn). The scope is kept for as long as
+    the roots offered stay the same.
+    """
+
+    def __init__(self, config: Config, fallback: Path, budget: str | None, guidance: str) -> None:
+        # WARNING: tool errors are the caller's business, not log lines on stderr.
+        super().__init__("synapse", instructions=guidance, version=__version__, log_level="WARNING")
+        self.config = config
+        self._synapse: Synapse | None = None
+        self.fallback = fallback
+        self.budget = budget
+        self._lock = threading.Lock()
+        self._roots: ListRootsResult | None = None
+        self._scope: tuple[tuple[str, ...] | None, Scope] | None = None
+        # MCPServer has no public hook for client notifications; the low-level
+        # server's registration is the supported way underneath it.
+        self._lowlevel_server.add_notification_handler(
+            "notifications/roots/list_changed", NotificationParams, self._roots_changed
+        )
+
+    @property
+    def synapse(self) -> Synapse:
+        """The service, made on the first call: importing it loads pygit2, which start-up skips."""
+        with self._lock:
+            if self._synapse is None:
+                from synapse_git.service import Synapse
+
+                self._synapse = Synapse(self.config)
+            return self._synapse
+
+    async def _roots_changed(self, ctx: Any, params: NotificationParams) -> None:
+        with self._lock:
+            self._roots, self._scope = None, None
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        context: Context[Any, Any] | None = None,
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            # pydantic's report spans lines and links its docs; say it in one line.
+            if isinstance(exc.__cause__, ValidationError):
+                message = _argument_errors(exc.__cause__)
+                raise ToolError(f"Error executing tool {name}: {message}") from exc.__cause__
+            raise
+
+    def cached_roots(self) -> ListRootsResult | None:
+        with self._lock:
+            return self._roots
+
+    def scope_for(self, roots: ListRootsResult | None, protocol: str | None) -> Scope:
+        """The scope of the first root inside a git repository, else of the fallback folder."""
+        key = None if roots is None else tuple(str(root.uri) for root in roots.roots)
+        with self._lock:
+            if protocol in HANDSHAKE_PROTOCOL_VERSIONS:
+                self._roots = roots
+            if self._scope is not None and self._scope[0] == key:
+                return self._scope[1]
+        found = None
+        for root in roots.roots if roots is not None else ():
+            folder = _root_folder(str(root.uri))
+            if folder is None:
+                continue
+            candidate = self.synapse.scope(folder)
+            if candidate.project is not None:
+                found = candidate
+                break
+        if found is None:
+            found = self.synapse.scope(self.fallback)
+        with self._lock:
+            self._scope = (key, found)
+        return found
+
+    def budget_or_default(self, budget: str | None) -> str | None:
+        return budget if budget is not None else self.budget
+
+
+def _argument_errors(error: ValidationError) -> str:
+    parts = []
+    for detail in error.errors():
+        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        if detail["type"] == "missing":
+            parts.append(f"{where} is missing")
+        else:
+            given = repr(detail["input"])
+            given = given if len(given) <= 60 else given[:57] + "..."
+            parts.append(f"{where}: {detail['msg']} (got {given})")
+    return "bad arguments: " + "; ".join(parts)
+
+
+def _root_folder(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+        return None
+    folder = Path(unquote(parsed.path))
+    return folder if folder.is_dir() else None
+
+
+def _server(ctx: Context[Any, Any]) -> SynapseServer:
+    server = ctx.mcp_server
+    assert isinstance(server, SynapseServer)
+    return server
+
+
+async def _client_roots(ctx: Context[Any, Any]) -> ListRoots | ListRootsResult | None:
+    """The client's roots: kept from an earlier call, asked for, or None when it has none."""
+    capabilities = ctx.client_capabilities
+    if capabilities is None or capabilities.roots is None:
+        return None
+    cached = _server(ctx).cached_roots()
+    if cached is not None:
+        return cached
+    if ctx.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+        # 2026-07-28: the SDK asks within the call (an input_required round).
+        return ListRoots()
+    try:
+        found: ListRootsResult = await ctx.session.send_request(
+            ListRootsRequest(),
+            ListRootsResult,
+            metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
+        )
+    except MCPError:
+        # It offers roots but cannot list them: serve the fallback folder rather than fail.
+        return ListRootsResult(roots=[])
+    return found
+
+
+ClientRoots = Annotated[ListRootsResult | None, Resolve(_client_roots)]
+
+
+@contextlib.contextmanager
+def _tool_errors() -> Iterator[None]:
+    """Synapse's errors, whose messages say what to do, as tool errors."""
+    try:
+        yield
+    except SynapseError as exc:
+        raise ToolError(str(exc)) from None
+
+
+# -- tools --------------------------------------------------------------------------------
+
+MemoryId = Annotated[int, Field(description="A memory id, as a recall hit gives it.")]
+Budget = Annotated[
+    BudgetName | None,
+    Field(description="lean, balanced or full; omit for the configured default."),
+]
+
+
+def recall(
+    query: Annotated[
+        str,
+        Field(description="A question or keywords; empty for the newest memories."),
+    ] = "",
+    budget: Budget = None,
+    limit: Annotated[
+        int | None, Field(description="At most this many hits (default: the budget's).")
+    ] = None,
+    *,
+    ctx: Context[Any, Any],
+    roots: ClientRoots,
+) -> RecallOut:
+    """Recall what is known about this repository (and the user) by a question.
+
+    Call it before starting a task, before changing code you have not seen
+    in this session, and whenever you wonder how something is done here or
+    why: decisions, conventions, where things live, commands, past failures.
+    Plain words work best; identifiers, file names and error codes match
+    inside longer words, and small typos are forgiven. Hits come best first.
+    A hit with `abridged: true` shows only part of its body: read the rest
+    with readmemory. `drift` lists findings about the hits (a path that is
+    gone, two memories that contradict each other); `cut` says how many
+    candidates were left out and why.
+
+    Example: recall(query="how do we run the integration tests?") ->
+    {"query": "how do we run the integration tests?", "project": "/home/me/src/app",
+    "budget": "balanced", "hits": [{"id": 57, "project": "/home/me/src/app",
+    "source": "Makefile", "sourceabridged": false, "body": "Integration tests need
+    `make db-up` first; they use port 5433.", "abridged": false, "bytes": 61,
+    "score": 0.032}], "drift": [], "searched": 140, "cut": {"floor": 2, "limit": 0,
+    "budget": 0}}
+    """
+    server = _server(ctx)
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        found = server.synapse.recall(
+            query, where, budget=server.budget_or_default(budget), limit=limit
+        )
+    return found.as_json()  # type: ignore[return-value]
+
+
+def readmemory(
+    id: MemoryId,
+    project: Annotated[
+        str | None,
+        Field(description="The hit's project exactly as recall gave it (null for global)."),
+    ],
+    offset: Annotated[
+        int, Field(description="Byte offset to start at: 0, then each page's next.")
+    ] = 0,
+    budget: Budget = None,
+    *,
+    ctx: Context[Any, Any],
+    roots: ClientRoots,
+) -> ReadOut:
+    """Read one memory exactly, a page at a time.
+
+    Use it when a recall hit is abridged (its `abridged` is true) or when you
+    need the full, exact text of a memory: code, whitespace and every
+    character come back unchanged. Start at offset 0 and call again with each
+    page's `next` until `next` is null; the pages joined in order are the
+    whole body. Offsets and `total` count UTF-8 bytes.
+
+    A missing, superseded, forgotten or out-of-scope id gives
+    {"memory": null}.
+
+    Example: readmemory(id=42, project="/home/me/src/app") ->
+    {"memory": {"id": 42, "project": "/home/me/src/app", "source": "docs/db.md",
+    "sourceabridged": false, "body": "…", "offset": 0, "next": 6000, "total": 9120}},
+    then readmemory(id=42, project="/home/me/src/app", offset=6000).
+    """
+    server = _server(ctx)
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        page = server.synapse.read(
+            id,
+            where,
+            offset=offset,
+            budget=server.budget_or_default(budget),
+            project=project,
+            check_project=True,
+        )
+    if page is None:
+        return {"memory": None}
+    return {
+        "memory": {
+            "id": page.id,
+            "project": page.project,
+            "source": page.source,
+            "sourceabridged": page.sourceabridged,
+            "body": page.body,
+            "offset": page.offset,
+            "next": page.next,
+            "total": page.total,
+        }
+    }
+
+
+def remember(
+    body: Annotated[str, Field(description="The fact, in a sentence or a short paragraph.")],
+    source: Annotated[
+        str, Field(description="Where it comes from: a file, URL or session name.")
+    ] = "",
+    scope: Annotated[
+        Literal["project", "global"],
+        Field(description="project (this repository, the default) or global (everywhere)."),
+    ] = "project",
+    supersedes: Annotated[
+        int | None, Field(description="Id of a memory this one corrects; it stops being recalled.")
+    ] = None,
+    *,
+    ctx: Context[Any, Any],
+    roots: ClientRoots,
+) -> RememberOut:
+    """Remember a short fact for later sessions.
+
+    Call it when you learn something a later session on this repository
+    should know and could not see from the code at a glance: a decision and
+    its reason, a convention, where something lives, a command that works,
+    what broke and why. One fact per call; keep it specific. Use scope
+    "global" for facts about the user or their tools that hold in every
+    repository. An exact duplicate is not stored twice: the existing id comes
+    back with `duplicate_of`. `drift` lists existing memories the new one
+    contradicts or repeats; supersede the outdated one when that is right.
+
+    Example: remember(body="Integration tests need `make db-up` first; they use
+    port 5433.", source="Makefile") -> {"id": 57, "project": "/home/me/src/app",
+    "duplicate_of": null, "drift": []}
+    """
+    server = _server(ctx)
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        if scope == "project" and where.project is None:
+            raise BadInput(f'{where.note}: pass scope "global" to remember globally')
+        result = server.synapse.remember(
+            body, where, source=source, is_global=scope == "global", supersedes=supersedes
+        )
+    return remembered(result)
+
+
+def supersede(
+    id: Annotated[int, Field(description="The memory that is wrong or out of date.")],
+    body: Annotated[
+        str | None, Field(description="The corrected fact, stored in the old memory's scope.")
+    ] = None,
+    by: Annotated[
+        int | None, Field(description="Instead of body: an existing memory that replaces it.")
+    ] = None,
+    source: Annotated[str, Field(description="Where the correction comes from.")] = "",
+    *,
+    ctx: Context[Any, Any],
+    roots: ClientRoots,
+) -> SupersedeOut:
+    """Replace a memory that is wrong or out of date.
+
+    Give either `body` (the corrected fact, stored as a new memory in the
+    same scope as the old one) or `by` (the id of an existing memory that
+    already says it right, e.g. the newer side of a conflict recall
+    reported). The old memory is no longer recalled or readable; its owner
+    can still restore it from the command line.
+
+    Example: supersede(id=12, body="Deploys go out from the release branch.")
+    -> {"id": 58, "project": "/home/me/src/app", "duplicate_of": null,
+    "drift": [], "supersedes": 12}
+    """
+    server = _server(ctx)
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        svc = server.synapse
+        if (body is None) == (by is None):
+            raise BadInput("give either body (the corrected fact) or by (an existing memory id)")
+        if by is None:
+            assert body is not None
+            old = svc.read(id, where, budget="lean")
+            if old is None:
+                raise NotFound(f"no memory {id} is visible from here")
+            result = svc.remember(
+                body, where, source=source, is_global=old.project is None, supersedes=id
+            )
+            return {**remembered(result), "supersedes": id}
+        svc.supersede(id, by, where)
+        new = svc.read(by, where, budget="lean")
+        return {
+            "id": by,
+            "project": None if new is None else new.project,
+            "duplicate_of": None,
+            "drift": svc.drift_about(where, [by]),
+            "supersedes": id,
+        }
+
+
+def forget(
+    id: Annotated[int, Field(description="The memory to forget.")],
+    *,
+    ctx: Context[Any, Any],
+    roots: ClientRoots,
+) -> ForgetOut:
+    """Stop a memory from being recalled or read, when it should never have been stored.
+
+    Use it for a memory that is plainly wrong, private or noise. When a
+    memory is merely out of date, prefer supersede with the correction, so
+    later sessions learn the new fact. The owner can restore a forgotten
+    memory from the command line.
+
+    Example: forget(id=31) -> {"id": 31, "project": "/home/me/src/app",
+    "state": "forgotten"}
+    """
+    server = _server(ctx)
+    with _tool_errors():
+        where = server.scope_for(roots, ctx.protocol_version)
+        svc = server.synapse
+        # The agent never sees hidden memories: only a live, visible one can be forgotten.
+        if svc.read(id, where, budget="lean") is None:
+            raise NotFound(f"no memory {id} is visible from here")
+        memory = svc.forget(id, where)
+    return {"id": memory.id, "project": memory.project, "state": memory.state}
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+
+def _writes(*, destructive: bool, idempotent: bool) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=False,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
+
+def build(
+    config: Config, *, project: Path | None = None, budget: str | None = None
+) -> SynapseServer:
+    """The server with its tools; cheap: nothing is opened or walked here."""
+    if budget is not None:
+        config.budget(budget)
+    fallback = Path.cwd() if project is None else project.expanduser()
+    if not fallback.is_dir():
+        raise BadInput(f"--project {project}: not a folder")
+    server = SynapseServer(config, fallback, budget, instructions(config))
+    for tool, title, hints in (
+        (recall, "Recall memories", READ_ONLY),
+        (readmemory, "Read a memory exactly", READ_ONLY),
+        (remember, "Remember a fact", _writes(destructive=False, idempotent=True)),
+        (supersede, "Replace an outdated memory", _writes(destructive=True, idempotent=False)),
+        (forget, "Forget a memory", _writes(destructive=True, idempotent=True)),
+    ):
+        server.add_tool(tool, title=title, annotations=hints, structured_output=True)
+    return server
+
+
+def serve(config: Config, *, project: Path | None = None, budget: str | None = None) -> None:
+    """Serve over stdio until the client closes the connection."""
+    server = build(config, project=project, budget=budget)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run("stdio")

@@ -1,0 +1,197 @@
+"""`memory eval` (§11): how well recall answers a file of labeled questions.
+
+Each `[[case]]` of CASES.toml has a `query`, an optional `project` (a folder)
+and an optional `expect` (text a useful memory contains; none for a question
+nothing answers). A case's rank is the position of the first memory holding
+`expect` among those recall ranks and keeps past the relevance floor; it
+`survived` when that text is in a hit of the budgeted response.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from synapse_git.errors import BadInput, SynapseError
+from synapse_git.git.project_scope import Scope
+from synapse_git.recall import query_terms, ranking, response
+from synapse_git.settings import Budget
+
+METRICS = ("top1", "found", "mrr", "survived", "noise")
+DEFAULT_EPSILON = 0.02
+_KEYS = {"query", "project", "expect"}
+
+
+@dataclass(frozen=True)
+class Case:
+    number: int
+    query: str
+    project: str | None
+    expect: str | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    rank: int | None
+    survived: bool
+    hits: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "query": self.case.query,
+            "project": self.case.project,
+            "expect": self.case.expect,
+            "rank": self.rank,
+            "survived": self.survived,
+            "hits": self.hits,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    budget: str
+    outcomes: tuple[Outcome, ...]
+    top1: float | None
+    found: float | None
+    mrr: float | None
+    survived: float | None
+    noise: float | None
+
+    def metrics(self) -> dict[str, float | None]:
+        return {name: getattr(self, name) for name in METRICS}
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "budget": self.budget,
+            **self.metrics(),
+            "cases": [outcome.as_json() for outcome in self.outcomes],
+        }
+
+
+def load_cases(path: Path) -> list[Case]:
+    """The cases of a CASES.toml file; a malformed case is an error naming it."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise BadInput(f"{path} is not valid TOML: {exc}") from None
+    raw = doc.get("case")
+    if not isinstance(raw, list) or not raw:
+        raise BadInput(f"{path}: no [[case]] tables found")
+    return [_case(path, number, item) for number, item in enumerate(raw, start=1)]
+
+
+def _case(path: Path, number: int, item: object) -> Case:
+    where = f"{path}: case {number}"
+    if not isinstance(item, dict):
+        raise BadInput(f"{where} is not a table")
+    if unknown := set(item) - _KEYS:
+        raise BadInput(f"{where}: unknown key {sorted(unknown)[0]!r} (use query, project, expect)")
+    query, project, expect = item.get("query"), item.get("project"), item.get("expect")
+    if not isinstance(query, str):
+        raise BadInput(f"{where}: 'query' must be a string")
+    if project is not None and not (isinstance(project, str) and project):
+        raise BadInput(f"{where}: 'project' must be a folder path")
+    if expect is not None and not (isinstance(expect, str) and expect.strip()):
+        raise BadInput(f"{where}: 'expect' must be non-empty text")
+    return Case(number, query, project, expect)
+
+
+def run(
+    conn: sqlite3.Connection,
+    cases: Sequence[Case],
+    budget: Budget,
+    resolve: Callable[[str | None], Scope],
+) -> Report:
+    """Recall every case on `conn` (opened read-only) and score the answers."""
+    outcomes = []
+    for case in cases:
+        try:
+            scope = resolve(case.project or os.getcwd())
+        except SynapseError as exc:
+            raise BadInput(f"case {case.number} ({case.query!r}): {exc}") from None
+        outcomes.append(_score(conn, case, scope, budget))
+    return summarize(budget.name, outcomes)
+
+
+def _score(conn: sqlite3.Connection, case: Case, scope: Scope, budget: Budget) -> Outcome:
+    parsed = query_terms.parse(case.query)
+    if parsed.empty:
+        found = ranking.recent(conn, parsed, scope.projects, budget.hits)
+    else:
+        found = ranking.search(conn, parsed, scope.projects)
+    answer = response.build(
+        conn, found, budget=budget, limit=budget.hits, project=scope.project, drift=lambda _: []
+    )
+    if case.expect is None:
+        return Outcome(case, None, False, len(answer.hits))
+    expect = case.expect.casefold()
+    kept = [c.id for c in found.candidates if c.verdict == "kept"]
+    bodies = {m.id: m.body for m in ranking.rows(conn, kept)}
+    rank = next((n for n, i in enumerate(kept, start=1) if expect in bodies[i].casefold()), None)
+    survived = any(expect in hit.body.casefold() for hit in answer.hits)
+    return Outcome(case, rank, survived, len(answer.hits))
+
+
+def summarize(budget: str, outcomes: Sequence[Outcome]) -> Report:
+    answerable = [o for o in outcomes if o.case.expect is not None]
+    unanswerable = [o for o in outcomes if o.case.expect is None]
+
+    def share(values: Sequence[float]) -> float | None:
+        return round(sum(values) / len(values), 4) if values else None
+
+    return Report(
+        budget,
+        tuple(outcomes),
+        top1=share([o.rank == 1 for o in answerable]),
+        found=share([o.rank is not None for o in answerable]),
+        mrr=share([1 / o.rank if o.rank else 0.0 for o in answerable]),
+        survived=share([o.survived for o in answerable]),
+        noise=share([o.hits for o in unanswerable]),
+    )
+
+
+def read_baseline(path: Path) -> dict[str, float]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BadInput(f"cannot read baseline {path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadInput(f"baseline {path} is not valid JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise BadInput(f"baseline {path} must be a JSON object")
+    out: dict[str, float] = {}
+    for key in (*METRICS, "epsilon"):
+        value = doc.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise BadInput(f"baseline {path}: {key!r} must be a number")
+        out[key] = float(value)
+    return out
+
+
+def baseline_json(report: Report, epsilon: float = DEFAULT_EPSILON) -> dict[str, Any]:
+    return {**report.metrics(), "epsilon": epsilon}
+
+
+def regressions(report: Report, baseline: dict[str, float]) -> list[str]:
+    """Each metric worse than its baseline by more than epsilon (noise worse = higher)."""
+    epsilon = baseline.get("epsilon", DEFAULT_EPSILON)
+    worse = []
+    for name in METRICS:
+        now, then = getattr(report, name), baseline.get(name)
+        if now is None or then is None:
+            continue
+        drop = (now - then) if name == "noise" else (then - now)
+        if drop > epsilon + 1e-9:
+            worse.append(f"{name} {now:g} against baseline {then:g} (epsilon {epsilon:g})")
+    return worse

@@ -1,0 +1,381 @@
+"""Recall (§5 steps 1-4): two rankings of the query, fused, then the relevance floor.
+
+Both FTS5 indexes hold only live memories; each ranking joins `memories` on
+rowid for the folder's scope. Work is bounded whatever the store's size: a
+term found in COMMON_AT or more memories is dropped when rarer terms exist,
+and a query made only of such terms is ranked within its newest WINDOW matches
+(FTS5 walks rowids newest first without sorting, and `bm25()` is computed
+only for the rows it returns), so a word in every memory costs the same at a
+thousand memories as at a million.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from synapse_git.recall import query_terms
+from synapse_git.recall.query_terms import Query, Term
+from synapse_git.store.memories import COLUMNS, Memory, visible
+
+K = 60
+COMMON_AT = 5000
+WINDOW = 500
+DEPTH = 50
+TEXT_BYTES = 16384
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One memory either ranking found, with why it was kept or cut."""
+
+    id: int
+    porter: int | None
+    trigram: int | None
+    score: float
+    held: tuple[str, ...]
+    verdict: str = "kept"
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "porter": self.porter,
+            "trigram": self.trigram,
+            "score": round(self.score, 6),
+            "held": list(self.held),
+            "verdict": self.verdict,
+        }
+
+
+@dataclass(frozen=True)
+class Search:
+    """The fused, floored candidates of one query (before limit and budget)."""
+
+    query: Query
+    searched: int
+    candidates: tuple[Candidate, ...]
+    porter_expr: str | None
+    trigram_expr: str | None
+    notes: tuple[str, ...]
+    beyond: int = 0  # matches never ranked (older memories of an empty query)
+
+    @property
+    def best_held(self) -> int:
+        return max((len(c.held) for c in self.candidates), default=0)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    expr: str | None
+    windowed: bool
+    items: tuple[str, ...] = ()
+
+
+def _groups(projects: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """One indexed condition per visible group (global, then each project): an OR
+    of them would keep SQLite from walking the (project, state, id) index."""
+    return [("project IS NULL", ()), *(("project = ?", (p,)) for p in projects)]
+
+
+def searched(conn: sqlite3.Connection, projects: Sequence[str]) -> int:
+    """How many live memories the scope can see (kept in `tallies` by triggers)."""
+    keys = ["", *projects]
+    marks = ",".join("?" for _ in keys)
+    row = conn.execute(
+        f"SELECT coalesce(sum(live), 0) FROM tallies WHERE project IN ({marks})", keys
+    ).fetchone()
+    return int(row[0])
+
+
+def newest(conn: sqlite3.Connection, projects: Sequence[str], limit: int) -> list[int]:
+    """Ids of the most recently stored visible live memories (an empty query)."""
+    found: list[int] = []
+    for cond, params in _groups(projects):
+        rows = conn.execute(
+            f"SELECT id FROM memories WHERE {cond} AND state = 'live' ORDER BY id DESC LIMIT ?",
+            (*params, limit),
+        )
+        found += [int(row[0]) for row in rows]
+    return sorted(found, reverse=True)[:limit]
+
+
+def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], count: int) -> Search:
+    """An empty query: the newest visible memories, newest first."""
+    total = searched(conn, projects)
+    ids = newest(conn, projects, count)
+    candidates = [Candidate(i, None, None, 1 / (K + n), ()) for n, i in enumerate(ids, start=1)]
+    older = max(0, total - len(ids))
+    return Search(query, total, tuple(candidates), None, None, (), beyond=older)
+
+
+class _Counts:
+    """How many memories hold one FTS5 string, read no further than COMMON_AT
+    (the cheap test for a term in a large share of the store), per index; a
+    rare term's matches are kept, as they tell which candidates hold it."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.found: dict[tuple[str, str], list[int] | None] = {}
+
+    def _read(self, index: str, item: str) -> list[int] | None:
+        key = (index, item)
+        if key not in self.found:
+            # One pass serves both ends: COMMON_AT rows read means common.
+            rows = self.conn.execute(
+                f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
+                (query_terms.quote(item),),
+            )
+            found = [int(row[0]) for row in rows]
+            self.found[key] = None if len(found) >= COMMON_AT else found
+        return self.found[key]
+
+    def common(self, index: str, item: str) -> None:
+        """Take `item` as common in `index` without testing it."""
+        self.found[(index, item)] = None
+
+    def matches(self, index: str, item: str) -> list[int]:
+        """Every memory holding a rare `item` (nothing for a common one)."""
+        return self._read(index, item) or []
+
+    def __call__(self, index: str, item: str) -> int:
+        found = self._read(index, item)
+        return COMMON_AT if found is None else len(found)
+
+    def rare(self, index: str, item: str) -> bool:
+        return 0 < self(index, item) < COMMON_AT
+
+
+def _plan(counts: _Counts, index: str, items: Iterable[str], notes: list[str]) -> _Plan:
+    found = [item for item in dict.fromkeys(items) if counts(index, item)]
+    if not found:
+        return _Plan(None, False)
+    rare = [item for item in found if counts.rare(index, item)]
+    common = [item for item in found if item not in rare]
+    if rare and common:
+        notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
+    elif common:
+        notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
+    return _Plan(query_terms.any_of(rare or found), not rare, tuple(rare or found))
+
+
+def _rank(
+    conn: sqlite3.Connection,
+    index: str,
+    plan: _Plan,
+    projects: Sequence[str],
+    depth: int,
+) -> list[int]:
+    """Visible ids matching `plan.expr` in `index`, best bm25 first (source weighs 0.3).
+    A windowed plan scores only matches among the newest WINDOW rowids (widened
+    while it finds too few), read in ascending order so FTS5 seeks and stops."""
+    if plan.expr is None:
+        return []
+    where, params = visible(projects, "m.")
+    sql = (
+        f"SELECT {index}.rowid, bm25({index}, 1.0, 0.3) FROM {index}"
+        f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
+    )
+    if not plan.windowed:
+        ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
+        return [int(row[0]) for row in ranked]
+    if index == "memorygram":
+        # bm25 over trigram phrases costs ~0.1 ms a row here: a common substring
+        # is ranked by recency alone, the porter ranking carries the relevance.
+        sql = sql.replace(f"bm25({index}, 1.0, 0.3)", f"-{index}.rowid")
+    top = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
+    span = WINDOW
+    while True:
+        low = max(0, top - span)
+        rows = conn.execute(
+            f"{sql} AND {index}.rowid > ? LIMIT {WINDOW * 4}", (plan.expr, *params, low)
+        ).fetchall()
+        if len(rows) >= depth or low == 0 or span >= WINDOW * 64:
+            break
+        span *= 4
+    rows.sort(key=lambda row: (row[1], -row[0]))
+    return [int(row[0]) for row in rows[:depth]]
+
+
+def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+    """The opening TEXT_BYTES of each memory's body and source, for checks that
+    would cost more through the index than by reading (common terms, misspellings)."""
+    marks = ",".join(str(int(i)) for i in ids)
+    rows = conn.execute(
+        "SELECT id, substr(CAST(body || ' ' || source AS BLOB), 1, ?) FROM memories"
+        f" WHERE id IN ({marks})",
+        (TEXT_BYTES,),
+    )
+    return {int(i): bytes(chunk).decode("utf-8", "ignore") for i, chunk in rows}
+
+
+def _near_misses(
+    conn: sqlite3.Connection, rescued: Sequence[Term], ids: Sequence[int]
+) -> dict[int, set[str]]:
+    """Which rescued (misspelled) terms each memory holds by trigram similarity."""
+    held: dict[int, set[str]] = {}
+    if not rescued or not ids:
+        return held
+    for memory_id, text in _texts(conn, ids).items():
+        words = {query_terms.fold(t) for t in query_terms.tokens(text)}
+        for term in rescued:
+            if any(query_terms.similar(term.word, word) for word in words):
+                held.setdefault(memory_id, set()).add(term.word)
+    return held
+
+
+def search(
+    conn: sqlite3.Connection,
+    query: Query,
+    projects: Sequence[str],
+    *,
+    depth: int = DEPTH,
+    floor: bool = True,
+) -> Search:
+    """Rank `query` in both indexes, fuse by RRF (K = 60), count the terms each
+    candidate holds and cut those holding fewer than half the best's."""
+    notes: list[str] = []
+    if query.dropped:
+        notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
+    counts = _Counts(conn)
+    total = searched(conn, projects)
+    words = [term.word for term in query.terms]
+    substrings = [term.raw for term in query.terms if term.substring]
+    porter = _plan(counts, "memory", words, notes)
+    for term in query.terms:
+        # A word in a large share of the store is at least as common as a
+        # substring: spare the trigram index the phrase matching that shows it.
+        if term.raw == term.word and counts("memory", term.word) >= COMMON_AT:
+            counts.common("memorygram", term.raw)
+    gram = _plan(counts, "memorygram", [*substrings, *query.compounds], notes)
+    porter_ids = _rank(conn, "memory", porter, projects, depth)
+    gram_ids = _rank(conn, "memorygram", gram, projects, depth)
+
+    rescued = _misspelled(counts, query.terms)
+    rescued_only: set[int] = set()
+    if rescued:
+        grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
+        notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
+        rescue = _plan(counts, "memorygram", grams, notes)
+        near = [i for i in _rank(conn, "memorygram", rescue, projects, depth) if i not in gram_ids]
+        gram_ids += near
+        rescued_only = set(near) - set(porter_ids)
+
+    ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
+    ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
+    ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
+    held = _held(conn, counts, query.terms, rescued, ids)
+    candidates = [
+        Candidate(
+            memory_id,
+            ranks_p.get(memory_id),
+            ranks_t.get(memory_id),
+            sum(1 / (K + r) for r in (ranks_p.get(memory_id), ranks_t.get(memory_id)) if r),
+            tuple(w for w in words if w in held.get(memory_id, set())),
+        )
+        for memory_id in ids
+    ]
+    # A memory the misspelling rescue found that holds no term at all only shares
+    # a few common trigrams with the question: it is no match.
+    candidates = [c for c in candidates if c.held or c.id not in rescued_only]
+    candidates.sort(key=lambda c: (-c.score, -c.id))
+    if floor:
+        candidates = _floor(candidates)
+    return Search(query, total, tuple(candidates), porter.expr, gram.expr, tuple(notes))
+
+
+def _misspelled(counts: _Counts, wanted: Sequence[Term]) -> list[Term]:
+    """Terms that match nothing as written, in either index, and have trigrams to try."""
+    return [
+        term
+        for term in wanted
+        if len(query_terms.trigrams(term.raw)) >= 2
+        and not counts("memory", term.word)
+        and not counts("memorygram", term.raw)
+    ]
+
+
+def _held(
+    conn: sqlite3.Connection,
+    counts: _Counts,
+    asked: Sequence[Term],
+    rescued: Sequence[Term],
+    ids: Sequence[int],
+) -> dict[int, set[str]]:
+    """For each candidate, the query terms it holds: stemmed, as a substring, or
+    (for a misspelled term) by a word sharing most of its trigrams. A rare term's
+    matches are read whole from the index; a common one's are checked in the text."""
+    held: dict[int, set[str]] = {}
+    if not ids:
+        return held
+    wanted = set(ids)
+    texts: dict[int, str] | None = None
+    for term in asked:
+        checks = [("memory", term.word)]
+        if term.substring:
+            checks.append(("memorygram", term.raw))
+        hits: set[int] = set()
+        for index, item in checks:
+            if not counts(index, item):
+                continue
+            if counts.rare(index, item):
+                hits |= wanted.intersection(counts.matches(index, item))
+                continue
+            if texts is None:
+                texts = _texts(conn, ids)
+            hits |= {i for i, text in texts.items() if query_terms.mentions(text, (term,))}
+        for memory_id in hits:
+            held.setdefault(memory_id, set()).add(term.word)
+    for memory_id, words in _near_misses(conn, rescued, ids).items():
+        held.setdefault(memory_id, set()).update(words)
+    return held
+
+
+def _floor(candidates: list[Candidate]) -> list[Candidate]:
+    best = max((len(c.held) for c in candidates), default=0)
+    out = []
+    for c in candidates:
+        if len(c.held) * 2 < best:
+            c = replace(c, verdict=f"floor: holds {len(c.held)} of the best's {best} terms")
+        out.append(c)
+    return out
+
+
+def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> list[int]:
+    """Every visible memory matching any term, stemmed or as a substring (or, for a
+    misspelled term, by trigram similarity): no floor, limit or budget."""
+    found: set[int] = set()
+    found.update(_every(conn, "memory", [t.word for t in query.terms], projects))
+    found.update(_every(conn, "memorygram", [t.raw for t in query.terms if t.substring], projects))
+    rescued = _misspelled(_Counts(conn), query.terms)
+    if rescued:
+        grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
+        near = _every(conn, "memorygram", grams, projects)
+        found.update(_near_misses(conn, rescued, sorted(near)))
+    return sorted(found)
+
+
+def _every(
+    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str]
+) -> set[int]:
+    """Every visible match of any of `items`."""
+    if not items:
+        return set()
+    where, params = visible(projects, "m.")
+    rows = conn.execute(
+        f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
+        f" WHERE {index} MATCH ? AND {where}",
+        (query_terms.any_of(list(items)), *params),
+    )
+    return {int(row[0]) for row in rows}
+
+
+def rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
+    """The memories `ids`, newest first."""
+    if not ids:
+        return []
+    marks = ",".join(str(int(i)) for i in ids)
+    found = conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) ORDER BY created_at DESC, id DESC"
+    )
+    return [Memory(*row) for row in found]

@@ -1,0 +1,269 @@
+"""Recall (§5 steps 5-8, §6): deduplication, limit, budget, abridging, drift, accounting.
+
+The response is measured as the JSON it serializes to, so its cap holds for
+any input: escapes, multibyte text, long sources and drift findings included.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from synapse_git.recall import query_terms
+from synapse_git.recall.ranking import Candidate, Search
+from synapse_git.settings import Budget
+from synapse_git.store.pages import abridge_source
+from synapse_git.textrules import cut_utf8
+
+QUERY_ECHO_BYTES = 240
+MIN_BODY_BYTES = 48
+SNIPPET_TOKENS = 64
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: int
+    project: str | None
+    source: str
+    sourceabridged: bool
+    body: str
+    abridged: bool
+    bytes: int
+    score: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "project": self.project,
+            "source": self.source,
+            "sourceabridged": self.sourceabridged,
+            "body": self.body,
+            "abridged": self.abridged,
+            "bytes": self.bytes,
+            "score": round(self.score, 6),
+        }
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """A recall's answer: `as_json()` is exactly the §5 shape."""
+
+    query: str
+    project: str | None
+    budget: str
+    hits: tuple[Hit, ...]
+    drift: tuple[dict[str, Any], ...]
+    searched: int
+    cut_floor: int
+    cut_limit: int
+    cut_budget: int
+    candidates: tuple[Candidate, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "project": self.project,
+            "budget": self.budget,
+            "hits": [hit.as_json() for hit in self.hits],
+            "drift": list(self.drift),
+            "searched": self.searched,
+            "cut": {"floor": self.cut_floor, "limit": self.cut_limit, "budget": self.cut_budget},
+        }
+
+    def explain_json(self) -> list[dict[str, object]]:
+        return [candidate.as_json() for candidate in self.candidates]
+
+
+def size(data: Any) -> int:
+    """Characters of `data` as JSON, the way the CLI and the MCP server print it."""
+    return len(json.dumps(data, ensure_ascii=False))
+
+
+@dataclass(frozen=True)
+class _Meta:
+    id: int
+    project: str | None
+    source: str
+    created_at: str
+    norm: str
+    bytes: int
+
+
+def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
+    if not ids:
+        return {}
+    marks = ",".join(str(int(i)) for i in ids)
+    rows = conn.execute(
+        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB))"
+        f" FROM memories WHERE id IN ({marks})"
+    )
+    return {int(row[0]): _Meta(*row) for row in rows}
+
+
+def _same_body(conn: sqlite3.Connection, a: int, b: int) -> bool:
+    row = conn.execute(
+        "SELECT x.body = y.body FROM memories x, memories y WHERE x.id = ? AND y.id = ?", (a, b)
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def _dedupe(
+    conn: sqlite3.Connection, ranked: list[Candidate], metas: dict[int, _Meta]
+) -> tuple[list[Candidate], list[Candidate]]:
+    """Exact-body duplicates collapse into the newest of them, at the best rank."""
+    groups: dict[tuple[str, int], list[Candidate]] = {}
+    for c in ranked:
+        meta = metas[c.id]
+        groups.setdefault((meta.norm, meta.bytes), []).append(c)
+    if len(groups) == len(ranked):
+        return ranked, []
+    keep: dict[int, int] = {}
+    dropped: list[Candidate] = []
+    for group in groups.values():
+        while group:
+            head, rest = group[0], group[1:]
+            same = [c for c in rest if _same_body(conn, head.id, c.id)]
+            group = [c for c in rest if c not in same]
+            family = [head, *same]
+            newest = max(family, key=lambda c: (metas[c.id].created_at, c.id))
+            keep[head.id] = newest.id
+            dropped += [
+                replace(c, verdict=f"duplicate of {newest.id}") for c in family if c is not newest
+            ]
+    by_id = {c.id: c for c in ranked}
+    kept = [
+        c if keep[c.id] == c.id else replace(by_id[keep[c.id]], score=c.score)
+        for c in ranked
+        if c.id in keep
+    ]
+    return kept, dropped
+
+
+def _opening_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line
+    return ""
+
+
+def _abridge(
+    conn: sqlite3.Connection, search: Search, meta: _Meta, allowance: int
+) -> tuple[str, bool]:
+    """The body whole when it fits `allowance` bytes; else its opening line when
+    that holds a matched word, else the FTS5 snippet around the match."""
+    row = conn.execute(
+        "SELECT substr(CAST(body AS BLOB), 1, ?) FROM memories WHERE id = ?",
+        (allowance + 1, meta.id),
+    ).fetchone()
+    head = bytes(row[0] or b"")
+    if meta.bytes <= allowance:
+        return head.decode("utf-8"), False
+    prefix = cut_utf8(head, allowance).decode("utf-8")
+    line = _opening_line(prefix)
+    if line and query_terms.mentions(line, search.query.terms):
+        return line, True
+    for index, expr in (("memory", search.porter_expr), ("memorygram", search.trigram_expr)):
+        if expr is None:
+            continue
+        found = conn.execute(
+            f"SELECT snippet({index}, 0, '', '', '…', {SNIPPET_TOKENS}) FROM {index}"
+            f" WHERE {index} MATCH ? AND rowid = ?",
+            (expr, meta.id),
+        ).fetchone()
+        if found and found[0]:
+            return cut_utf8(str(found[0]).encode("utf-8"), allowance).decode("utf-8"), True
+    return prefix, True
+
+
+def build(
+    conn: sqlite3.Connection,
+    search: Search,
+    *,
+    budget: Budget,
+    limit: int,
+    project: str | None,
+    drift: Callable[[list[int]], list[dict[str, Any]]],
+    explain: bool = False,
+) -> Recalled:
+    """Steps 5-8: deduplicate, apply the limit and the budget, abridge, list drift."""
+    floored = [c for c in search.candidates if c.verdict != "kept"]
+    ranked = [c for c in search.candidates if c.verdict == "kept"]
+    metas = _metas(conn, [c.id for c in ranked])
+    ranked, duplicates = _dedupe(conn, ranked, metas)
+    within, over = ranked[:limit], ranked[limit:]
+    if explain:
+        over = [replace(c, verdict="limit") for c in over]
+    echo = cut_utf8(search.query.text.encode("utf-8"), QUERY_ECHO_BYTES).decode("utf-8")
+    response = Recalled(
+        echo,
+        project,
+        budget.name,
+        (),
+        (),
+        search.searched,
+        len(floored),
+        len(over) + search.beyond,
+        0,
+    )
+
+    # The response's size is its frame (with the budget cut counted at its
+    # largest, so the final digits never add length) plus each item and the
+    # ", " between items, so it is known without serializing it again.
+    used = size(replace(response, cut_budget=len(within)).as_json())
+    chosen: list[Candidate] = []
+    cut: list[Candidate] = []
+    for c in within:
+        meta = metas[c.id]
+        room = budget.response_chars - used - (2 if response.hits else 0)
+        # A hit costs at least its fixed keys, project, source label and a short
+        # excerpt: when that cannot fit, do not spend a snippet finding out.
+        least = MIN_BODY_BYTES + len(meta.project or "") + min(len(meta.source), 240) + 120
+        hit = None if least > room else _fit(conn, search, meta, c.score, budget, room)
+        if hit is None:
+            cut.append(replace(c, verdict="budget"))
+            continue
+        used += size(hit.as_json()) + (2 if response.hits else 0)
+        response = replace(response, hits=(*response.hits, hit))
+        chosen.append(c)
+    response = replace(response, cut_budget=len(cut))
+    findings = drift([hit.id for hit in response.hits]) if response.hits else []
+    kept: list[dict[str, Any]] = []
+    for finding in findings:
+        cost = size(finding) + (2 if kept else 0)
+        if used + cost <= budget.response_chars:
+            kept.append(finding)
+            used += cost
+    response = replace(response, drift=tuple(kept))
+    if explain:
+        order = {c.id: n for n, c in enumerate(search.candidates)}
+        every = [*chosen, *cut, *over, *duplicates, *floored]
+        every.sort(key=lambda c: order[c.id])
+        response = replace(response, candidates=tuple(every), notes=search.notes)
+    return response
+
+
+def _fit(
+    conn: sqlite3.Connection,
+    search: Search,
+    meta: _Meta,
+    score: float,
+    budget: Budget,
+    room: int,
+) -> Hit | None:
+    """The hit abridged to its allowance and shortened further to fit `room`
+    characters of JSON, or None when not even a short excerpt fits."""
+    source, source_cut = abridge_source(meta.source)
+    body, abridged = _abridge(conn, search, meta, budget.hit_bytes)
+    hit = Hit(meta.id, meta.project, source, source_cut, body, abridged, meta.bytes, score)
+    data = body.encode("utf-8")
+    keep = len(data)
+    while (over := size(hit.as_json()) - room) > 0:
+        keep = min(keep - over, len(cut_utf8(data, keep)) - 1)
+        if keep < MIN_BODY_BYTES:
+            return None
+        hit = replace(hit, body=cut_utf8(data, keep).decode("utf-8"), abridged=True)
+    return hit

@@ -1,0 +1,198 @@
+"""SQLite: connecting (creating and migrating on first use, refusing a newer store),
+transactions, and turning SQLite's failures into errors a user can act on (§2)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from synapse_git.errors import StoreError, StoreVersion
+from synapse_git.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
+
+BUSY_TIMEOUT_S = 10.0
+
+
+def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
+    """Open the store at `path`, creating or migrating it when needed.
+
+    A store of a newer version is refused before anything is written to it.
+    """
+    if not path.exists():
+        if not create:
+            raise StoreError(f"no store at {path} yet: remember something first")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create data folder {path.parent}: {exc.strerror}") from None
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise explain(exc, path) from None
+    try:
+        _prepare(conn, path)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise explain(exc, path) from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    """Open the store at `path` so that nothing can be written to it (evaluation)."""
+    if not path.exists():
+        raise StoreError(f"no store at {path} yet: remember or import something first")
+    try:
+        # With no write-ahead log beside it, no one has the store open: reading it
+        # as immutable leaves not even the -wal and -shm files a WAL reader makes.
+        wal = path.with_name(path.name + "-wal")
+        flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+        conn = sqlite3.connect(
+            f"{path.absolute().as_uri()}?{flags}", uri=True, timeout=BUSY_TIMEOUT_S
+        )
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path} to read: {exc}") from None
+    if version != SCHEMA_VERSION:
+        conn.close()
+        if version > SCHEMA_VERSION:
+            raise StoreVersion(f"{path} was written by a newer Synapse (schema {version})")
+        raise StoreError(
+            f"{path} is at schema {version}; run any synapse command that writes to upgrade it"
+        )
+    return conn
+
+
+def explain(exc: sqlite3.Error, path: Path | None) -> StoreError:
+    """What SQLite said about the store, as a StoreError the user can act on.
+
+    Every write runs in one transaction that is rolled back on error, so each
+    message can promise that nothing was written.
+    """
+    where = "the store" if path is None else str(path)
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return StoreError(
+            f"{where} is damaged or not a readable Synapse store ({exc}); nothing was written:"
+            " restore a backup or move the file aside"
+        )
+    if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
+        folder = "its folder" if path is None else str(path.parent)
+        state = "" if path is None or os.access(path.parent, os.W_OK) else " (it is read-only)"
+        return StoreError(
+            f"cannot use {where} ({exc}): Synapse needs to write in {folder}{state},"
+            " beside the database; nothing was written"
+        )
+    if primary == sqlite3.SQLITE_FULL:
+        return StoreError(f"the disk holding {where} is full; nothing was written: free space")
+    if primary == sqlite3.SQLITE_IOERR:
+        return StoreError(
+            f"input/output error on {where} ({exc}): the disk may be full or failing;"
+            " nothing was written"
+        )
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return StoreError(
+            f"{where} stayed locked by another process for {BUSY_TIMEOUT_S:.0f} s"
+            f" ({exc}); nothing was written: try again"
+        )
+    return StoreError(
+        f"{where} failed ({exc}); nothing was written: `synapse memory check` says what is wrong"
+    )
+
+
+def _where(conn: sqlite3.Connection) -> Path | None:
+    with suppress(sqlite3.Error):
+        for _, name, file in conn.execute("PRAGMA database_list"):
+            if name == "main" and file:
+                return Path(file)
+    return None
+
+
+def patiently(conn: sqlite3.Connection, sql: str) -> sqlite3.Cursor:
+    """Run `sql`, retrying while SQLite says the store is busy, up to the busy timeout.
+
+    The busy handler does not cover every case: changing the journal mode of a new
+    store, a write-ahead log being recovered, processes racing to create the store
+    all report "database is locked" at once. A writer must wait its turn, not fail.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.002
+    while True:
+        try:
+            return conn.execute(sql)
+        except sqlite3.OperationalError as exc:
+            code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+            if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+
+def _prepare(conn: sqlite3.Connection, path: Path) -> None:
+    version = patiently(conn, "PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StoreVersion(
+            f"{path} was written by a newer Synapse (schema {version}, this one knows "
+            f"{SCHEMA_VERSION}); upgrade Synapse — the store was left untouched"
+        )
+    conn.execute("PRAGMA foreign_keys = ON")
+    # SQLite's lower() folds ASCII only; listing filters with the full Unicode fold.
+    conn.create_function("casefold", 1, _casefold, deterministic=True)
+    if version < SCHEMA_VERSION:
+        _migrate(conn, path)
+    conn.execute("PRAGMA synchronous = NORMAL")
+
+
+def _casefold(text: str | None) -> str | None:
+    return None if text is None else text.casefold()
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    try:
+        # WAL is a property of the file: set once, before the first write.
+        patiently(conn, "PRAGMA journal_mode = WAL")
+        with transaction(conn):
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for step in range(version, SCHEMA_VERSION):
+                for statement in statements(MIGRATIONS[step]):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except sqlite3.Error as exc:
+        raise explain(exc, path) from None
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction. IMMEDIATE takes the write lock up front, so a writer
+    waits for the busy timeout instead of failing on a read-to-write upgrade."""
+    try:
+        patiently(conn, "BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise explain(exc, _where(conn)) from None
+    try:
+        yield conn
+    except sqlite3.Error as exc:
+        _rollback(conn)
+        raise explain(exc, _where(conn)) from None
+    except BaseException:
+        _rollback(conn)
+        raise
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        _rollback(conn)
+        raise explain(exc, _where(conn)) from None
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    # A failed COMMIT or a full disk may already have ended the transaction.
+    with suppress(sqlite3.Error):
+        conn.execute("ROLLBACK")

@@ -1,0 +1,259 @@
+"""Rows of the `memories` table: writes that keep history, and scoped reads.
+
+Every function takes an open connection; writers expect to run inside
+`store.transaction`, so one operation is one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from synapse_git.errors import NotFound
+from synapse_git.textrules import norm_key
+
+# SQLite integers are 64-bit: anything larger is no id and no offset it holds.
+MAX_INT = 2**63 - 1
+
+COLUMNS = (
+    "id, body, source, project, created_at, updated_at, state, superseded_by, head_commit, branch"
+)
+
+
+@dataclass(frozen=True)
+class Memory:
+    id: int
+    body: str
+    source: str
+    project: str | None
+    created_at: str
+    updated_at: str
+    state: str = "live"
+    superseded_by: int | None = None
+    head_commit: str | None = None
+    branch: str | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.state == "live"
+
+
+@dataclass(frozen=True)
+class Version:
+    body: str
+    source: str
+    state: str
+    superseded_by: int | None
+    changed_at: str
+    change: str
+
+
+def replaced_by(version: Version) -> int | None:
+    """The id a version's change names as its replacement ("superseded by N")."""
+    prefix = "superseded by "
+    rest = version.change.removeprefix(prefix)
+    return int(rest) if version.change.startswith(prefix) and rest.isdigit() else None
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
+    """SQL and parameters for "global, or one of `projects`"."""
+    col = f"{alias}project"
+    if not projects:
+        return f"{col} IS NULL", []
+    marks = ", ".join("?" for _ in projects)
+    return f"({col} IS NULL OR {col} IN ({marks}))", list(projects)
+
+
+def _memory(row: sqlite3.Row | tuple[object, ...]) -> Memory:
+    return Memory(*row)
+
+
+def insert(
+    conn: sqlite3.Connection,
+    body: str,
+    source: str,
+    project: str | None,
+    *,
+    head_commit: str | None = None,
+    branch: str | None = None,
+    created_at: str | None = None,
+    updated_at: str | None = None,
+) -> int:
+    stamp = created_at or now()
+    cursor = conn.execute(
+        "INSERT INTO memories (body, source, project, created_at, updated_at, norm, head_commit,"
+        " branch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (body, source, project, stamp, updated_at or stamp, norm_key(body), head_commit, branch),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def find_duplicate(conn: sqlite3.Connection, body: str, project: str | None) -> int | None:
+    """The live memory of exactly this scope whose normalized body equals `body`'s."""
+    row = conn.execute(
+        "SELECT id FROM memories WHERE norm = ? AND project IS ? AND state = 'live'"
+        " ORDER BY id LIMIT 1",
+        (norm_key(body), project),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def get(
+    conn: sqlite3.Connection, memory_id: int, projects: Sequence[str], *, hidden: bool = False
+) -> Memory | None:
+    """The memory if it is visible from `projects`; hidden (superseded or forgotten)
+    records only when the caller is an owner-facing command."""
+    if not 0 < memory_id <= MAX_INT:
+        return None
+    where, params = visible(projects)
+    state = "" if hidden else " AND state = 'live'"
+    row = conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE id = ? AND {where}{state}",
+        (memory_id, *params),
+    ).fetchone()
+    return None if row is None else _memory(row)
+
+
+def require(
+    conn: sqlite3.Connection, memory_id: int, projects: Sequence[str], *, hidden: bool = True
+) -> Memory:
+    found = get(conn, memory_id, projects, hidden=hidden)
+    if found is None:
+        raise NotFound(f"no memory {memory_id} is visible from here")
+    return found
+
+
+def _keep_version(conn: sqlite3.Connection, old: Memory, change: str, stamp: str) -> None:
+    conn.execute(
+        "INSERT INTO history (memory_id, body, source, state, superseded_by, changed_at, change)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (old.id, old.body, old.source, old.state, old.superseded_by, stamp, change),
+    )
+
+
+def update_text(conn: sqlite3.Connection, old: Memory, body: str, source: str) -> None:
+    stamp = now()
+    _keep_version(conn, old, "edit", stamp)
+    conn.execute(
+        "UPDATE memories SET body = ?, source = ?, norm = ?, updated_at = ? WHERE id = ?",
+        (body, source, norm_key(body), stamp, old.id),
+    )
+
+
+def set_state(
+    conn: sqlite3.Connection, old: Memory, state: str, superseded_by: int | None, change: str
+) -> None:
+    stamp = now()
+    _keep_version(conn, old, change, stamp)
+    conn.execute(
+        "UPDATE memories SET state = ?, superseded_by = ?, updated_at = ? WHERE id = ?",
+        (state, superseded_by, stamp, old.id),
+    )
+
+
+def versions(conn: sqlite3.Connection, memory_id: int) -> list[Version]:
+    """Earlier versions, oldest first (the row itself is the current one)."""
+    rows = conn.execute(
+        "SELECT body, source, state, superseded_by, changed_at, change FROM history"
+        " WHERE memory_id = ? ORDER BY id",
+        (memory_id,),
+    )
+    return [Version(*row) for row in rows]
+
+
+def superseded(conn: sqlite3.Connection, memory_id: int, projects: Sequence[str]) -> list[int]:
+    """Ids of the memories visible from `projects` that `memory_id` superseded."""
+    where, params = visible(projects)
+    rows = conn.execute(
+        f"SELECT id FROM memories WHERE superseded_by = ? AND {where} ORDER BY id",
+        (memory_id, *params),
+    )
+    return [int(row[0]) for row in rows]
+
+
+def chain(conn: sqlite3.Connection, memory: Memory, projects: Sequence[str]) -> list[int]:
+    """The supersession chain through `memory`, oldest first: every memory it replaced,
+    directly or not, then itself, then each memory that replaced it in turn. Only
+    memories visible from `projects` take part."""
+    seen = {memory.id}
+    before: list[int] = []
+    frontier = [memory.id]
+    while frontier:
+        found = [old for new in frontier for old in superseded(conn, new, projects)]
+        frontier = [old for old in found if old not in seen]
+        seen.update(frontier)
+        before.extend(frontier)
+    after: list[int] = []
+    current = memory
+    while current.superseded_by is not None and current.superseded_by not in seen:
+        following = get(conn, current.superseded_by, projects, hidden=True)
+        if following is None:
+            break
+        seen.add(following.id)
+        after.append(following.id)
+        current = following
+    return [*sorted(before), memory.id, *after]
+
+
+def listing(
+    conn: sqlite3.Connection,
+    projects: Sequence[str],
+    *,
+    contains: str | None = None,
+    limit: int | None = None,
+) -> tuple[int, list[Memory]]:
+    """Visible live memories, newest first, optionally those holding `contains`
+    (ignoring case, Unicode-aware), with the total before `limit`."""
+    where, params = visible(projects)
+    sql = f"FROM memories WHERE state = 'live' AND {where}"
+    if contains:
+        sql += " AND (instr(casefold(body), ?) > 0 OR instr(casefold(source), ?) > 0)"
+        params += [contains.casefold(), contains.casefold()]
+    total = int(conn.execute(f"SELECT count(*) {sql}", params).fetchone()[0])
+    tail = "" if limit is None else f" LIMIT {min(int(limit), MAX_INT)}"
+    rows = conn.execute(f"SELECT {COLUMNS} {sql} ORDER BY created_at DESC, id DESC{tail}", params)
+    return total, [_memory(row) for row in rows]
+
+
+def live_rows(conn: sqlite3.Connection) -> Iterator[Memory]:
+    """Every live memory of every project, oldest first (export)."""
+    for row in conn.execute(f"SELECT {COLUMNS} FROM memories WHERE state = 'live' ORDER BY id"):
+        yield _memory(row)
+
+
+def counts(conn: sqlite3.Connection, project: str | None) -> dict[str, int]:
+    rows = conn.execute(
+        "SELECT state, count(*) FROM memories WHERE project IS ? GROUP BY state", (project,)
+    )
+    found = {state: int(n) for state, n in rows}
+    return {state: found.get(state, 0) for state in ("live", "superseded", "forgotten")}
+
+
+def rekey(conn: sqlite3.Connection, old: str, new: str) -> int:
+    cursor = conn.execute("UPDATE memories SET project = ? WHERE project = ?", (new, old))
+    conn.execute("UPDATE OR REPLACE projects SET key = ? WHERE key = ?", (new, old))
+    return cursor.rowcount
+
+
+def note_project(conn: sqlite3.Connection, key: str, root_commit: str | None) -> None:
+    conn.execute(
+        "INSERT INTO projects (key, root_commit) VALUES (?, ?) ON CONFLICT (key) DO UPDATE"
+        " SET root_commit = coalesce(excluded.root_commit, projects.root_commit)",
+        (key, root_commit),
+    )
+
+
+def root_known(conn: sqlite3.Connection, key: str) -> bool:
+    row = conn.execute("SELECT root_commit FROM projects WHERE key = ?", (key,)).fetchone()
+    return row is not None and row[0] is not None
+
+
+def known_projects(conn: sqlite3.Connection) -> dict[str, str | None]:
+    return {key: root for key, root in conn.execute("SELECT key, root_commit FROM projects")}

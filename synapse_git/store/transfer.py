@@ -1,0 +1,127 @@
+"""JSON Lines import and export (§11): one object a line,
+`{"body", "source", "project", "created_at"}`; `project` is a folder path or null."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from synapse_git.errors import BadInput, SynapseError
+from synapse_git.git import project_scope
+from synapse_git.store import memories
+from synapse_git.textrules import check_body, check_source, utf8
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    imported: int
+    duplicates: int
+    lines: int
+
+
+def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
+    for memory in memories.live_rows(conn):
+        yield json.dumps(
+            {
+                "body": memory.body,
+                "source": memory.source,
+                "project": memory.project,
+                "created_at": memory.created_at,
+                "updated_at": memory.updated_at,
+            },
+            ensure_ascii=False,
+        )
+
+
+def import_lines(
+    conn: sqlite3.Connection,
+    lines: Iterable[str],
+    progress: Callable[[int], None] | None = None,
+) -> ImportReport:
+    """Store every line; any bad line raises BadInput naming it, and the caller's
+    transaction then rolls the whole import back. Blank lines are skipped."""
+    projects: dict[str, str] = {}
+    imported = duplicates = count = 0
+    for count, line in enumerate(lines, start=1):
+        if progress is not None:
+            progress(count)
+        if not line.strip():
+            continue
+        try:
+            body, source, project, created, updated = _parse(conn, line, projects)
+        except SynapseError as exc:
+            raise BadInput(f"line {count}: {exc}; nothing was imported") from None
+        if memories.find_duplicate(conn, body, project) is not None:
+            duplicates += 1
+            continue
+        memories.insert(conn, body, source, project, created_at=created, updated_at=updated)
+        imported += 1
+    return ImportReport(imported, duplicates, count)
+
+
+def _parse(
+    conn: sqlite3.Connection, line: str, projects: dict[str, str]
+) -> tuple[str, str, str | None, str | None, str | None]:
+    try:
+        doc: Any = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(doc, dict):
+        raise BadInput("expected a JSON object")
+    body, source = doc.get("body"), doc.get("source") or ""
+    if not isinstance(body, str):
+        raise BadInput('"body" must be a string')
+    if not isinstance(source, str):
+        raise BadInput('"source" must be a string')
+    check_body(body)
+    check_source(source)
+    created, updated = _stamp(doc.get("created_at")), _stamp(doc.get("updated_at"))
+    return body, source, _project(conn, doc.get("project"), projects), created, updated or created
+
+
+def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise BadInput('"project" must be a folder path or null')
+    if value not in cache:
+        utf8(value, '"project"')
+        try:
+            folder = Path(value).expanduser().absolute()
+            is_dir = folder.is_dir()
+            # A repository not cloned here yet keeps its key; `project move` re-keys it later.
+            # Normalized like a scope key (`..`, symlinked parents), so it can match one later.
+            key = None if is_dir else os.path.realpath(folder)
+        except (OSError, ValueError, RuntimeError):
+            # NUL bytes, names too long, `~user` of no such user: not a path at all.
+            raise BadInput(f'"project" {value[:80]!r} is not a usable folder path') from None
+        if key is None:
+            found = project_scope.resolve(folder)
+            if found.project is None:
+                raise BadInput(f"project folder {value} is not inside a git repository")
+            key = found.project
+            if not memories.root_known(conn, found.project):
+                # Lets `project show` recognise this repository if it is moved later.
+                memories.note_project(conn, found.project, project_scope.root_commit(found))
+        cache[value] = key
+    return cache[value]
+
+
+def _stamp(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadInput('"created_at" must be an ISO 8601 timestamp')
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f'"created_at" {value!r} is not an ISO 8601 timestamp') from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")

@@ -1,0 +1,233 @@
+"""The commit check, driven by real `git commit` through the installed plain hook."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GIT_ENV, git, make_repo, run_cli, run_git
+
+
+def remember(repo: Path, body: str) -> int:
+    done = run_cli("memory", "remember", body, "--json", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return int(json.loads(done.stdout)["id"])
+
+
+def install(repo: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    done = run_cli("hook", "install", *extra, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+@pytest.fixture
+def hooked(tmp_path: Path) -> Path:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "scripts/deploy.sh": "echo deploy\n",
+            "docs/guide.md": "guide\n",
+            "docs/more.md": "more\n",
+            "src/app.py": "print()\n",
+        },
+    )
+    install(repo)
+    return repo
+
+
+def test_commit_deleting_a_named_path_is_blocked(hooked: Path) -> None:
+    memory = remember(hooked, "Deploys go out with scripts/deploy.sh on Fridays")
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    done = run_git(hooked, "commit", "-m", "drop deploy")
+    assert done.returncode != 0
+    assert f"memory {memory}: Deploys go out with scripts/deploy.sh" in done.stdout
+    assert "scripts/deploy.sh is deleted" in done.stdout
+    assert f"synapse memory forget {memory}" in done.stdout
+    assert git(hooked, "log", "--oneline").count("\n") == 1
+
+
+def test_commit_renaming_a_named_path_names_the_new_path_and_command(hooked: Path) -> None:
+    memory = remember(hooked, "Deploys go out with scripts/deploy.sh")
+    git(hooked, "mv", "scripts/deploy.sh", "scripts/ship.sh")
+    done = run_git(hooked, "commit", "-m", "rename")
+    assert done.returncode != 0
+    assert "scripts/deploy.sh is renamed to scripts/ship.sh" in done.stdout
+    assert f"synapse memory edit {memory} 'Deploys go out with scripts/ship.sh'" in done.stdout
+    assert f"synapse memory supersede {memory}" in done.stdout
+
+
+def test_unrelated_commit_passes(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    (hooked / "src/app.py").write_text("print(1)\n", encoding="utf-8")
+    git(hooked, "rm", "-q", "docs/more.md")
+    git(hooked, "add", "-A")
+    done = run_git(hooked, "commit", "-m", "edit")
+    assert done.returncode == 0, done.stdout
+
+
+def test_folder_is_gone_only_when_nothing_is_left_under_it(hooked: Path) -> None:
+    memory = remember(hooked, "The guides are in `docs/`")
+    git(hooked, "rm", "-q", "docs/guide.md")
+    assert run_git(hooked, "commit", "-m", "one doc less").returncode == 0
+    git(hooked, "mv", "docs", "manual")
+    done = run_git(hooked, "commit", "-m", "docs moved")
+    assert done.returncode != 0
+    assert f"memory {memory}" in done.stdout
+    assert "docs/ is renamed to manual/" in done.stdout
+
+
+def test_the_staged_tree_counts_not_the_working_files(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    (hooked / "scripts/deploy.sh").unlink()  # deleted in the work tree, not staged
+    (hooked / "src/app.py").write_text("print(2)\n", encoding="utf-8")
+    git(hooked, "add", "src/app.py")
+    assert run_git(hooked, "commit", "-m", "only app").returncode == 0
+    # `commit -a` stages the deletion in a temporary index (GIT_INDEX_FILE): blocked.
+    done = run_git(hooked, "commit", "-a", "-m", "all")
+    assert done.returncode != 0
+    assert "scripts/deploy.sh is deleted" in done.stdout
+
+
+def test_warn_only_reports_but_never_blocks(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    done = run_cli("hook", "pre-commit", "--warn-only", cwd=hooked)
+    assert done.returncode == 0
+    assert "warning: this commit makes 1 project memory stale" in done.stdout
+
+
+def test_other_projects_and_forgotten_memories_do_not_block(hooked: Path, tmp_path: Path) -> None:
+    other = make_repo(tmp_path / "other", {"scripts/deploy.sh": "x\n"})
+    remember(other, "Deploys go out with scripts/deploy.sh")
+    forgotten = remember(hooked, "Old: scripts/deploy.sh ships it")
+    assert run_cli("memory", "forget", str(forgotten), cwd=hooked).returncode == 0
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    done = run_git(hooked, "commit", "-m", "drop")
+    assert done.returncode == 0, done.stdout
+
+
+def test_no_store_yet_opens_nothing_and_passes(hooked: Path, isolated_store: Path) -> None:
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    done = run_git(hooked, "commit", "-m", "drop")
+    assert done.returncode == 0, done.stdout
+    assert not (isolated_store / "memory.db").exists()
+
+
+def test_first_commit_without_head(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "fresh", {"a.txt": "a\n"}, commit=False)
+    install(repo)
+    remember(repo, "Notes live in a.txt")
+    git(repo, "add", "-A")
+    done = run_git(repo, "commit", "-m", "first")
+    assert done.returncode == 0, done.stdout
+
+
+def test_detached_head_and_rebase_in_progress(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    git(hooked, "checkout", "-q", "--detach")
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    assert run_git(hooked, "commit", "-m", "detached").returncode != 0
+    git(hooked, "reset", "-q", "--hard")
+    git(hooked, "checkout", "-q", "main")
+    (hooked / "src/app.py").write_text("print(3)\n", encoding="utf-8")
+    git(hooked, "commit", "-q", "-am", "second")
+    # Stop a rebase at its first commit, then commit during it.
+    env = {"GIT_SEQUENCE_EDITOR": "sed -i -e 's/^pick/edit/'"}
+    done = subprocess.run(
+        ["git", "rebase", "-i", "HEAD~1"],
+        cwd=hooked,
+        env={**os.environ, **GIT_ENV, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (hooked / ".git/rebase-merge").is_dir()
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    assert run_git(hooked, "commit", "-m", "during rebase").returncode != 0
+    git(hooked, "reset", "-q", "--hard")
+    (hooked / "src/app.py").write_text("print(4)\n", encoding="utf-8")
+    git(hooked, "add", "src/app.py")
+    assert run_git(hooked, "commit", "-m", "fine during rebase").returncode == 0
+    git(hooked, "rebase", "--abort")
+
+
+def test_paths_with_spaces_and_non_ascii(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "dossier de données é",
+        {"Guía rápida/índice.md": "hola\n", "naïve/über.py": "x\n"},
+    )
+    install(repo)
+    memory = remember(repo, "Read `Guía rápida/índice.md` first; naïve/über.py is the core")
+    git(repo, "mv", "naïve/über.py", "naïve/unter.py")
+    git(repo, "rm", "-q", "Guía rápida/índice.md")
+    done = run_git(repo, "commit", "-m", "move")
+    assert done.returncode != 0
+    assert f"memory {memory}" in done.stdout
+    assert "Guía rápida/índice.md is deleted" in done.stdout
+    assert "naïve/über.py is renamed to naïve/unter.py" in done.stdout
+
+
+def test_own_error_never_blocks(hooked: Path, isolated_store: Path) -> None:
+    (isolated_store / "memory.db").write_bytes(b"this is not a database" * 100)
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    done = run_git(hooked, "commit", "-m", "drop")
+    assert done.returncode == 0
+    assert "failed" in done.stdout and "carrying on" in done.stdout
+
+
+def test_hook_never_writes_into_the_repository(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    (hooked / "src/app.py").write_text("print(5)\n", encoding="utf-8")
+    git(hooked, "commit", "-q", "-am", "edit")
+    git(hooked, "checkout", "-q", "-b", "side")
+    assert git(hooked, "status", "--porcelain", "--ignored") == ""
+
+
+def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    code = (
+        "import sys; from synapse_git.hooks import hook_commands;"
+        "code = hook_commands.pre_commit_main([]);"
+        "bad = [m for m in ('typer', 'pygit2', 'mcp', 'click') if m in sys.modules];"
+        "print('LOADED', bad); sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=hooked, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1, done.stdout
+    assert "LOADED []" in done.stdout
+
+
+def test_a_commit_deleting_very_many_paths_reads_the_bodies_once(
+    tmp_path: Path, isolated_store: Path
+) -> None:
+    from synapse_git.drift import commit_check, paths
+    from synapse_git.git import git_command
+    from synapse_git.store import readonly
+
+    repo = make_repo(tmp_path / "many", {f"d/f{i}.txt": "x\n" for i in range(250)})
+    memory = remember(repo, "See d/f7.txt, and the whole `d/` folder")
+    git(repo, "rm", "-q", "-r", "d")
+    checkout = git_command.locate(repo)
+    assert checkout is not None
+    changes = git_command.staged_changes(checkout.toplevel)
+    assert len(changes) > commit_check.MAX_NEEDLES
+    conn = readonly.open_readonly(isolated_store / "memory.db")
+    assert conn is not None
+    with conn:
+        broken = commit_check.broken_memories(
+            conn,
+            checkout.project,
+            str(checkout.toplevel),
+            changes,
+            find_paths=paths.find_paths,
+            still_tracked=lambda folders: git_command.tracked_under(checkout.toplevel, folders),
+        )
+    conn.close()
+    assert [(b.memory_id, b.path) for b in broken] == [(memory, "d/"), (memory, "d/f7.txt")]

@@ -1,0 +1,205 @@
+"""Session start and the post-checkout refresh, through the installed command and real git."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import git, make_repo, run_cli, run_git
+
+from synapse_git.service import Synapse
+from synapse_git.session import snapshots
+from synapse_git.settings import BUDGETS
+
+LIMIT = 8 * 1024
+
+
+def import_memories(repo: Path, bodies: list[str], *, project: bool = True) -> None:
+    # Seeding only, in-process through the service: the hook run after it is the real process.
+    lines = [
+        json.dumps({"body": body, "source": "", "project": str(repo) if project else None})
+        for body in bodies
+    ]
+    assert Synapse().import_lines(lines).imported == len(bodies)
+
+
+def test_session_never_exceeds_8_kib_in_either_format(repo: Path) -> None:
+    big = [f'Fact {i}: « tabs\tand "quotes" » ' + "détail " * 500 for i in range(40)]
+    import_memories(repo, big)
+    import_memories(repo, ["Prefer ripgrep over grep"], project=False)
+    for budget in ("lean", "balanced", "full"):
+        text = run_cli("hook", "session", "--budget", budget, cwd=repo)
+        assert text.returncode == 0, text.stderr
+        assert len(text.stdout.encode("utf-8")) <= min(LIMIT, BUDGETS[budget].response_chars)
+        assert "readmemory" in text.stdout
+        # lean and balanced show 480 and 1,200 bytes of a body; full shows these whole.
+        assert ("abridged" in text.stdout) == (budget != "full")
+        assert "Not shown for space" in text.stdout
+        claude = run_cli("hook", "session", "--budget", budget, "--format", "claude", cwd=repo)
+        assert len(claude.stdout.encode("utf-8")) <= LIMIT
+        data = json.loads(claude.stdout)
+        assert data["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+        assert "readmemory" in data["hookSpecificOutput"]["additionalContext"]
+
+
+def test_project_memories_come_before_global_ones(repo: Path) -> None:
+    import_memories(repo, ["Prefer ripgrep over grep"], project=False)
+    import_memories(repo, ["Deploys go out from main"])
+    out = run_cli("hook", "session", cwd=repo).stdout
+    assert out.index("Deploys go out from main") < out.index("Prefer ripgrep over grep")
+    assert out.index("Project memories:") < out.index("Global memories:")
+
+
+def test_snapshot_is_read_when_current_and_recomputed_when_not(
+    repo: Path, isolated_store: Path
+) -> None:
+    import_memories(repo, ["Deploys go out from main"])
+    assert "Deploys go out from main" in run_cli("hook", "session", cwd=repo).stdout
+    path = snapshots.snapshot_path(isolated_store, str(repo.resolve()))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["entries"][0]["text"] = "READ FROM THE SNAPSHOT"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert "READ FROM THE SNAPSHOT" in run_cli("hook", "session", cwd=repo).stdout
+    # A new memory changes the store version: the snapshot is recomputed.
+    import_memories(repo, ["Tests run with pytest -q"])
+    out = run_cli("hook", "session", cwd=repo).stdout
+    assert "READ FROM THE SNAPSHOT" not in out and "Tests run with pytest -q" in out
+    # A new commit changes HEAD: recomputed again.
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["entries"][0]["text"] = "STALE SNAPSHOT"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    (repo / "b.txt").write_text("b\n")
+    git(repo, "add", "b.txt")
+    git(repo, "commit", "-q", "-m", "b")
+    assert "STALE SNAPSHOT" not in run_cli("hook", "session", cwd=repo).stdout
+
+
+def test_current_snapshot_path_loads_neither_typer_nor_pygit2(repo: Path) -> None:
+    import_memories(repo, ["Deploys go out from main"])
+    run_cli("hook", "session", cwd=repo)
+    code = (
+        "import sys; from synapse_git.cli.entry import main; code = main(['hook', 'session']);"
+        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp') if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert "Deploys go out from main" in done.stdout
+    assert "LOADED []" in done.stdout
+
+
+def test_session_without_a_store_creates_nothing(repo: Path, isolated_store: Path) -> None:
+    done = run_cli("hook", "session", "--format", "claude", cwd=repo)
+    assert done.returncode == 0
+    assert "No memories" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert list(isolated_store.iterdir()) == []
+
+
+def test_session_outside_git_shows_global_memory(outside: Path) -> None:
+    svc = Synapse()
+    svc.remember("Prefer ripgrep over grep", svc.scope(outside), is_global=True)
+    done = run_cli("hook", "session", cwd=outside)
+    assert "no project (global only)" in done.stdout
+    assert "Prefer ripgrep over grep" in done.stdout
+
+
+def test_bad_budget_is_bad_input(repo: Path) -> None:
+    done = run_cli("hook", "session", "--budget", "huge", cwd=repo)
+    assert done.returncode == 2 and "unknown budget" in done.stderr
+
+
+def test_left_out_memories_are_named_with_the_reason() -> None:
+    rows = [snapshots.Row(i, f"memory {i}", "/p", f"2024-01-0{i}", 0) for i in range(1, 7)]
+    findings = [
+        {"kind": "stale", "ids": [1], "paths": ["src/gone.py"]},
+        {"kind": "conflict", "ids": [2, 3], "newer": 3, "older": 2},
+        {"kind": "duplicate", "ids": [4, 5], "newer": 5, "older": 4},
+        {"kind": "unverified", "ids": [6], "paths": ["src/todo.py"]},
+    ]
+    snap = snapshots.build(
+        checkout="/p",
+        project="/p",
+        head="abc",
+        store_version="1:6:0",
+        rows=rows,
+        findings=findings,
+    )
+    assert [e.id for e in snap.entries] == [6, 5, 3]
+    text = snapshots.render_text(snap, BUDGETS["balanced"])
+    assert "1 stale (a path they name is gone: 1)" in text
+    assert "2 (contradicted by 3)" in text and "4 (same as 5)" in text
+
+
+def test_post_checkout_refreshes_on_a_branch_switch_only(repo: Path, isolated_store: Path) -> None:
+    assert run_cli("hook", "install", cwd=repo).returncode == 0
+    import_memories(repo, ["The readme is README.md"])
+    switched = run_git(repo, "checkout", "-b", "side")
+    assert switched.returncode == 0
+    assert "synapse: checked 1 memories for this checkout" in switched.stdout
+    path = snapshots.snapshot_path(isolated_store, str(repo.resolve()))
+    assert path.is_file()
+    path.unlink()
+    (repo / "README.md").write_text("changed\n")
+    files = run_git(repo, "checkout", "--", "README.md")
+    assert files.returncode == 0 and "synapse" not in files.stdout
+    assert not path.exists()
+
+
+def test_post_checkout_from_a_linked_worktree(tmp_path: Path, isolated_store: Path) -> None:
+    main = make_repo(tmp_path / "main", {"a.txt": "a\n"})
+    assert run_cli("hook", "install", cwd=main).returncode == 0
+    import_memories(main, ["The notes are in a.txt"])
+    linked = tmp_path / "linked"
+    done = run_git(main, "worktree", "add", "-b", "work", str(linked))
+    assert done.returncode == 0, done.stdout
+    assert "synapse: checked 1 memories" in done.stdout
+    assert snapshots.snapshot_path(isolated_store, str(linked.resolve())).is_file()
+    out = run_cli("hook", "session", cwd=linked).stdout
+    assert "The notes are in a.txt" in out and f"project {main.resolve()}" in out
+
+
+def test_branch_switch_reports_what_became_stale_and_what_is_fine_again(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "drifting", {"scripts/deploy.sh": "x\n", "app.py": "a\n"})
+    assert run_cli("hook", "install", cwd=repo).returncode == 0
+    import_memories(repo, ["Deploys go out with scripts/deploy.sh"])
+    git(repo, "checkout", "-q", "-b", "side")
+    git(repo, "rm", "-q", "scripts/deploy.sh")
+    git(repo, "commit", "-q", "--no-verify", "-m", "drop deploy")
+    git(repo, "checkout", "-q", "main")
+    to_side = run_git(repo, "checkout", "side")
+    assert "became stale (1):" in to_side.stdout
+    assert "Deploys go out with scripts/deploy.sh — gone: scripts/deploy.sh" in to_side.stdout
+    out = run_cli("hook", "session", cwd=repo).stdout
+    assert "Left out: 1 stale" in out and "- [1]" not in out
+    back = run_git(repo, "checkout", "main")
+    assert "fine again (1):" in back.stdout
+    assert "- [1] Deploys go out" in run_cli("hook", "session", cwd=repo).stdout
+
+
+def test_session_leaves_out_the_older_of_a_conflict(repo: Path) -> None:
+    import_memories(repo, ["The API timeout is 30 s"])
+    import_memories(repo, ["The API timeout is 60 s"])
+    out = run_cli("hook", "session", cwd=repo).stdout
+    assert "The API timeout is 60 s" in out
+    assert "The API timeout is 30 s" not in out
+    assert "older half of a conflict: 1 (contradicted by 2)" in out
+
+
+def test_hook_and_scope_agree_on_the_project(tmp_path: Path) -> None:
+    from synapse_git.git import git_command, project_scope
+
+    main = make_repo(tmp_path / "dépôt avec espaces", {"a.txt": "a\n"})
+    linked = tmp_path / "linked tree"
+    git(main, "worktree", "add", "-q", "-b", "w", str(linked))
+    (main / "sub").mkdir()
+    for folder in (main, main / "sub", linked):
+        found = git_command.locate(folder)
+        assert found is not None
+        resolved = project_scope.resolve(folder)
+        assert found.project == resolved.project
+        assert str(found.toplevel) == str(resolved.checkout)
+        assert found.head == project_scope.head(resolved).commit

@@ -1,0 +1,113 @@
+"""`synapse memory eval` (§11): metrics, read-only, malformed cases, the baseline ratchet."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from synapse_git.service import Synapse
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _fingerprint(data: Path) -> dict[str, str]:
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(data.iterdir())
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def examples_store(outside: Path, isolated_store: Path) -> Path:
+    # Seeding only, in-process through the service; `eval` itself runs as a real process.
+    text = (EXAMPLES / "memories.jsonl").read_text(encoding="utf-8")
+    lines = [line for line in text.split("\n") if line]
+    assert Synapse().import_lines(lines).imported > 0
+    return isolated_store
+
+
+def test_eval_of_the_shipped_examples_reports_every_metric(
+    examples_store: Path, outside: Path
+) -> None:
+    before = _fingerprint(examples_store)
+    done = run_cli("memory", "eval", str(EXAMPLES / "cases.toml"), "--json", cwd=outside)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert {"top1", "found", "mrr", "survived", "noise", "cases"} <= set(report)
+    assert report["found"] >= 0.9 and report["top1"] >= 0.6
+    assert all("rank" in case for case in report["cases"])
+    assert _fingerprint(examples_store) == before, "eval wrote to the store"
+    text = run_cli("memory", "eval", str(EXAMPLES / "cases.toml"), cwd=outside)
+    assert "top1" in text.stdout and "rank 1" in text.stdout
+
+
+def test_eval_budget_changes_what_survives(examples_store: Path, tmp_path: Path) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text('[[case]]\nquery = "deploy"\nexpect = "make deploy"\n', encoding="utf-8")
+    for budget in ("lean", "balanced", "full"):
+        done = run_cli("memory", "eval", str(cases), "--budget", budget, "--json")
+        assert json.loads(done.stdout)["budget"] == budget
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[[case]]\nquery = "a"\n[[case]]\nquery = 3\n', "case 2: 'query' must be a string"),
+        ('[[case]]\nquery = "a"\nexpct = "x"\n', "case 1: unknown key 'expct'"),
+        ('[[case]]\nquery = "a"\nexpect = ""\n', "case 1: 'expect' must be non-empty"),
+        ("title = 'no cases'\n", "no [[case]] tables"),
+        ("[[case]\n", "not valid TOML"),
+    ],
+)
+def test_a_malformed_cases_file_names_the_case(tmp_path: Path, text: str, message: str) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text(text, encoding="utf-8")
+    done = run_cli("memory", "eval", str(cases))
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_missing_project_folder_names_the_case(examples_store: Path, tmp_path: Path) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text('[[case]]\nquery = "a"\nproject = "/no/such/folder"\n', encoding="utf-8")
+    done = run_cli("memory", "eval", str(cases))
+    assert done.returncode == 2 and "case 1" in done.stderr
+
+
+def test_baseline_ratchet(examples_store: Path, outside: Path, tmp_path: Path) -> None:
+    cases = str(EXAMPLES / "cases.toml")
+    baseline = tmp_path / "baseline.json"
+    done = run_cli("memory", "eval", cases, "--write-baseline", str(baseline), cwd=outside)
+    assert done.returncode == 0
+    recorded = json.loads(baseline.read_text())
+    assert set(recorded) == {"top1", "found", "mrr", "survived", "noise", "epsilon"}
+    assert (
+        run_cli("memory", "eval", cases, "--baseline", str(baseline), cwd=outside).returncode == 0
+    )
+    better = {**recorded, "top1": recorded["top1"] + 0.1, "epsilon": 0.01}
+    baseline.write_text(json.dumps(better))
+    done = run_cli("memory", "eval", cases, "--baseline", str(baseline), cwd=outside)
+    assert done.returncode == 1
+    assert "regression: top1" in done.stderr
+    quieter = {**recorded, "noise": recorded["noise"] - 1, "epsilon": 0.01}
+    baseline.write_text(json.dumps(quieter))
+    assert (
+        run_cli("memory", "eval", cases, "--baseline", str(baseline), cwd=outside).returncode == 1
+    )
+    baseline.write_text("{not json")
+    assert (
+        run_cli("memory", "eval", cases, "--baseline", str(baseline), cwd=outside).returncode == 2
+    )
+
+
+def test_eval_without_a_store_is_an_error(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text('[[case]]\nquery = "a"\n', encoding="utf-8")
+    done = run_cli("memory", "eval", str(cases))
+    assert done.returncode == 2 and "no store" in done.stderr

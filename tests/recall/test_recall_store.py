@@ -1,0 +1,65 @@
+"""The store additions recall relies on: live tallies kept by triggers (schema 2)."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from synapse_git.service import Synapse
+from synapse_git.store import database, integrity, schema
+
+
+def test_a_schema_1_store_gains_tallies_of_its_live_rows(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        for statement in schema.statements(schema.MIGRATIONS[0]):
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        for n, (project, state) in enumerate(
+            [(None, "live"), (None, "forgotten"), ("/p", "live"), ("/p", "live")]
+        ):
+            conn.execute(
+                "INSERT INTO memories (body, project, created_at, updated_at, norm, state)"
+                " VALUES (?, ?, 'now', 'now', ?, ?)",
+                (f"body {n}", project, str(n), state),
+            )
+    with closing(database.connect(path)) as conn:
+        assert dict(conn.execute("SELECT project, live FROM tallies")) == {"": 1, "/p": 2}
+        assert integrity.check(conn).ok
+
+
+def test_tallies_follow_every_lifecycle_change(repo: Path, outside: Path) -> None:
+    svc = Synapse()
+    here = svc.scope(repo)
+    a = svc.remember("first", here).id
+    b = svc.remember("second", here).id
+    svc.remember("third", here, is_global=True)
+    svc.forget(a, here)
+    svc.remember("fourth", here, supersedes=b)
+    svc.restore(a, here)
+    assert svc.recall("", here).searched == 3  # first, third, fourth
+    assert svc.recall("", svc.scope(outside)).searched == 1
+    report = svc.check()
+    assert report.ok, report.problems
+    with closing(database.connect(svc.config.db_path)) as conn:
+        conn.execute("UPDATE tallies SET live = 99")
+        assert not integrity.check(conn).ok
+        integrity.repair(conn)
+        assert integrity.check(conn).ok
+
+
+def test_retrieval_benchmark_runs_and_prints_its_report() -> None:
+    import json
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "examples" / "retrieval.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "1000", "2"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    for key in ("selective_recall", "common_term_recall", "recent_scoped_recall", "read_page"):
+        assert {"p50_ms", "p95_ms", "max_ms", "response_bytes"} <= set(report[key])
+    assert {"python", "sqlite", "seed_s", "open_ms", "db_bytes"} <= set(report)
