@@ -1,4 +1,4 @@
-"""The JSON the MCP tools answer with (SPEC §5, §8, §12), as types.
+"""The JSON the MCP tools answer with (docs/json.md), as types.
 
 They become the tools' output schemas, so a client can check what it gets.
 `typing_extensions.TypedDict` (a dependency of the MCP SDK) because pydantic

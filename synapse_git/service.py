@@ -104,7 +104,7 @@ class Synapse:
     def _exists(self) -> bool:
         return self.config.db_path.exists()
 
-    # -- lifecycle (§4) ---------------------------------------------------------
+    # -- lifecycle (docs/store.md) ---------------------------------------------------------
 
     def remember(
         self,
@@ -225,7 +225,7 @@ class Synapse:
                 memories.chain(conn, memory, scope.projects),
             )
 
-    # -- reading (§8) and listing -------------------------------------------------
+    # -- reading (docs/recall.md) and listing -------------------------------------------------
 
     def read(
         self,
@@ -267,7 +267,7 @@ class Synapse:
             moved = self._moved_from(conn, scope, own)
         return Listing(scope.project, total, rows, moved)
 
-    # -- recall (§5, §6): recall.py ------------------------------------------------------
+    # -- recall (docs/recall.md): recall.py ------------------------------------------------------
 
     def recall(
         self,
@@ -278,7 +278,7 @@ class Synapse:
         limit: int | None = None,
         explain: bool = False,
     ) -> Recalled:
-        """The visible memories that answer `query`, within the budget (§5, §6)."""
+        """The visible memories that answer `query`, within the budget (docs/recall.md)."""
         chosen = self.config.budget(budget)
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
@@ -330,10 +330,10 @@ class Synapse:
         with closing(database.connect_readonly(self.config.db_path)) as conn:
             return evaluation.run(conn, cases, chosen, self.scope)
 
-    # -- drift (§7): findings.py -----------------------------------------------------------
+    # -- drift (docs/drift.md): findings.py -----------------------------------------------------------
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
-        """Findings (§7 JSON) that involve any of `ids`, as recall lists them; a newer
+        """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer
         memory contradicting one of them is quoted (abridged) under `quote`."""
         if not ids or not self._exists():
             return []
@@ -352,7 +352,7 @@ class Synapse:
         ]
 
     def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
-        """Every drift finding about what `scope` sees (§7), of the chosen kinds."""
+        """Every drift finding about what `scope` sees (docs/drift.md), of the chosen kinds."""
         from synapse_git.drift import findings
 
         chosen = tuple(kinds) if kinds else findings.KINDS
@@ -376,7 +376,7 @@ class Synapse:
             )
         return [finding.as_json() for finding in found]
 
-    # -- sessions and hooks (§9): snapshots.py ------------------------------------------
+    # -- sessions and hooks (docs/hooks.md): snapshots.py ------------------------------------------
 
     def session_snapshot(self, scope: Scope) -> Snapshot:
         """Recompute what a session starting in `scope` is told, and keep it as the
@@ -447,7 +447,7 @@ class Synapse:
         with self.connection() as conn, database.transaction(conn):
             return transfer.import_lines(conn, lines, progress)
 
-    # -- projects (§3) -------------------------------------------------------------------
+    # -- projects (docs/store.md) -------------------------------------------------------------------
 
     def project_info(self, scope: Scope) -> ProjectInfo:
         zero = {"live": 0, "superseded": 0, "forgotten": 0}

@@ -1,4 +1,4 @@
-"""Where the data lives, what `config.toml` says, and the three budgets (§6)."""
+"""Where the data lives, what `config.toml` says, and the three budgets (docs/recall.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where the data lives (§2) and what `config.toml` may say (§6)."""
+"""Where the data lives and what `config.toml` may say (docs/store.md, docs/recall.md)."""
 
 from __future__ import annotations
 

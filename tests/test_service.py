@@ -1,4 +1,4 @@
-"""The lifecycle (§4) through the service API: remember, duplicates, edit, supersede,
+"""The lifecycle (docs/store.md) through the service API: remember, duplicates, edit, supersede,
 forget, restore, history; what project memories record; project info and move."""
 
 from __future__ import annotations

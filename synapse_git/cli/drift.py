@@ -1,4 +1,4 @@
-"""`synapse memory drift [FOLDER]`: stale paths, conflicts and duplicates (§7)."""
+"""`synapse memory drift [FOLDER]`: stale paths, conflicts and duplicates (docs/drift.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which live project memories the commit being made turns stale (§9).
+"""Which live project memories the commit being made turns stale (docs/hooks.md).
 
 Only paths the commit deletes or renames can be made stale by it. Rather than
 reading every body on every commit, the trigram index is asked which live

@@ -1,4 +1,4 @@
-"""Do two memories say opposite things about the same thing? (§7 conflict)
+"""Do two memories say opposite things about the same thing? (docs/drift.md, conflicts)
 
 Each body is cut into clauses. Two clauses conflict when they are about the
 same thing — decided from the words around the differing token, not from the

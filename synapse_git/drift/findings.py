@@ -1,4 +1,4 @@
-"""Drift findings (§7): stale and unverified paths, conflicts, duplicates.
+"""Drift findings (docs/drift.md): stale and unverified paths, conflicts, duplicates.
 
 Nothing here changes a memory; each finding names the memories involved and
 the command that would settle it. `check` looks at everything a scope sees;

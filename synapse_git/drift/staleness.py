@@ -1,4 +1,4 @@
-"""Is a path a memory names still there? Asked of git, the git-aware way (§7 stale).
+"""Is a path a memory names still there? Asked of git, the git-aware way (docs/drift.md, stale).
 
 `Checkout` loads what it needs once — the index, the never-missing rules — and
 walks recent history only when some path is actually missing. A missing path

@@ -1,4 +1,4 @@
-"""Which project a folder belongs to: the git repository it stands in (§3).
+"""Which project a folder belongs to: the git repository it stands in (docs/store.md).
 
 The key is the realpath of the repository's main worktree root, so every
 linked worktree of one repository shares one project's memory.

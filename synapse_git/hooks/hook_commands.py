@@ -1,4 +1,4 @@
-"""Hook entry points: the commit check, the post-checkout refresh, session start (§9).
+"""Hook entry points: the commit check, the post-checkout refresh, session start (docs/hooks.md).
 
 These run on every commit, checkout and agent start, so each imports only what
 it uses: never typer or mcp, and pygit2 (through the service) only when a

@@ -1,4 +1,4 @@
-"""The plain git hook scripts, and installing them without losing anyone's hook (§9).
+"""The plain git hook scripts, and installing them without losing anyone's hook (docs/hooks.md).
 
 A hook Synapse writes carries MARK on its second line. A hook it finds that
 it did not write is chained, not replaced: it is renamed NAME.synapse-chained,

@@ -2,7 +2,7 @@
 
 The only module that imports `mcp`. Every tool is a thin wrapper over
 `Synapse`: it finds the caller's scope, makes one service call and returns
-the JSON shapes of SPEC §5/§8/§12 as structured output.
+the JSON shapes of docs/json.md as structured output.
 
 Nothing heavy happens at start (no store opening, no migration, no git
 walk): the client's roots are asked for, and the project resolved, on the

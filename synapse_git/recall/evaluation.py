@@ -1,4 +1,4 @@
-"""`memory eval` (§11): how well recall answers a file of labeled questions.
+"""`memory eval` (docs/recall.md): how well recall answers a file of labeled questions.
 
 Each `[[case]]` of CASES.toml has a `query`, an optional `project` (a folder)
 and an optional `expect` (text a useful memory contains; none for a question

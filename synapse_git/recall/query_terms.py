@@ -1,4 +1,4 @@
-"""Query terms (§5 step 1): the user's words as data, never as FTS5 syntax.
+"""Query terms (docs/recall.md, step 1): the user's words as data, never as FTS5 syntax.
 
 Terms are cut the way the `unicode61` tokenizer cuts text (letters, numbers
 and private-use characters make tokens; everything else separates them), case

@@ -1,4 +1,4 @@
-"""Recall (§5 steps 1-4): two rankings of the query, fused, then the relevance floor.
+"""Recall (docs/recall.md, steps 1-4): two rankings of the query, fused, then the relevance floor.
 
 Both FTS5 indexes hold only live memories; each ranking joins `memories` on
 rowid for the folder's scope. Work is bounded whatever the store's size: a

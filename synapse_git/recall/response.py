@@ -1,4 +1,4 @@
-"""Recall (§5 steps 5-8, §6): deduplication, limit, budget, abridging, drift, accounting.
+"""Recall (docs/recall.md, steps 5-8): deduplication, limit, budget, abridging, drift, accounting.
 
 The response is measured as the JSON it serializes to, so its cap holds for
 any input: escapes, multibyte text, long sources and drift findings included.
@@ -49,7 +49,7 @@ class Hit:
 
 @dataclass(frozen=True)
 class Recalled:
-    """A recall's answer: `as_json()` is exactly the §5 shape."""
+    """A recall's answer: `as_json()` is exactly the shape in docs/json.md."""
 
     query: str
     project: str | None

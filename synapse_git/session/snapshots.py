@@ -1,4 +1,4 @@
-"""What a starting agent session is told, and the snapshot post-checkout refreshes (§9).
+"""What a starting agent session is told, and the snapshot post-checkout refreshes (docs/hooks.md).
 
 A snapshot holds, for one checkout at one HEAD and one store version, the
 memories worth telling (already ordered, drifted ones left out) and why the
@@ -123,7 +123,7 @@ def build(
     findings: Sequence[dict[str, Any]],
 ) -> Snapshot:
     """Order the visible memories and leave out the stale ones and the older half
-    of each conflicting or duplicate pair (§7 findings)."""
+    of each conflicting or duplicate pair (docs/drift.md)."""
     stale: dict[str, list[str]] = {}
     older: dict[str, int] = {}
     repeated: dict[str, int] = {}

@@ -1,5 +1,5 @@
 """SQLite: connecting (creating and migrating on first use, refusing a newer store),
-transactions, and turning SQLite's failures into errors a user can act on (§2)."""
+transactions, and turning SQLite's failures into errors a user can act on (docs/store.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where the data folder is (§2), in a module light enough for the commit hook."""
+"""Where the data folder is (docs/store.md), in a module light enough for the commit hook."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""readmemory: one byte-exact page of a stored body (§8).
+"""readmemory: one byte-exact page of a stored body (docs/recall.md).
 
 SQLite cuts the slice (`substr` over the body as a BLOB), so serving a page
 never brings a whole large body into Python.

@@ -1,5 +1,5 @@
 """The store's schema: tables, the two FTS5 indexes, the triggers that keep them in
-step, and the forward migrations that bring an older store up to date (§2).
+step, and the forward migrations that bring an older store up to date (docs/store.md).
 
 Only live memories are indexed. Both FTS5 tables read their text from the
 `live` view, and triggers on `memories` keep them in step inside the very

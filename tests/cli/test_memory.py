@@ -1,4 +1,4 @@
-"""`synapse memory …` as a real process: JSON shapes (§12), exact reading, the
+"""`synapse memory …` as a real process: JSON shapes (docs/json.md), exact reading, the
 lifecycle commands, and bad input that changes nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scope (§3): the project of a folder is its repository's main worktree; a folder
+"""Scope (docs/store.md): the project of a folder is its repository's main worktree; a folder
 sees global memory plus its own project's, nothing else."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Budgets (§6): the serialized response never exceeds its cap, whatever is stored."""
+"""Budgets (docs/recall.md): the serialized response never exceeds its cap, whatever is stored."""
 
 from __future__ import annotations
 

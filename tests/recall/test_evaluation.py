@@ -1,4 +1,4 @@
-"""`synapse memory eval` (§11): metrics, read-only, malformed cases, the baseline ratchet."""
+"""`synapse memory eval` (docs/recall.md): metrics, read-only, malformed cases, the baseline ratchet."""
 
 from __future__ import annotations
 

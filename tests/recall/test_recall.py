@@ -1,4 +1,4 @@
-"""Recall (§5): terms as data, both rankings, fusion, floor, dedupe, accounting."""
+"""Recall (docs/recall.md): terms as data, both rankings, fusion, floor, dedupe, accounting."""
 
 from __future__ import annotations
 

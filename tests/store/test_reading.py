@@ -1,4 +1,4 @@
-"""Exact reading (§8): byte offsets, pages that never split a character, null for
+"""Exact reading (docs/recall.md): byte offsets, pages that never split a character, null for
 anything not visible, errors for bad offsets."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The SQLite store (§2): connection settings, both FTS5 indexes kept in step with
+"""The SQLite store (docs/store.md): connection settings, both FTS5 indexes kept in step with
 every write, `check` and `repair`, and refusal of a newer store."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""JSON Lines import and export (§11)."""
+"""JSON Lines import and export (docs/recall.md)."""
 
 from __future__ import annotations
 
