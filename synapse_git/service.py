@@ -104,7 +104,7 @@ class Synapse:
     def _exists(self) -> bool:
         return self.config.db_path.exists()
 
-    # -- lifecycle (docs/store.md) ---------------------------------------------------------
+    # -- lifecycle (docs/store.md)
 
     def remember(
         self,
@@ -225,7 +225,7 @@ class Synapse:
                 memories.chain(conn, memory, scope.projects),
             )
 
-    # -- reading (docs/recall.md) and listing -------------------------------------------------
+    # -- reading (docs/recall.md) and listing
 
     def read(
         self,
@@ -267,7 +267,7 @@ class Synapse:
             moved = self._moved_from(conn, scope, own)
         return Listing(scope.project, total, rows, moved)
 
-    # -- recall (docs/recall.md): recall.py ------------------------------------------------------
+    # -- recall (docs/recall.md): recall.py
 
     def recall(
         self,
@@ -330,7 +330,7 @@ class Synapse:
         with closing(database.connect_readonly(self.config.db_path)) as conn:
             return evaluation.run(conn, cases, chosen, self.scope)
 
-    # -- drift (docs/drift.md): findings.py -----------------------------------------------------------
+    # -- drift (docs/drift.md): findings.py
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer
@@ -376,7 +376,7 @@ class Synapse:
             )
         return [finding.as_json() for finding in found]
 
-    # -- sessions and hooks (docs/hooks.md): snapshots.py ------------------------------------------
+    # -- sessions and hooks (docs/hooks.md): snapshots.py
 
     def session_snapshot(self, scope: Scope) -> Snapshot:
         """Recompute what a session starting in `scope` is told, and keep it as the
@@ -447,7 +447,7 @@ class Synapse:
         with self.connection() as conn, database.transaction(conn):
             return transfer.import_lines(conn, lines, progress)
 
-    # -- projects (docs/store.md) -------------------------------------------------------------------
+    # -- projects (docs/store.md)
 
     def project_info(self, scope: Scope) -> ProjectInfo:
         zero = {"live": 0, "superseded": 0, "forgotten": 0}
