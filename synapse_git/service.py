@@ -267,7 +267,7 @@ class Synapse:
             moved = self._moved_from(conn, scope, own)
         return Listing(scope.project, total, rows, moved)
 
-    # -- recall (docs/recall.md): recall.py
+    # -- recall (docs/recall.md): recall/ranking.py
 
     def recall(
         self,
@@ -330,7 +330,7 @@ class Synapse:
         with closing(database.connect_readonly(self.config.db_path)) as conn:
             return evaluation.run(conn, cases, chosen, self.scope)
 
-    # -- drift (docs/drift.md): findings.py
+    # -- drift (docs/drift.md): drift/findings.py
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer
@@ -376,7 +376,7 @@ class Synapse:
             )
         return [finding.as_json() for finding in found]
 
-    # -- sessions and hooks (docs/hooks.md): snapshots.py
+    # -- sessions and hooks (docs/hooks.md): session/snapshots.py
 
     def session_snapshot(self, scope: Scope) -> Snapshot:
         """Recompute what a session starting in `scope` is told, and keep it as the

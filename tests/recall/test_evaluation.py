@@ -1,4 +1,4 @@
-"""`synapse memory eval` (docs/recall.md): metrics, read-only, malformed cases, the baseline ratchet."""
+"""`synapse memory eval` (docs/recall.md): metrics, read-only, bad cases, the baseline ratchet."""
 
 from __future__ import annotations
 
