@@ -12,6 +12,7 @@ import typer
 from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, service
 from synapse_git.errors import BadInput
+from synapse_git.textrules import counted
 
 PROGRESS_FROM = 2000
 
@@ -55,7 +56,7 @@ def export(
                 count += 1
     except OSError as exc:
         raise BadInput(f"cannot write {output}: {exc.strerror}") from None
-    typer.echo(f"exported {count} memories to {output}", err=True)
+    typer.echo(f"exported {counted(count, 'memory', 'memories')} to {output}", err=True)
 
 
 @app.command("import")

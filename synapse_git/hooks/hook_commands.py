@@ -129,9 +129,10 @@ def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
     stale = [k for k in snapshot.get("stale", {}) if int(k) not in ids]
     pairs = len(snapshot.get("older", {})) + len(snapshot.get("repeated", {}))
     if stale or pairs:
+        noun = "memory" if len(stale) + pairs == 1 else "memories"
         counts = f"{len(stale)} stale" + (f", {pairs} conflicting or duplicate" if pairs else "")
         _say(
-            f"synapse: warning: {counts} project memories at the last refresh "
+            f"synapse: warning: {counts} project {noun} at the last refresh "
             "(not blocking; `synapse memory drift` lists them)"
         )
 
@@ -202,7 +203,10 @@ def post_checkout(
 def _refresh_lines(refresh: Refresh) -> list[str]:
     snap = refresh.snapshot
     where = f" at {snap.head[:12]}" if snap.head else ""
-    lines = [f"synapse: checked {snap.visible} memories for this checkout{where}"]
+    from synapse_git.textrules import counted
+
+    checked = counted(snap.visible, "memory", "memories")
+    lines = [f"synapse: checked {checked} for this checkout{where}"]
     if refresh.became_stale:
         verb = "stale" if refresh.first else "became stale"
         lines.append(f"  {verb} ({len(refresh.became_stale)}):")

@@ -121,5 +121,5 @@ def test_installed_config_blocks_a_real_commit_and_refreshes_on_checkout(
 
     switched = run(repo, env, "git", "checkout", "-b", "side")
     assert switched.returncode == 0, switched.stdout
-    assert "synapse: checked 1 memories" in switched.stdout
+    assert "synapse: checked 1 memory" in switched.stdout
     assert list((isolated_store / "sessions").glob("*.json"))
