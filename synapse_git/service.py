@@ -24,7 +24,15 @@ from synapse_git.recall.response import Recalled
 from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Refresh, Snapshot
 from synapse_git.settings import Config
-from synapse_git.store import database, integrity, memories, pages, readonly, transfer
+from synapse_git.store import (
+    batches,
+    database,
+    integrity,
+    memories,
+    pages,
+    readonly,
+    transfer,
+)
 from synapse_git.store.memories import Memory, Version
 from synapse_git.store.pages import Page
 from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
@@ -446,6 +454,13 @@ class Synapse:
     ) -> transfer.ImportReport:
         with self.connection() as conn, database.transaction(conn):
             return transfer.import_lines(conn, lines, progress)
+
+    def forget_import(self, batch: int) -> batches.Undone:
+        """Forget every memory one import stored (`memory forget --import BATCH`)."""
+        if not self._exists():
+            raise NotFound(f"no import batch {batch}: there is no store yet")
+        with self.connection() as conn, database.transaction(conn):
+            return batches.forget(conn, batch)
 
     # -- projects (docs/store.md)
 

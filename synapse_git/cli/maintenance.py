@@ -76,6 +76,8 @@ def import_(
         emit(vars(report))
     else:
         typer.echo(f"imported {report.imported} memories ({report.duplicates} duplicates skipped)")
+        if report.batch is not None:
+            typer.echo(f"batch {report.batch}; undo: synapse memory forget --import {report.batch}")
 
 
 def _read(source: Path) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -137,8 +137,19 @@ WHEN new.state = 'live' BEGIN
 END;
 """
 
+# Each import is a batch, so one command can take a whole import back
+# (`memory forget --import BATCH`); memories written any other way have none.
+_V4 = """
+CREATE TABLE imports (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    imported_at TEXT NOT NULL
+);
+ALTER TABLE memories ADD COLUMN import_id INTEGER REFERENCES imports(id);
+CREATE INDEX memories_import ON memories (import_id) WHERE import_id IS NOT NULL;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 
 
 def statements(script: str) -> Iterator[str]:
