@@ -30,6 +30,7 @@ from synapse_git.store import (
     integrity,
     memories,
     pages,
+    read_counts,
     readonly,
     transfer,
 )
@@ -93,6 +94,7 @@ class Synapse:
 
     def __init__(self, config: Config | None = None) -> None:
         self.config = config if config is not None else settings.load()
+        self.reads = read_counts.ReadCounts(self.config.db_path)
 
     # -- plumbing -------------------------------------------------------------
 
@@ -244,15 +246,17 @@ class Synapse:
         budget: str | None = None,
         project: str | None = None,
         check_project: bool = False,
+        count: bool = False,
     ) -> Page | None:
-        """One page of a live visible memory, or None (missing, hidden, out of scope)."""
+        """One page of a live visible memory, or None (missing, hidden, out of scope);
+        with `count`, reading a first page counts as the memory being recalled."""
         size = self.config.budget(budget).page_bytes
         if offset < 0:
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
         if not self._exists():
             return None
         with self.connection() as conn:
-            return pages.read_page(
+            page = pages.read_page(
                 conn,
                 memory_id,
                 scope.projects,
@@ -261,6 +265,9 @@ class Synapse:
                 project=project,
                 check_project=check_project,
             )
+        if count and page is not None and offset == 0:
+            self.reads.note(memory_id)
+        return page
 
     def list_memories(
         self, scope: Scope, *, contains: str | None = None, limit: int | None = None

@@ -216,7 +216,9 @@ def read(
         budget=budget,
         project=project,
         check_project=project is not None,
+        count=True,
     )
+    svc.reads.flush()
     if as_json:
         emit({"memory": None if page is None else page.as_json()})
         return

@@ -89,6 +89,11 @@ class SynapseServer(MCPServer[Any]):
         )
 
     @property
+    def started(self) -> bool:
+        """Whether any call has made the service (and so may have counted reads)."""
+        return self._synapse is not None
+
+    @property
     def synapse(self) -> Synapse:
         """The service, made on the first call: importing it loads pygit2, which start-up skips."""
         with self._lock:
@@ -307,6 +312,7 @@ def readmemory(
             budget=server.budget_or_default(budget),
             project=project,
             check_project=True,
+            count=True,
         )
     if page is None:
         return {"memory": None}
@@ -488,5 +494,9 @@ def build(
 def serve(config: Config, *, project: Path | None = None, budget: str | None = None) -> None:
     """Serve over stdio until the client closes the connection."""
     server = build(config, project=project, budget=budget)
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run("stdio")
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run("stdio")
+    finally:
+        if server.started:
+            server.synapse.reads.flush()

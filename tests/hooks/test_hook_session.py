@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from conftest import git, make_repo, run_cli, run_git
@@ -222,3 +224,18 @@ def test_the_agent_session_script_exits_0_on_a_bad_budget(repo: Path) -> None:
     )
     assert done.returncode == 0
     assert "unknown budget 'huge'" in done.stderr
+
+
+def test_reading_a_memory_moves_it_up_the_session_list(repo: Path) -> None:
+    svc = Synapse()
+    scope = svc.scope(repo)
+    first, second, third = (svc.remember(body, scope).id for body in ("alpha", "beta", "gamma"))
+    assert [e.id for e in svc.session_snapshot(scope).entries] == [third, second, first]
+    done = run_cli("memory", "read", str(first), cwd=repo)
+    assert done.returncode == 0 and done.stdout.startswith("alpha")
+    # A later page of the same read is not another read.
+    assert run_cli("memory", "read", str(first), "--offset", "2", cwd=repo).returncode == 0
+    with closing(sqlite3.connect(svc.config.db_path)) as conn:
+        counts = dict(conn.execute("SELECT id, recalled FROM memories"))
+    assert counts == {first: 1, second: 0, third: 0}
+    assert [e.id for e in svc.session_snapshot(scope).entries] == [third, first, second]

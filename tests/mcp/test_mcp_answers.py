@@ -4,7 +4,10 @@ descriptions and schemas as a model and a strict client read them."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -64,3 +67,18 @@ def test_offsets_and_limits_declare_their_minimum(stuffed: Session) -> None:
     limit = schemas["recall"]["limit"]
     assert [arm.get("minimum") for arm in limit["anyOf"] if arm.get("type") == "integer"] == [1]
 
+
+
+
+def test_readmemory_counts_a_first_page_as_recalled(tmp_path: Path) -> None:
+    data, repo = tmp_path / "data", make_repo(tmp_path / "repo")
+    svc = Synapse(Config(data_dir=data))
+    memory = svc.remember("x" * 9000, svc.scope(repo), is_global=True).id
+    with mcp_session(data, cwd=tmp_path, args=["--project", str(repo)]) as session:
+        for _ in range(2):
+            read = {"id": memory, "project": None, "budget": "lean"}
+            page = session.ok("readmemory", read)["memory"]
+            session.ok("readmemory", {**read, "offset": page["next"]})  # not another read
+    # Counted in batches, written at the latest when the server stops.
+    with closing(sqlite3.connect(data / "memory.db")) as conn:
+        assert conn.execute("SELECT recalled FROM memories").fetchall() == [(2,)]
