@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git import settings
+from synapse_git.clients import mcp_config
+from synapse_git.clients import status as client_status
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import git_command, project_scope
 from synapse_git.git.project_scope import Scope
@@ -508,6 +510,22 @@ class Synapse:
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project
+
+    # -- set-up (docs/mcp.md): clients/
+
+    def status(self, scope: Scope) -> client_status.Status:
+        """Which store this folder's commands, hooks and MCP clients open; writes nothing."""
+        return client_status.gather(self.config, scope)
+
+    def mcp_config(
+        self, kind: str, scope: Scope, *, write: bool = False
+    ) -> tuple[str, mcp_config.Written | None]:
+        """Client `kind`'s configuration for this store, and with `write` where it was merged."""
+        entry = mcp_config.entry_for(self.config.data_dir)
+        text = mcp_config.render(kind, entry)
+        if not write:
+            return text, None
+        return text, mcp_config.write(kind, entry, scope.checkout or scope.folder)
 
     # -- backup --------------------------------------------------------------------------
 

@@ -17,7 +17,8 @@ from synapse_git.cli import (
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
-from synapse_git.cli.serve import mcp as mcp_command
+from synapse_git.cli.serve import app as mcp_app
+from synapse_git.cli.status import status as status_command
 from synapse_git.errors import report
 from synapse_git.store.database import explain
 
@@ -31,7 +32,8 @@ app = typer.Typer(
 )
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
-app.command("mcp")(mcp_command)
+app.add_typer(mcp_app, name="mcp")
+app.command("status")(status_command)
 app.add_typer(hook_app, name="hook")
 
 

@@ -98,6 +98,15 @@ def _ours(path: Path) -> bool:
     return MARK.encode() in head
 
 
+def installed(folder: Path) -> dict[str, str]:
+    """Each hook's state in `folder`: synapse (ours), other (someone else's) or absent."""
+    states: dict[str, str] = {}
+    for name in HOOKS:
+        path = folder / name
+        states[name] = "synapse" if _ours(path) else "other" if path.exists() else "absent"
+    return states
+
+
 def _check_names(names: Sequence[str]) -> list[str]:
     unknown = [name for name in names if name not in HOOKS]
     if unknown or not names:
