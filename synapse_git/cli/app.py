@@ -14,6 +14,7 @@ from synapse_git.cli import (
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
 )
+from synapse_git.cli.demo import demo as demo_command
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.project import app as project_app
@@ -34,6 +35,7 @@ app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
 app.add_typer(mcp_app, name="mcp")
 app.command("status")(status_command)
+app.command("demo")(demo_command)
 app.add_typer(hook_app, name="hook")
 
 
