@@ -10,9 +10,13 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import NotFound
 from synapse_git.textrules import norm_key
+
+if TYPE_CHECKING:
+    from synapse_git.answers import ForgetOut, MemoryOut
 
 # SQLite integers are 64-bit: anything larger is no id and no offset it holds.
 MAX_INT = 2**63 - 1
@@ -38,6 +42,22 @@ class Memory:
     @property
     def live(self) -> bool:
         return self.state == "live"
+
+    def as_json(self) -> MemoryOut:
+        return {
+            "id": self.id,
+            "project": self.project,
+            "source": self.source,
+            "body": self.body,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "state": self.state,
+            "superseded_by": self.superseded_by,
+        }
+
+    def state_json(self) -> ForgetOut:
+        """Where a memory stands after a change of state."""
+        return {"id": self.id, "project": self.project, "state": self.state}
 
 
 @dataclass(frozen=True)
