@@ -115,9 +115,9 @@ def stale(
     if not named:
         return []
     if checkout is None:
-        from synapse_git.drift.staleness import Checkout  # pygit2 only when paths need it
+        from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
 
-        checkout = Checkout(scope)
+        checkout = CheckoutPaths(scope)
     findings: list[Finding] = []
     for memory, paths in named:
         gone: list[str] = []
