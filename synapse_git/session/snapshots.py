@@ -19,7 +19,7 @@ from synapse_git.recall.fusion import fuse
 from synapse_git.session.guidance import READING_HINT
 from synapse_git.session.snapshot_file import SNAPSHOT_FORMAT, read_raw, snapshot_path
 from synapse_git.settings import Budget
-from synapse_git.store.memories import visible
+from synapse_git.store.memories import live_with_counts
 from synapse_git.textrules import cut_utf8, first_line
 
 LIMIT_BYTES = 8 * 1024  # agents cut longer start-up context
@@ -83,13 +83,7 @@ def nothing(checkout: str, project: str | None, head: str | None) -> Snapshot:
 
 def visible_rows(conn: sqlite3.Connection, projects: Sequence[str]) -> list[Row]:
     """Every live memory visible from `projects` (the project's and global ones)."""
-    where, params = visible(projects)
-    rows = conn.execute(
-        f"SELECT id, body, project, created_at, recalled FROM memories"
-        f" WHERE state = 'live' AND {where}",
-        params,
-    )
-    return [Row(int(a), str(b), c, str(d), int(e or 0)) for a, b, c, d, e in rows]
+    return [Row(*row) for row in live_with_counts(conn, projects)]
 
 
 def _useful_first(rows: Sequence[Row]) -> list[Row]:

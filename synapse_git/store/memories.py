@@ -90,6 +90,19 @@ def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
     return f"({col} IS NULL OR {col} IN ({marks}))", list(projects)
 
 
+def live_with_counts(
+    conn: sqlite3.Connection, projects: Sequence[str]
+) -> list[tuple[int, str, str | None, str, int]]:
+    """(id, body, project, created_at, recalled) of every live memory `projects` see."""
+    where, params = visible(projects)
+    rows = conn.execute(
+        f"SELECT id, body, project, created_at, recalled FROM memories"
+        f" WHERE state = 'live' AND {where}",
+        params,
+    )
+    return [(int(a), str(b), c, str(d), int(e or 0)) for a, b, c, d, e in rows]
+
+
 def _memory(row: sqlite3.Row | tuple[object, ...]) -> Memory:
     return Memory(*row)
 
