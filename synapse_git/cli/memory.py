@@ -40,6 +40,9 @@ def remember(
     source: str = typer.Option("", "--source", "-s", help="Where it comes from (file, URL…)."),
     is_global: bool = typer.Option(False, "--global", help="Store globally, not in the project."),
     supersedes: int = typer.Option(None, "--supersedes", help="Id of the memory this replaces."),
+    share: bool = typer.Option(
+        False, "--share", help="Also share it with the team through the repository."
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -48,7 +51,12 @@ def remember(
     # Outside a project the service's own error (or --global) already says where it goes.
     scope = here(svc, folder, quiet=True)
     result = svc.remember(
-        body_arg(text), scope, source=source, is_global=is_global, supersedes=supersedes
+        body_arg(text),
+        scope,
+        source=source,
+        is_global=is_global,
+        supersedes=supersedes,
+        share=share,
     )
     _print_remembered(result, as_json, supersedes)
 
