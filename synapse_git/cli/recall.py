@@ -44,7 +44,8 @@ def _print(found: Recalled, question: str) -> None:
     for hit in found.hits:
         where = "global" if hit.project is None else "project"
         label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
-        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{label}")
+        shared = f"  (shared by {hit.author})" if hit.author else ""
+        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{label}{shared}")
         for line in hit.body.splitlines() or [""]:
             typer.echo(f"        {line}")
         if hit.abridged:

@@ -113,6 +113,9 @@ def test_shared_memories_travel_with_the_repository(team: tuple[Clone, Clone]) -
     assert "3 added" in pulled.stdout + pulled.stderr
     hits = bob.recall("when do deploys go out")
     assert hits and "release branch" in str(hits[0]["body"])
+    assert hits[0]["author"] == "Alice <alice@example.com>"
+    shown = bob.cli("memory", "recall", "when do deploys go out").stdout
+    assert "(shared by Alice <alice@example.com>)" in shown
     assert bob.recall("webhook retries") and bob.recall("staging database port")
     # A second sync finds nothing new: the hook's work is idempotent.
     again = json.loads(bob.cli("memory", "sync", "--json").stdout)
