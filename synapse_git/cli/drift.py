@@ -15,10 +15,6 @@ from synapse_git.textrules import counted
 if TYPE_CHECKING:
     from synapse_git.drift.findings import Finding
 
-# Unverified paths are listed but, being a quieter kind, never make the exit code 1.
-BLOCKING = ("stale", "conflict", "duplicate")
-
-
 @app.command("drift")
 def drift(
     folder: Path = typer.Argument(None, help="Check what this folder sees (default: here)."),
@@ -44,7 +40,7 @@ def drift(
         emit(report.as_json())
     else:
         _table(report.findings, report.checked)
-    if any(finding.kind in BLOCKING for finding in report.findings):
+    if report.needs_attention:
         raise typer.Exit(1)
 
 

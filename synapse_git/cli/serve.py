@@ -12,8 +12,8 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.entry import serve_mcp
 from synapse_git.cli.output import here, service
+from synapse_git.mcp.launch import serve_mcp
 
 app = typer.Typer(
     help="Serve recall, readmemory, remember, supersede and forget to an MCP client over stdio.",
