@@ -30,6 +30,7 @@ from synapse_git.store.pages import Page
 from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
 
 if TYPE_CHECKING:
+    from synapse_git.answers import RememberOut, SupersedeOut
     from synapse_git.drift.findings import Report as DriftReport
 
 
@@ -40,13 +41,24 @@ class Remembered:
     duplicate_of: int | None
     drift: list[dict[str, Any]] = field(default_factory=list)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RememberOut:
         return {
             "id": self.id,
             "project": self.project,
             "duplicate_of": self.duplicate_of,
             "drift": self.drift,
         }
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A supersession: the old memory after it, and the memory that now says it."""
+
+    old: Memory
+    new: Remembered
+
+    def as_json(self) -> SupersedeOut:
+        return {**self.new.as_json(), "supersedes": self.old.id}
 
 
 @dataclass(frozen=True)
@@ -176,7 +188,51 @@ class Synapse:
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             return memories.require(conn, old_id, scope.projects)
 
-    def forget(self, memory_id: int, scope: Scope) -> Memory:
+    def replace(
+        self,
+        old_id: int,
+        scope: Scope,
+        *,
+        body: str | None = None,
+        by: int | None = None,
+        source: str = "",
+        live_only: bool = False,
+    ) -> Replaced:
+        """Supersede `old_id` by a new memory holding `body` (stored in the old one's
+        scope) or by the existing memory `by`. With `live_only` (an agent's view) a
+        hidden memory is reported as not found rather than as superseded or forgotten."""
+        if (body is None) == (by is None):
+            raise BadInput("give either the corrected text or the id of a memory that replaces it")
+        old = self._visible(old_id, scope, live_only=live_only)
+        if body is not None:
+            new = self.remember(
+                body, scope, source=source, is_global=old.project is None, supersedes=old_id
+            )
+            return Replaced(self._visible(old_id, scope, live_only=False), new)
+        assert by is not None
+        self._visible(by, scope, live_only=live_only)
+        after = self.supersede(old_id, by, scope)
+        with self.connection() as conn:
+            project = memories.require(conn, by, scope.projects).project
+            drift = self._drift_about(conn, scope, [by])
+        return Replaced(after, Remembered(by, project, None, drift))
+
+    def _visible(self, memory_id: int, scope: Scope, *, live_only: bool) -> Memory:
+        """The memory `memory_id` as `scope` sees it; hidden ones count as missing
+        when `live_only`."""
+        missing = NotFound(f"no memory {memory_id} is visible from here")
+        if not self._exists():
+            raise missing
+        with self.connection() as conn:
+            memory = memories.require(conn, memory_id, scope.projects)
+        if live_only and not memory.live:
+            raise missing
+        return memory
+
+    def forget(self, memory_id: int, scope: Scope, *, live_only: bool = False) -> Memory:
+        """Hide a memory. With `live_only` (an agent's view) only a live memory can be
+        forgotten: a hidden one is reported as not found."""
+        self._visible(memory_id, scope, live_only=live_only)
         with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             if old.state == "forgotten":

@@ -94,17 +94,14 @@ def supersede(
 ) -> None:
     """Replace a memory: by new TEXT (stored in OLD_ID's scope) or by an existing one (--by)."""
     svc = service()
-    scope = here(svc, folder)
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
+    body = None if text is None else body_arg(text)
+    done = svc.replace(old_id, here(svc, folder), body=body, by=by, source=source)
     if by is not None:
-        _print_state(svc.supersede(old_id, by, scope), "superseded", as_json, f" by {by}")
-        return
-    old = svc.history(old_id, scope).memory
-    result = svc.remember(
-        body_arg(text), scope, source=source, is_global=old.project is None, supersedes=old_id
-    )
-    _print_remembered(result, as_json, old_id)
+        _print_state(done.old, "superseded", as_json, f" by {by}")
+    else:
+        _print_remembered(done.new, as_json, old_id)
 
 
 @app.command("forget")
@@ -129,22 +126,9 @@ def restore(
     _print_state(svc.restore(memory_id, here(svc, folder)), "restored", as_json)
 
 
-def _memory_json(memory: Memory) -> dict[str, object]:
-    return {
-        "id": memory.id,
-        "project": memory.project,
-        "source": memory.source,
-        "body": memory.body,
-        "created_at": memory.created_at,
-        "updated_at": memory.updated_at,
-        "state": memory.state,
-        "superseded_by": memory.superseded_by,
-    }
-
-
 def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
-        emit(_memory_json(memory))
+        emit(memory.as_json())
     else:
         typer.echo(f"{what} {memory.id}{why}: {one_line(memory.body)}")
 
@@ -161,7 +145,7 @@ def history(
     if as_json:
         emit(
             {
-                "memory": _memory_json(found.memory),
+                "memory": found.memory.as_json(),
                 "versions": [vars(version) for version in found.versions],
                 "supersedes": found.supersedes,
                 "chain": found.chain,
@@ -250,7 +234,7 @@ def list_(
                 "project": found.project,
                 "total": found.total,
                 "memories": [
-                    {k: v for k, v in _memory_json(m).items() if k not in HIDDEN_KEYS}
+                    {k: v for k, v in m.as_json().items() if k not in HIDDEN_KEYS}
                     for m in found.memories
                 ],
             }

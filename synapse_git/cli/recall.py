@@ -32,10 +32,7 @@ def recall(
         question, here(svc, folder, quiet=as_json), budget=budget, limit=limit, explain=explain
     )
     if as_json:
-        data = found.as_json()
-        if explain:
-            data["explain"] = found.explain_json()
-        emit(data)
+        emit(found.explained_json() if explain else found.as_json())
         return
     _print(found, question)
     if explain:

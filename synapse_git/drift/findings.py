@@ -23,6 +23,7 @@ from synapse_git.store.memories import COLUMNS, Memory
 from synapse_git.textrules import cut_utf8
 
 KINDS = ("stale", "unverified", "conflict", "duplicate")
+BLOCKING = ("stale", "conflict", "duplicate")
 QUOTE_BYTES = 320  # a contradicting memory quoted in a recall, abridged to this
 COMMON_SHARE = 0.05  # terms in more than this share of memories do not pair memories
 
@@ -61,6 +62,12 @@ class Report:
     project: str | None
     checked: int
     findings: list[Finding]
+
+    @property
+    def needs_attention(self) -> bool:
+        """Whether a finding asks for a change (`drift` exits 1): unverified paths are
+        listed but, being a quieter kind, never do."""
+        return any(finding.kind in BLOCKING for finding in self.findings)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -115,9 +122,9 @@ def stale(
     if not named:
         return []
     if checkout is None:
-        from synapse_git.drift.staleness import Checkout  # pygit2 only when paths need it
+        from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
 
-        checkout = Checkout(scope)
+        checkout = CheckoutPaths(scope)
     findings: list[Finding] = []
     for memory, paths in named:
         gone: list[str] = []

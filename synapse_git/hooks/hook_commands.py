@@ -93,7 +93,7 @@ def check_commit(*, warn_only: bool = False, folder: Path | None = None) -> int:
 
 
 def _broken(
-    where: Path, checkout: git_command.Checkout, changes: Sequence[git_command.Change]
+    where: Path, checkout: git_command.Worktree, changes: Sequence[git_command.Change]
 ) -> list[Broken]:
     from contextlib import closing
 

@@ -10,13 +10,16 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.recall import query_terms
 from synapse_git.recall.ranking import Candidate, Search
 from synapse_git.settings import Budget
 from synapse_git.store.pages import abridge_source
 from synapse_git.textrules import cut_utf8
+
+if TYPE_CHECKING:
+    from synapse_git.answers import HitOut, RecallExplainedOut, RecallOut
 
 QUERY_ECHO_BYTES = 240
 MIN_BODY_BYTES = 48
@@ -34,7 +37,7 @@ class Hit:
     bytes: int
     score: float
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> HitOut:
         return {
             "id": self.id,
             "project": self.project,
@@ -63,7 +66,7 @@ class Recalled:
     candidates: tuple[Candidate, ...] = ()
     notes: tuple[str, ...] = ()
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RecallOut:
         return {
             "query": self.query,
             "project": self.project,
@@ -73,6 +76,10 @@ class Recalled:
             "searched": self.searched,
             "cut": {"floor": self.cut_floor, "limit": self.cut_limit, "budget": self.cut_budget},
         }
+
+    def explained_json(self) -> RecallExplainedOut:
+        """The answer with the ranking's account of itself (`recall --explain`)."""
+        return {**self.as_json(), "explain": self.explain_json()}
 
     def explain_json(self) -> list[dict[str, object]]:
         return [candidate.as_json() for candidate in self.candidates]
