@@ -95,8 +95,10 @@ def test_cli_md_says_its_format_at_the_top() -> None:
 
 
 def package_texts() -> Iterator[tuple[Path, str]]:
-    for path in sorted((ROOT / "synapse_git").rglob("*.py")):
-        yield path, path.read_text(encoding="utf-8")
+    """Every source file of the package (compiled caches are not ours to read)."""
+    for path in sorted((ROOT / "synapse_git").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            yield path, path.read_text(encoding="utf-8")
 
 
 def test_no_module_cites_a_specification_outside_the_repository() -> None:
