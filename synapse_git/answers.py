@@ -7,7 +7,7 @@ reads nested stdlib TypedDicts only from Python 3.12.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -21,6 +21,7 @@ class HitOut(TypedDict):
     abridged: bool
     bytes: int
     score: float
+    author: NotRequired[str]
 
 
 class CutOut(TypedDict):

@@ -99,9 +99,33 @@ def check(
         findings += stale(rows, scope, chosen, checkout=checkout)
     if "conflict" in chosen:
         findings += conflicts_among(rows)
+        findings += _team_forks(conn, scope, findings)
     if "duplicate" in chosen:
         findings += duplicates(conn, scope)
     return Report(str(scope.folder), scope.project, len(rows), _ordered(findings))
+
+
+def _team_forks(
+    conn: sqlite3.Connection, scope: Scope, found: Sequence[Finding]
+) -> list[Finding]:
+    """A shared memory changed on two clones at once: both versions are live until a
+    person supersedes one (docs/team.md)."""
+    from synapse_git.team.forks import live_forks
+
+    paired = {frozenset(f.ids) for f in found if f.kind == "conflict"}
+    return [
+        Finding(
+            "conflict",
+            (fork, original),
+            f"memory {fork} and {original} are two versions of one shared memory, changed "
+            "on two clones at once",
+            f"synapse memory supersede {original} --by {fork}",
+            newer=fork,
+            older=original,
+        )
+        for fork, original in live_forks(conn, scope.project)
+        if frozenset((fork, original)) not in paired
+    ]
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:

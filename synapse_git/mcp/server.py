@@ -313,6 +313,13 @@ def remember(
     supersedes: Annotated[
         int | None, Field(description="Id of a memory this one corrects; it stops being recalled.")
     ] = None,
+    share: Annotated[
+        bool,
+        Field(
+            description="Also share it with the team through the repository's tracked "
+            "file (the user commits it). Never for personal or secret facts."
+        ),
+    ] = False,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -338,7 +345,12 @@ def remember(
         if scope == "project" and where.project is None:
             raise BadInput(f'{where.note}: pass scope "global" to remember globally')
         result = server.synapse.remember(
-            body, where, source=source, is_global=scope == "global", supersedes=supersedes
+            body,
+            where,
+            source=source,
+            is_global=scope == "global",
+            supersedes=supersedes,
+            share=share,
         )
     return result.as_json()
 

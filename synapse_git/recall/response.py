@@ -36,9 +36,10 @@ class Hit:
     abridged: bool
     bytes: int
     score: float
+    author: str | None = None  # who shared it, for a team memory (docs/team.md)
 
     def as_json(self) -> HitOut:
-        return {
+        found: HitOut = {
             "id": self.id,
             "project": self.project,
             "source": self.source,
@@ -48,6 +49,9 @@ class Hit:
             "bytes": self.bytes,
             "score": round(self.score, 6),
         }
+        if self.author is not None:
+            found["author"] = self.author
+        return found
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,7 @@ class _Meta:
     created_at: str
     norm: str
     bytes: int
+    author: str | None
 
 
 def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
@@ -105,7 +110,8 @@ def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
         return {}
     marks = ",".join(str(int(i)) for i in ids)
     rows = conn.execute(
-        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB))"
+        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB)),"
+        " (SELECT author FROM shared WHERE memory_id = memories.id)"
         f" FROM memories WHERE id IN ({marks})"
     )
     return {int(row[0]): _Meta(*row) for row in rows}
@@ -265,7 +271,9 @@ def _fit(
     characters of JSON, or None when not even a short excerpt fits."""
     source, source_cut = abridge_source(meta.source)
     body, abridged = _abridge(conn, search, meta, budget.hit_bytes)
-    hit = Hit(meta.id, meta.project, source, source_cut, body, abridged, meta.bytes, score)
+    hit = Hit(
+        meta.id, meta.project, source, source_cut, body, abridged, meta.bytes, score, meta.author
+    )
     data = body.encode("utf-8")
     keep = len(data)
     while (over := size(hit.as_json()) - room) > 0:
