@@ -162,3 +162,9 @@ def test_the_package_map_names_every_module() -> None:
         if path.name != "__init__.py" and f"`{path.relative_to(ROOT)}`" not in plan
     ]
     assert not unnamed, f"docs/architecture.md does not map {unnamed}"
+
+
+def test_the_readme_stays_an_introduction() -> None:
+    # The reference lives in docs/; the README says what Synapse is and links there.
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= 8 * 1024, f"README.md is {size} bytes; move the detail into docs/"
