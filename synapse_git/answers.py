@@ -7,7 +7,7 @@ reads nested stdlib TypedDicts only from Python 3.12.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -24,12 +24,14 @@ class HitOut(TypedDict):
     abridged: bool
     bytes: int
     score: float
+    weak: NotRequired[bool]  # present (true) only on a hit that covers little of the question
 
 
 class CutOut(TypedDict):
     floor: int
     limit: int
     budget: int
+    weak: int
 
 
 class RecallOut(TypedDict):

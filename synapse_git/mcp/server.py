@@ -225,6 +225,14 @@ def recall(
     limit: Annotated[
         int | None, Field(description="At most this many hits (default: the budget's).")
     ] = None,
+    alternatives: Annotated[
+        list[str] | None,
+        Field(
+            description="Up to 4 rewordings of the query in the words a note would"
+            " use: likely terms, identifiers, synonyms.",
+            max_length=4,
+        ),
+    ] = None,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -241,6 +249,12 @@ def recall(
     gone, two memories that contradict each other); `cut` says how many
     candidates were left out and why.
 
+    Notes rarely use your question's words. Pass 2-3 `alternatives` worded
+    as the note likely is: its probable terms, identifiers, file or tool
+    names, synonyms ("how long is a login valid" -> "access token expiry",
+    "OAuth2 token lifetime minutes"). A hit with `weak: true` covers little
+    of the question: treat it as a guess, and recall again with rewordings.
+
     Example: recall(query="how do we run the integration tests?") ->
     {"query": "how do we run the integration tests?", "project": "/home/me/src/app",
     "budget": "balanced", "hits": [{"id": 57, "project": "/home/me/src/app",
@@ -253,7 +267,11 @@ def recall(
     with _tool_errors():
         where = server.scope_for(roots, ctx.protocol_version)
         found = server.synapse.recall(
-            query, where, budget=server.budget_or_default(budget), limit=limit
+            query,
+            where,
+            budget=server.budget_or_default(budget),
+            limit=limit,
+            alternatives=alternatives or (),
         )
     return found.as_json()  # type: ignore[return-value]
 

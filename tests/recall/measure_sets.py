@@ -3,8 +3,10 @@
 
 For each kind: top1 and found in the lean answer; paraphrase also with the
 cases' rewordings and at depth 5; unanswerable questions: mean hits not
-marked weak; answerable questions left without a hit that is not weak: the
-false abstention rate."""
+marked weak; answerable questions: `found` counts the answer in any hit,
+`found strong` only in hits not marked weak; `abstained` is an answerable
+question left with no hit that is not weak (false abstention), `no hit` one
+left with no hit at all."""
 
 from __future__ import annotations
 
@@ -62,14 +64,18 @@ def measure(split: str) -> dict[str, dict[str, float]]:
                 rows.setdefault(kind + suffix, []).append({"hits": len(lean)})
                 continue
             expect_cf = expect.casefold()
-            deep = _strong(ask(case["query"], alts, budget="full", limit=5))
-            holds = [expect_cf in hit["body"].casefold() for hit in lean]
+            every = ask(case["query"], alts, budget="lean")["hits"]
+            deep = ask(case["query"], alts, budget="full", limit=5)["hits"]
+            holds = [expect_cf in hit["body"].casefold() for hit in every]
+            strong = [expect_cf in hit["body"].casefold() for hit in lean]
             rows.setdefault(kind + suffix, []).append(
                 {
                     "top1": float(bool(holds) and holds[0]),
                     "found": float(any(holds)),
+                    "found strong": float(any(strong)),
                     "found@5": float(any(expect_cf in h["body"].casefold() for h in deep)),
                     "abstained": float(not lean),
+                    "no hit": float(not every),
                 }
             )
     out: dict[str, dict[str, float]] = {}
@@ -78,9 +84,10 @@ def measure(split: str) -> dict[str, dict[str, float]]:
         out[kind]["cases"] = len(values)
     answerable = [v for k, vs in rows.items() if "none" not in k and "+" not in k for v in vs]
     out["all answerable"] = {
-        "abstained": round(sum(v["abstained"] for v in answerable) / len(answerable), 3),
-        "cases": len(answerable),
+        name: round(sum(v[name] for v in answerable) / len(answerable), 3)
+        for name in ("abstained", "no hit")
     }
+    out["all answerable"]["cases"] = len(answerable)
     return out
 
 
