@@ -8,9 +8,10 @@ from pathlib import Path
 import typer
 
 from synapse_git.cli.memory import FOLDER_OPTION, app
-from synapse_git.cli.output import JSON_OPTION, emit, here, one_line, service
+from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.recall.evaluation import baseline_json, load_cases, read_baseline, regressions
 from synapse_git.recall.response import Recalled
+from synapse_git.textrules import first_line
 
 BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
 
@@ -43,10 +44,7 @@ def recall(
         alternatives=also,
     )
     if as_json:
-        data = found.as_json()
-        if explain:
-            data["explain"] = found.explain_json()
-        emit(data)
+        emit(found.explained_json() if explain else found.as_json())
         return
     _print(found, question)
     if explain:
@@ -57,8 +55,9 @@ def _print(found: Recalled, question: str) -> None:
     for hit in found.hits:
         where = "global" if hit.project is None else "project"
         label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
+        shared = f"  (shared by {hit.author})" if hit.author else ""
         weak = "  weak" if hit.weak else ""
-        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{weak}{label}")
+        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{weak}{label}{shared}")
         for line in hit.body.splitlines() or [""]:
             typer.echo(f"        {line}")
         if hit.abridged:
@@ -74,7 +73,7 @@ def _print(found: Recalled, question: str) -> None:
     if any(hit.weak for hit in found.hits):
         summary += "; weak: nothing covers much of the question (try other words with --also)"
     if not found.hits:
-        typer.echo(f"nothing recalled for {one_line(question)!r} among {found.searched} memories")
+        typer.echo(f"nothing recalled for {first_line(question)!r} among {found.searched} memories")
         typer.echo("  try `synapse memory list QUERY` for every match, or other words")
         return
     typer.echo(summary)
@@ -117,7 +116,7 @@ def eval_(
                 mark += f", {outcome.weak} weak" if outcome.weak else ""
             else:
                 mark = f"rank {rank}" + ("" if outcome.survived else ", cut from the response")
-            typer.echo(f"{one_line(outcome.case.query, 60):<60}  {mark}")
+            typer.echo(f"{first_line(outcome.case.query, 60):<60}  {mark}")
         metrics = "  ".join(
             f"{name} {'-' if value is None else format(value, 'g')}"
             for name, value in report.metrics().items()

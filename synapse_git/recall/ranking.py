@@ -16,7 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from synapse_git.recall import coverage, query_terms, word_forms
+from synapse_git.recall.fusion import fuse
 from synapse_git.recall.query_terms import Query, Term
+from synapse_git.store import fts
 from synapse_git.store.memories import COLUMNS, Memory, visible
 
 K = 60
@@ -133,7 +135,7 @@ class _Counts:
             # One pass serves both ends: COMMON_AT rows read means common.
             rows = self.conn.execute(
                 f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
-                (query_terms.quote(item),),
+                (fts.quote(item),),
             )
             found = [int(row[0]) for row in rows]
             self.found[key] = None if len(found) >= COMMON_AT else found
@@ -165,7 +167,7 @@ def _plan(counts: _Counts, index: str, items: Iterable[str], notes: list[str]) -
         notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
     elif common:
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
-    return _Plan(query_terms.any_of(rare or found), not rare, tuple(rare or found))
+    return _Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
 
 
 def _rank(
@@ -278,6 +280,7 @@ def search(
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
+    fused = fuse((porter_ids, gram_ids), K)
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
     weights = _weights(counts, query.terms, forms, total)
     held = coverage.assess(
@@ -295,9 +298,9 @@ def search(
             # letters with the question (a misspelling rescue's near miss).
             continue
         ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
-        fused = sum(1 / (K + r) for r in ranks if r)
+        score = found.share + fused[memory_id]
         candidates.append(
-            Candidate(memory_id, *ranks, found.share + fused, found.terms, share=found.share)
+            Candidate(memory_id, *ranks, score, found.terms, share=found.share)
         )
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
@@ -380,7 +383,7 @@ def _every(
     rows = conn.execute(
         f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
         f" WHERE {index} MATCH ? AND {where}",
-        (query_terms.any_of(list(items)), *params),
+        (fts.any_of(list(items)), *params),
     )
     return {int(row[0]) for row in rows}
 

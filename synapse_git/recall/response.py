@@ -10,13 +10,16 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.recall import excerpts
 from synapse_git.recall.ranking import Candidate, Search
 from synapse_git.settings import Budget
 from synapse_git.store.pages import abridge_source
 from synapse_git.textrules import cut_utf8
+
+if TYPE_CHECKING:
+    from synapse_git.answers import HitOut, RecallExplainedOut, RecallOut
 
 QUERY_ECHO_BYTES = 240
 MIN_BODY_BYTES = 48
@@ -36,10 +39,11 @@ class Hit:
     abridged: bool
     bytes: int
     score: float
-    weak: bool = False
+    author: str | None = None  # who shared it, for a team memory (docs/team.md)
+    weak: bool = False  # covers little of the question (recall/coverage.py)
 
-    def as_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+    def as_json(self) -> HitOut:
+        found: HitOut = {
             "id": self.id,
             "project": self.project,
             "source": self.source,
@@ -49,9 +53,11 @@ class Hit:
             "bytes": self.bytes,
             "score": round(self.score, 6),
         }
+        if self.author is not None:
+            found["author"] = self.author
         if self.weak:
-            data["weak"] = True
-        return data
+            found["weak"] = True
+        return found
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ class Recalled:
     notes: tuple[str, ...] = ()
     cut_weak: int = 0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RecallOut:
         return {
             "query": self.query,
             "project": self.project,
@@ -86,6 +92,10 @@ class Recalled:
                 "weak": self.cut_weak,
             },
         }
+
+    def explained_json(self) -> RecallExplainedOut:
+        """The answer with the ranking's account of itself (`recall --explain`)."""
+        return {**self.as_json(), "explain": self.explain_json()}
 
     def explain_json(self) -> list[dict[str, object]]:
         return [candidate.as_json() for candidate in self.candidates]
@@ -104,6 +114,7 @@ class _Meta:
     created_at: str
     norm: str
     bytes: int
+    author: str | None
 
 
 def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
@@ -111,7 +122,8 @@ def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
         return {}
     marks = ",".join(str(int(i)) for i in ids)
     rows = conn.execute(
-        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB))"
+        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB)),"
+        " (SELECT author FROM shared WHERE memory_id = memories.id)"
         f" FROM memories WHERE id IN ({marks})"
     )
     return {int(row[0]): _Meta(*row) for row in rows}
@@ -283,6 +295,7 @@ def _fit(
         abridged,
         meta.bytes,
         candidate.score,
+        meta.author,
         candidate.weak,
     )
     data = body.encode("utf-8")
