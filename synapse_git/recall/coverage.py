@@ -48,7 +48,14 @@ class Words:
         self.lower = text.lower()
         self.folded = query_terms.fold(text)
         self.words = {query_terms.fold(token) for token in query_terms.tokens(text)}
-        self.families = {word_forms.family(word) for word in self.words}
+        self._families: set[str] | None = None
+
+    @property
+    def families(self) -> set[str]:
+        # Worked out only when a term is not held word for word.
+        if self._families is None:
+            self._families = {word_forms.family(word) for word in self.words}
+        return self._families
 
     def level(self, term: Term, misspelled: bool) -> float:
         """How this text holds `term`: EXACT, STEM, TYPO, SUBSTRING or 0."""

@@ -235,9 +235,16 @@ def _near_misses(
     return held
 
 
-def _forms(query: Query) -> dict[str, list[str]]:
-    """Each term's other family members (word_forms.variants), searched in the porter index."""
-    return {term.word: word_forms.variants(term.word) for term in query.terms}
+def _forms(query: Query, counts: _Counts | None = None) -> dict[str, list[str]]:
+    """Each term's other family members (word_forms.variants), searched in the porter
+    index; none for a word in COMMON_AT or more memories, whose family is as common
+    and would only cost the reading that shows it."""
+    return {
+        term.word: []
+        if counts is not None and counts("memory", term.word) >= COMMON_AT
+        else word_forms.variants(term.word)
+        for term in query.terms
+    }
 
 
 def search(
@@ -257,7 +264,7 @@ def search(
     counts = _Counts(conn)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
-    forms = _forms(query)
+    forms = _forms(query, counts)
     substrings = [term.raw for term in query.terms if term.substring]
     family = [form for word in words for form in forms[word]]
     porter = _plan(counts, "memory", [*words, *family, *query.joined], notes)

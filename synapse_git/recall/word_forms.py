@@ -11,6 +11,7 @@ strips inflectional and the common derivational suffixes alike.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Longest first: derivations are stripped (twice at most: experimental ->
@@ -33,6 +34,7 @@ def _strip(root: str, suffixes: tuple[str, ...]) -> str:
     return root
 
 
+@functools.lru_cache(maxsize=65536)
 def family(word: str) -> str:
     """A key shared by a word's inflections and derivations: `deploys`,
     `deployment`, `deploying` -> `deploy`; `configure`, `configuration` -> `configur`."""
