@@ -259,8 +259,8 @@ def recall(
     "budget": "balanced", "hits": [{"id": 57, "project": "/home/me/src/app",
     "source": "Makefile", "sourceabridged": false, "body": "Integration tests need
     `make db-up` first; they use port 5433.", "abridged": false, "bytes": 61,
-    "score": 0.032}], "drift": [], "searched": 140, "cut": {"floor": 2, "limit": 0,
-    "budget": 0}}
+    "score": 1.032}], "drift": [], "searched": 140, "cut": {"floor": 2, "limit": 0,
+    "budget": 0, "weak": 0}}
     """
     server = _server(ctx)
     with _tool_errors():
