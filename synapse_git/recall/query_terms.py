@@ -26,7 +26,7 @@ STOPWORDS = frozenset(_STOP_TEXT.split())
 # Characters that may join the parts of an identifier (`PAY-7731`, `CACHE_TTL`,
 # `src/app/db.py`); such a compound is also searched whole in the trigram index.
 _JOINERS = frozenset("-_./:@#+~=")
-SUBSTRING_PLAIN = 5
+SUBSTRING_SHAPED = 3
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,10 @@ class Term:
     @property
     def substring(self) -> bool:
         """Worth matching inside longer tokens in the trigram index: a fragment of
-        an identifier, CJK text, or a plain word long enough not to sit inside
-        unrelated words the way `one` sits in `zone` and `done`."""
-        return len(self.raw) >= (3 if self.shaped else SUBSTRING_PLAIN)
+        an identifier (digits, camelCase) or CJK text. A plain word's other forms
+        are found through its family (word_forms); inside other tokens it finds
+        mostly unrelated words, the way `one` sits in `zone` and `done`."""
+        return self.shaped and len(self.raw) >= SUBSTRING_SHAPED
 
 
 @dataclass(frozen=True)

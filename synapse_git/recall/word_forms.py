@@ -64,25 +64,24 @@ def family(word: str) -> str:
     return root
 
 
-_FORMS = ("", "e", "s", "es", "ed", "ing", "ment", "ments", "al", "ion", "ions")
-_AT_FORMS = ("ate", "ation", "ations")
+# Porter already gives a word's inflections (-s, -ed, -ing) one stem; what it
+# splits is a derivation from its base (deploi / deploy, experi / experiment),
+# so only the base and its derivations are searched.
+_FORMS = ("", "e", "ment", "al", "ion", "ation", "ate", "mental")
 
 
 def variants(word: str) -> list[str]:
     """Other members of `word`'s family to search for in the porter index (at most
-    sixteen; one that no memory holds costs one index look-up)."""
+    eight; one that no memory holds costs one index look-up)."""
     if len(word) < MIN_FAMILY or not word.isalpha():
         return []
     root = family(word)
-    made = [root + form for form in _FORMS]
-    made += [root + "ment" + form for form in ("al", "s")]
-    made += [root + form for form in _AT_FORMS]
-    made += [root + "e" + form for form in ("d", "s")]
     found: list[str] = []
-    for candidate in made:
+    for form in _FORMS:
+        candidate = root + form
         if candidate != word and candidate not in found and family(candidate) == root:
             found.append(candidate)
-    return found[:16]
+    return found
 
 
 def shaped(token: str) -> bool:

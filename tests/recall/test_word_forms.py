@@ -24,12 +24,18 @@ def test_a_family_shares_one_key(members: tuple[str, ...]) -> None:
     assert len({word_forms.family(word) for word in members}) == 1
 
 
-@pytest.mark.parametrize("members", FAMILIES[:4])
-def test_each_member_is_searched_as_the_others(members: tuple[str, ...]) -> None:
-    for word in members:
-        for other in members:
-            if other != word:
-                assert other in word_forms.variants(word), (word, other)
+@pytest.mark.parametrize(
+    ("word", "derived"),
+    [
+        ("deploy", "deployment"),
+        ("experiment", "experimental"),
+        ("configure", "configuration"),
+        ("migrate", "migration"),
+    ],
+)
+def test_a_base_and_its_derivation_are_searched_as_each_other(word: str, derived: str) -> None:
+    assert derived in word_forms.variants(word)
+    assert word in word_forms.variants(derived)
 
 
 def test_unrelated_words_stay_apart() -> None:
@@ -61,7 +67,7 @@ def test_only_identifier_like_or_long_words_match_inside_other_words() -> None:
         "red": False,
         "zone": False,
         "09": False,  # two characters: too short for any trigram
-        "deployment": True,
+        "deployment": False,
         "cachettl": True,
         "连接池": True,
     }
