@@ -24,7 +24,15 @@ from synapse_git.recall.response import Recalled
 from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Refresh, Snapshot
 from synapse_git.settings import Config
-from synapse_git.store import database, integrity, memories, pages, readonly, transfer
+from synapse_git.store import (
+    database,
+    integrity,
+    memories,
+    output_file,
+    pages,
+    readonly,
+    transfer,
+)
 from synapse_git.store.memories import Memory, Version
 from synapse_git.store.pages import Page
 from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
@@ -489,9 +497,32 @@ class Synapse:
 
     # -- backup --------------------------------------------------------------------------
 
-    def backup(self, target: str | os.PathLike[str]) -> integrity.BackupReport:
-        """Write a consistent copy of the store to `target` (a new file) while writers run."""
+    def backup(
+        self, target: str | os.PathLike[str], *, force: bool = False
+    ) -> integrity.BackupReport:
+        """Write a consistent copy of the store to `target` (a new file, or any regular
+        file but the store's own with `force`) while writers run."""
+        path = self.output_target(target, force=force)
         if not self._exists():
             raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
         with self.connection(create=False) as conn:
-            return integrity.backup(conn, self.config.db_path, Path(target))
+            return integrity.backup(conn, self.config.db_path, path)
+
+    # -- files the user names (docs/store.md): store/output_file.py
+
+    def output_target(self, target: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """`target` checked as a file a command may write: never the store or its
+        companions, a folder, or an existing file unless `force`."""
+        return output_file.checked_target(target, self.config.db_path, force=force)
+
+    def write_lines(
+        self, target: str | os.PathLike[str], lines: Iterable[str], *, force: bool = False
+    ) -> tuple[Path, int]:
+        """Write `lines` to `target` whole or not at all; returns the path and the count."""
+        path = self.output_target(target, force=force)
+        return path, output_file.write_lines(path, lines)
+
+    def export_to(self, target: str | os.PathLike[str], *, force: bool = False) -> tuple[Path, int]:
+        """Export every live memory to the file `target` (`memory export FILE`)."""
+        path = self.output_target(target, force=force)
+        return path, output_file.write_lines(path, self.export())
