@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 from pathlib import Path
 
@@ -58,7 +59,7 @@ def test_a_moved_repository_gets_a_hint_and_move_rekeys_it(repo: Path, tmp_path:
     hint = shown.stdout.splitlines()[-1]
     assert hint == (
         f"hint: {old} no longer exists and has this repository's root commit; "
-        f"run: synapse project move '{old}' '{os.path.realpath(new)}'"
+        f"run: {shlex.join(['synapse', 'project', 'move', old, os.path.realpath(new)])}"
     )
     listed = run_cli("memory", "list", cwd=new)
     assert (listed.stdout, listed.stderr) == ("no memories yet\n", hint + "\n")
