@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from synapse_git import settings
 from synapse_git.errors import BadInput, NotFound
-from synapse_git.git import git_command, project_scope
+from synapse_git.git import git_command, project_move, project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
 from synapse_git.recall import evaluation, query_terms, ranking, response
@@ -88,6 +88,16 @@ def _live(memory: Memory) -> Memory:
     return memory
 
 
+def _may_replace(old: Memory, project: str | None) -> None:
+    """Refuse a project memory replacing a global one: every project sees a global
+    memory, and no project may change what another one sees (docs/store.md)."""
+    if old.project is None and project is not None:
+        raise BadInput(
+            f"memory {old.id} is global and every project sees it: a project memory cannot"
+            f" supersede it; supersede it with a global memory (--global), or edit it"
+        )
+
+
 class Synapse:
     """The memory store as seen from one data folder."""
 
@@ -135,6 +145,7 @@ class Synapse:
             old = None
             if supersedes is not None:
                 old = _live(memories.require(conn, supersedes, scope.projects))
+                _may_replace(old, project)
             existing = memories.find_duplicate(conn, body, project)
             if existing is not None:
                 if old is not None:
@@ -180,7 +191,7 @@ class Synapse:
             raise BadInput("a memory cannot supersede itself")
         with self.connection() as conn, database.transaction(conn):
             old = _live(memories.require(conn, old_id, scope.projects))
-            _live(memories.require(conn, new_id, scope.projects))
+            _may_replace(old, _live(memories.require(conn, new_id, scope.projects)).project)
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             return memories.require(conn, old_id, scope.projects)
 
@@ -489,8 +500,10 @@ class Synapse:
             raise BadInput(f"{new} is not inside a git repository")
         old_key = os.path.realpath(old) if os.path.exists(old) else os.path.abspath(old)
         utf8(old_key, "the old folder")
+        root = project_scope.root_commit(target)
+        project_move.check_move(old_key, target.project, root)
         with self.connection() as conn, database.transaction(conn):
-            moved = memories.rekey(conn, old_key, target.project)
+            moved = memories.rekey(conn, old_key, target.project, root)
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project
