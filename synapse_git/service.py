@@ -164,7 +164,10 @@ class Synapse:
             )
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
-        return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
+            # Checked before the commit: a damaged index that fails this read rolls the
+            # write back, so "nothing was written" is then the truth.
+            drift = self._drift_of_new(conn, scope, new_id)
+        return Remembered(new_id, project, None, drift)
 
     def edit(
         self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
@@ -385,14 +388,13 @@ class Synapse:
         with self.connection() as conn:
             return findings.check(conn, scope, chosen)
 
-    def _drift_of_new(self, scope: Scope, new_id: int) -> list[dict[str, Any]]:
+    def _drift_of_new(
+        self, conn: sqlite3.Connection, scope: Scope, new_id: int
+    ) -> list[dict[str, Any]]:
         """What a just-stored memory contradicts or repeats."""
         from synapse_git.drift import findings
 
-        with self.connection() as conn:
-            found = findings.about(
-                conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False
-            )
+        found = findings.about(conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False)
         return [finding.as_json() for finding in found]
 
     # -- sessions and hooks (docs/hooks.md): session/snapshots.py

@@ -80,11 +80,17 @@ def explain(exc: sqlite3.Error, path: Path | None) -> StoreError:
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreError(
             f"{where} is damaged or not a readable Synapse store ({exc}); nothing was written:"
-            " restore a backup or move the file aside"
+            " `synapse memory check` says whether `--repair` can rebuild a damaged index;"
+            " otherwise restore a backup or move the file aside"
         )
     if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
         folder = "its folder" if path is None else str(path.parent)
         state = "" if path is None or os.access(path.parent, os.W_OK) else " (it is read-only)"
+        if path is not None and path.exists() and not os.access(path, os.W_OK):
+            return StoreError(
+                f"{where} is read-only ({exc}): make the file writable for Synapse;"
+                " nothing was written"
+            )
         return StoreError(
             f"cannot use {where} ({exc}): Synapse needs to write in {folder}{state},"
             " beside the database; nothing was written"

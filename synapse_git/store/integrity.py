@@ -47,10 +47,12 @@ def check(conn: sqlite3.Connection) -> CheckReport:
         try:
             conn.execute(f"INSERT INTO {index} ({index}, rank) VALUES ('integrity-check', 1)")
         except sqlite3.DatabaseError as exc:
+            _unless_damage(exc)
             problems.append(f"index {index} fails its integrity check: {exc}")
         try:
             indexed = {row[0] for row in conn.execute(f"SELECT rowid FROM {index}_docsize")}
         except sqlite3.DatabaseError as exc:
+            _unless_damage(exc)
             problems.append(f"index {index} cannot be read: {exc}")
             continue
         if missing := live_ids - indexed:
@@ -65,6 +67,26 @@ def check(conn: sqlite3.Connection) -> CheckReport:
     }:
         problems.append("the live counts per project (tallies) are out of step with the rows")
     return CheckReport(tuple(problems), len(live_ids))
+
+
+# Failures that say nothing about the indexes: a read-only file or folder, another
+# writer holding the lock, a full or failing disk. They are reported as what they
+# are (store/database.py explains them), never as damage with --repair advice.
+_NOT_DAMAGE = {
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_PERM,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_BUSY,
+    sqlite3.SQLITE_LOCKED,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_IOERR,
+}
+
+
+def _unless_damage(exc: sqlite3.DatabaseError) -> None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _NOT_DAMAGE:
+        raise exc
 
 
 def _tallies(conn: sqlite3.Connection) -> dict[str, int]:

@@ -131,6 +131,4 @@ def test_the_project_move_hint_is_inert_when_pasted(tmp_path: Path) -> None:
     done = shell(hint.split("run: ", 1)[1], tmp_path)
     assert done.returncode == 0, done.stderr
     assert not any(p.name == "pwned" for p in tmp_path.rglob("pwned"))
-    assert [m.body for m in svc.list_memories(svc.scope(new)).memories] == [
-        "travels with the repo"
-    ]
+    assert [m.body for m in svc.list_memories(svc.scope(new)).memories] == ["travels with the repo"]
