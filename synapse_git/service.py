@@ -451,9 +451,10 @@ class Synapse:
     # -- the store as a whole ---------------------------------------------------------
 
     def check(self, *, repair: bool = False) -> integrity.CheckReport:
-        with self.connection() as conn:
-            if repair:
+        if repair:
+            with database.long_write(self.config.db_path), self.connection() as conn:
                 integrity.repair(conn)
+        with self.connection() as conn:
             return integrity.check(conn)
 
     def export(self) -> Iterator[str]:
@@ -465,7 +466,11 @@ class Synapse:
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
     ) -> transfer.ImportReport:
-        with self.connection() as conn, database.transaction(conn):
+        with (
+            database.long_write(self.config.db_path),
+            self.connection() as conn,
+            database.transaction(conn),
+        ):
             return transfer.import_lines(conn, lines, progress)
 
     # -- projects (docs/store.md)

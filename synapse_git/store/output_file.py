@@ -17,9 +17,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from synapse_git.errors import BadInput, StoreError
+from synapse_git.store.database import LONG_WRITE_SUFFIX
 
 # SQLite keeps these beside the store; writing over any of them damages it.
 COMPANIONS = ("", "-wal", "-shm", "-journal")
+# The lock a long write holds beside the store (store/database.py).
+GUARDED = (*COMPANIONS, LONG_WRITE_SUFFIX)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -43,7 +46,7 @@ def checked_target(target: str | os.PathLike[str], store: Path, *, force: bool) 
     except (OSError, ValueError, RuntimeError) as exc:
         raise BadInput(f"{raw!r} is not a usable file name ({exc})") from None
     store_real = Path(os.path.realpath(store))
-    for suffix in COMPANIONS:
+    for suffix in GUARDED:
         guarded = store_real.with_name(store_real.name + suffix)
         if real == guarded or _same_file(path, guarded):
             raise BadInput(
