@@ -165,3 +165,19 @@ def test_any_file_name_is_written_whole_or_refused(
         assert not path.samefile(data / "memory.db") if (data / "memory.db").exists() else True
         path.unlink()
     assert not [p for p in folder.iterdir() if ".partial-" in p.name]
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal"])
+def test_the_team_merge_driver_never_writes_over_the_store(
+    stored: Path, tmp_path: Path, outside: Path, suffix: str
+) -> None:
+    target = stored.with_name(stored.name + suffix)
+    if not target.exists():
+        target.write_bytes(b"")  # an empty write-ahead log, as after a checkpoint
+    base, theirs = tmp_path / "base", tmp_path / "theirs"
+    base.write_bytes(b"")
+    theirs.write_bytes(b"")
+    before = digest(stored.parent)
+    done = run_cli("hook", "merge-file", str(base), str(target), str(theirs), cwd=outside)
+    assert done.returncode == 2 and "is the Synapse store" in done.stderr, done.stderr
+    assert digest(stored.parent) == before
