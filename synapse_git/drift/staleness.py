@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import pygit2
 
-from synapse_git.drift.paths import NeverMissing
+from synapse_git.drift.never_missing import NeverMissing
 from synapse_git.git.project_scope import Scope, open_repository
 
 Status = Literal["present", "skipped", "stale", "unverified"]

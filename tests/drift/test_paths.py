@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import git, make_repo
 
-from synapse_git.drift.paths import NeverMissing, find_paths
+from synapse_git.drift.never_missing import NeverMissing
+from synapse_git.drift.paths import find_paths
 
 # (text, the one path it names)
 POSITIVE = [
