@@ -27,6 +27,7 @@ EXTENSIONS = _words(
     dart tf tfvars hcl nix j2 jinja jinja2 tmpl tpl service socket timer plist pem crt key pub
     gz tgz tar zip whl png jpg jpeg gif svg ico webp pdf db sqlite sqlite3 wasm so dylib dll
     log pid patch diff bak dockerfile containerfile editorconfig gitignore gitattributes
+    in
     """
 )
 
@@ -201,9 +202,13 @@ def _relative(token: str) -> str | None:
         if len(parts) == 2 and parts[0].lower() in _MIME_TOPS and not token.endswith("/"):
             return None  # `application/json`, `text/html`
         words = [part for part in parts if part != ".."]
-        if not _has_extension(last) and (
-            all(part.isupper() for part in words)
-            or (len(words) == 2 and any(part.isupper() or len(part) == 1 for part in words))
+        if (
+            not _has_extension(last)
+            and not _capitals_file(words)
+            and (
+                all(part.isupper() for part in words)
+                or (len(words) == 2 and any(part.isupper() or len(part) == 1 for part in words))
+            )
         ):
             return None  # TCP/IP, I/O, CI/CD, n/a, w/o
         if not (
@@ -218,6 +223,16 @@ def _relative(token: str) -> str | None:
             return None  # and/or, read/write, client/server
     normal = _normal(token)
     return None if normal in ("", ".") else normal
+
+
+def _capitals_file(words: list[str]) -> bool:
+    """An all-capitals file name in a folder (`.github/CODEOWNERS`, `docs/LICENSE`,
+    `docs/AUTHORS`): a known file name, or one under a dot folder or a source root.
+    `TCP/IP` and `CI/CD` have neither."""
+    if len(words) < 2 or not words[-1].isupper() or len(words[-1]) < 3:
+        return False
+    first = words[0]
+    return words[-1] in KNOWN_FILES or first.startswith(".") or first in SOURCE_ROOTS
 
 
 def _normal(token: str) -> str:
