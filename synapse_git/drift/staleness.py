@@ -19,6 +19,9 @@ from typing import Any, Literal
 import pygit2
 
 from synapse_git.drift.never_missing import NeverMissing
+from synapse_git.drift.short_forms import Tree, from_root
+from synapse_git.drift.short_forms import parents as _parents
+from synapse_git.drift.short_forms import tails as _tails
 from synapse_git.git.project_scope import Scope, open_repository
 
 Status = Literal["present", "skipped", "stale", "unverified"]
@@ -35,16 +38,6 @@ class PathState:
     status: Status
     renamed_to: str | None = None
     seen: str | None = None  # where git saw it: index, memory commit, HEAD, history
-
-
-def _parents(path: str) -> list[str]:
-    parts = path.split("/")
-    return ["/".join(parts[:end]) for end in range(1, len(parts))]
-
-
-def _tails(path: str) -> list[str]:
-    parts = path.split("/")
-    return ["/".join(parts[start:]) for start in range(1, len(parts))]
 
 
 class Checkout:
@@ -72,8 +65,7 @@ class Checkout:
             self.repo = open_repository(scope)
         self._rules = rules
         # Loaded on first need: most checks end at one stat of a path that exists.
-        self._tracked: tuple[set[str], set[str]] | None = None
-        self._tail_set: set[str] | None = None
+        self._tracked: Tree | None = None
         self._walker: Iterator[Any] | None = None
         self._walked = 0
         self._seen_paths: set[str] = set()
@@ -83,7 +75,7 @@ class Checkout:
         self._renames: dict[tuple[Any, Any], dict[str, str]] = {}
         self._staged: dict[str, str] | None = None
 
-    def _load_tracked(self) -> tuple[set[str], set[str]]:
+    def _load_tracked(self) -> Tree:
         """Tracked paths (the index, or the given tree) and their folders, read once."""
         if self._tracked is None:
             tracked: set[str] = set()
@@ -92,17 +84,16 @@ class Checkout:
                     tracked = {entry.path for entry in self.repo.index}
                 else:
                     tracked = {path for path, _ in _walk_tree(self._tree, "")}
-            folders = {parent for path in tracked for parent in _parents(path)}
-            self._tracked = (tracked, folders)
+            self._tracked = Tree(tracked)
         return self._tracked
 
     @property
     def tracked(self) -> set[str]:
-        return self._load_tracked()[0]
+        return self._load_tracked().files
 
     @property
     def tracked_dirs(self) -> set[str]:
-        return self._load_tracked()[1]
+        return self._load_tracked().folders
 
     @property
     def rules(self) -> NeverMissing:
@@ -112,18 +103,6 @@ class Checkout:
 
     # -- presence -----------------------------------------------------------------
 
-    def _tails(self) -> set[str]:
-        """Every trailing part of every tracked path, so `db.py` and `app/db.py`
-        count as present when `src/app/db.py` is."""
-        if self._tail_set is None:
-            tails: set[str] = set()
-            for path in self.tracked:
-                tails.update(_tails(path))
-            for folder in self.tracked_dirs:
-                tails.update(_tails(folder))
-            self._tail_set = tails
-        return self._tail_set
-
     def _exact(self, path: str) -> bool:
         if self._tree is not None:
             return path in self.tracked or path in self.tracked_dirs
@@ -131,19 +110,14 @@ class Checkout:
         return os.path.lexists(os.path.join(self._root, path))
 
     def present(self, path: str) -> bool:
+        """Whether `path` names something here, by the rule the commit hook also
+        follows (short_forms.py): `app/db.py` is present while `src/app/db.py` is."""
         if self._exact(path):
             return True
-        if self._tree is None and self._rooted(path):
-            return False  # written from the checkout's root, and not there
-        if path in self.tracked or path in self.tracked_dirs:
-            return False  # tracked at exactly this place, yet gone
-        return path in self._tails()
-
-    def _rooted(self, path: str) -> bool:
-        """`src/x.py` whose first folder exists at the root names a place from the
-        root; `app/x.py` (no top-level `app`) may be a tail of `src/app/x.py`."""
-        assert self.root is not None
-        return "/" in path and os.path.isdir(os.path.join(self._root, path.split("/", 1)[0]))
+        tree = self._load_tracked()
+        if tree.holds(path):
+            return False  # tracked at exactly this place, yet gone from the working files
+        return tree.resolves(path, rooted=from_root(path, tree.folders.__contains__))
 
     def _in_index(self, path: str) -> bool:
         if self._tree is not None or self.repo is None:
@@ -173,11 +147,13 @@ class Checkout:
             for delta in before.diff_to_tree(commit.tree).deltas:
                 for name in {delta.old_file.path, delta.new_file.path}:
                     self._seen_paths.add(name)
-                    self._seen_paths.update(_parents(name))
+                    for folder in _parents(name):
+                        self._seen_paths.add(folder)
+                        self._seen_paths.update(_tails(folder))
                     self._seen_paths.update(_tails(name))
                 if delta.status in _DELETED:
                     old = delta.old_file.path
-                    for name in (old, *_parents(old)):
+                    for name in (old, *_parents(old), *_tails(old)):
                         self._deleted.setdefault(name, (before, commit.tree))
         return path in self._seen_paths
 
@@ -258,6 +234,10 @@ class Checkout:
         for found in renames:
             if path in found:
                 return found[path]
+            # A shorter form (`app/db.py`) follows the one path it names.
+            longer = [old for old in found if old.endswith("/" + path)]
+            if len(longer) == 1:
+                return found[longer[0]]
             moved = _moved_folder(path, found)
             if moved is not None:
                 return moved

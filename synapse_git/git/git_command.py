@@ -143,6 +143,12 @@ def tracked_under(toplevel: Path, folders: Sequence[str]) -> set[str]:
     return held
 
 
+def tracked_files(toplevel: Path) -> list[str]:
+    """Every path in the index (the staged tree), as git lists it."""
+    done = git(["ls-files", "-z", "--cached"], toplevel)
+    return [name for name in _decode(done.stdout).split("\0") if name]
+
+
 def hooks_dir(folder: Path | str) -> Path:
     """The hooks folder git runs hooks from: core.hooksPath if set, else the common
     git dir's `hooks` (shared by every linked worktree)."""
