@@ -123,6 +123,8 @@ def stale(
         gone: list[str] = []
         renamed: list[tuple[str, str]] = []
         unknown: list[str] = []
+        unsearched: list[str] = []  # not in the recent history searched; older not searched
+        deleted: list[tuple[str, str]] = []  # renamed, then deleted
         for path in paths:
             state = checkout.check(
                 path, memory.head_commit, relative=memory.project == scope.project
@@ -131,26 +133,45 @@ def stale(
                 gone.append(path)
                 if state.renamed_to:
                     renamed.append((path, state.renamed_to))
+                elif state.deleted_as:
+                    deleted.append((path, state.deleted_as))
             elif state.status == "unverified":
-                unknown.append(path)
+                (unsearched if state.searched == "recent" else unknown).append(path)
         if gone and "stale" in kinds:
-            findings.append(_stale_finding(memory, gone, renamed))
-        if unknown and "unverified" in kinds:
-            findings.append(
-                Finding(
-                    "unverified",
-                    (memory.id,),
-                    f"memory {memory.id} names {_list(unknown)}, which git has never seen here "
-                    "(perhaps still to be written)",
-                    f"synapse memory edit {memory.id}",
-                    paths=tuple(unknown),
-                )
-            )
+            findings.append(_stale_finding(memory, gone, renamed, deleted))
+        if (unknown or unsearched) and "unverified" in kinds:
+            findings.append(_unverified_finding(memory, unknown, unsearched))
     return findings
 
 
-def _stale_finding(memory: Memory, gone: list[str], renamed: list[tuple[str, str]]) -> Finding:
-    moves = "; ".join(f"{old} is now {new}" for old, new in renamed)
+def _unverified_finding(memory: Memory, unknown: list[str], unsearched: list[str]) -> Finding:
+    parts = []
+    if unknown:
+        parts.append(
+            f"{_list(unknown)}, which git has never seen here (perhaps still to be written)"
+        )
+    if unsearched:
+        # Older history was not searched to its end: "never seen" would be a guess.
+        parts.append(f"{_list(unsearched)}, not found in the recent history searched")
+    return Finding(
+        "unverified",
+        (memory.id,),
+        f"memory {memory.id} names " + "; and ".join(parts),
+        f"synapse memory edit {memory.id}",
+        paths=tuple(unknown + unsearched),
+    )
+
+
+def _stale_finding(
+    memory: Memory,
+    gone: list[str],
+    renamed: list[tuple[str, str]],
+    deleted: Sequence[tuple[str, str]] = (),
+) -> Finding:
+    moves = "; ".join(
+        [f"{old} is now {new}" for old, new in renamed]
+        + [f"{old} was renamed to {last}, since deleted" for old, last in deleted]
+    )
     where = f" (written on {memory.branch})" if memory.branch else ""
     place = "this machine" if all(p.startswith(("/", "~/")) for p in gone) else "this checkout"
     detail = f"memory {memory.id}{where} names {_list(gone)}, gone from {place}"

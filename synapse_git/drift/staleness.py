@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,11 +22,13 @@ from synapse_git.drift.never_missing import NeverMissing
 from synapse_git.drift.short_forms import Tree, from_root
 from synapse_git.drift.short_forms import parents as _parents
 from synapse_git.drift.short_forms import tails as _tails
+from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope, open_repository
 
 Status = Literal["present", "skipped", "stale", "unverified"]
 
 HISTORY_LIMIT = 300  # commits walked back from HEAD to learn what git has seen
+OLDER_HISTORY_SECONDS = 2.0  # the most `git log` may take to search past that window
 RENAME_CHAIN = 5  # renames followed when a renamed path moved again
 
 _DELETED = {pygit2.enums.DeltaStatus.DELETED, pygit2.enums.DeltaStatus.RENAMED}
@@ -38,6 +40,9 @@ class PathState:
     status: Status
     renamed_to: str | None = None
     seen: str | None = None  # where git saw it: index, memory commit, HEAD, history
+    deleted_as: str | None = None  # renamed, then deleted under this name
+    # How much history an unverified path was looked for in.
+    searched: Literal["all", "recent"] = "all"
 
 
 class Checkout:
@@ -53,6 +58,7 @@ class Checkout:
         tree: Any | None = None,
         rules: NeverMissing | None = None,
         history_limit: int = HISTORY_LIMIT,
+        older_history: float = OLDER_HISTORY_SECONDS,
     ) -> None:
         self.scope = scope
         self.root = scope.checkout
@@ -60,6 +66,7 @@ class Checkout:
         self._trees: dict[str, Any] = {}
         self.repo: Any | None = None
         self.history_limit = history_limit
+        self.older_history = older_history  # seconds; 0: search no further than the window
         self._tree = tree
         if scope.checkout is not None and scope.git_dir is not None:
             self.repo = open_repository(scope)
@@ -68,6 +75,8 @@ class Checkout:
         self._tracked: Tree | None = None
         self._walker: Iterator[Any] | None = None
         self._walked = 0
+        self._walked_all = False
+        self._older: dict[str, bool | None] = {}
         self._seen_paths: set[str] = set()
         # path (and its folders) -> (parent tree, tree) of the newest commit deleting it
         self._deleted: dict[str, tuple[Any, Any]] = {}
@@ -138,7 +147,7 @@ class Checkout:
         while path not in self._seen_paths and self._walked < self.history_limit:
             commit = next(self._walker, None)
             if commit is None:
-                self._walked = self.history_limit
+                self._walked, self._walked_all = self.history_limit, True
                 break
             self._walked += 1
             if not commit.parents:
@@ -191,7 +200,43 @@ class Checkout:
             return "HEAD"
         if self._history_has(path):
             return "history"
+        if self._older_history(path):
+            return "older history"
         return None
+
+    def _older_history(self, path: str) -> bool | None:
+        """Past the walked window, ask `git log` (bounded in time) for the newest
+        commit touching `path`: a path deleted long ago is stale, not unknown.
+        True: found; False: not in any history; None: the search was cut short."""
+        if path in self._older:
+            return self._older[path]
+        found: bool | None = False
+        if self.repo is not None and self.root is not None and not self._history_has(path):
+            if self._walked_all:
+                found = False  # the window reached the first commit: nothing older
+            elif self.older_history <= 0:
+                found = None
+            else:
+                tree = self._load_tracked()
+                commit_id = git_command.newest_commit_touching(
+                    self.root,
+                    path,
+                    also_longer=not from_root(path, tree.folders.__contains__),
+                    timeout=self.older_history,
+                )
+                found = None if commit_id is None else bool(commit_id)
+                commit = self._commit(commit_id) if commit_id else None
+                if commit is not None and commit.parents:
+                    # If that commit deleted or renamed it, rename detection can say where.
+                    self._deleted.setdefault(path, (commit.parents[0].tree, commit.tree))
+        self._older[path] = found
+        return found
+
+    def _commit(self, commit_id: str) -> Any | None:
+        try:
+            return self.repo.get(commit_id) if self.repo is not None else None
+        except (ValueError, KeyError, pygit2.GitError):
+            return None
 
     # -- where it went ------------------------------------------------------------
 
@@ -222,7 +267,8 @@ class Checkout:
 
     def _renamed_once(self, path: str, commit_id: str | None) -> str | None:
         renames: list[dict[str, str]] = [self._staged_renames()]
-        self._history_has(path)
+        if not self._history_has(path):
+            self._older_history(path)
         pair = self._deleted.get(path)
         if pair is not None:
             renames.append(self._similar(*pair))
@@ -244,16 +290,23 @@ class Checkout:
         return None
 
     def renamed(self, path: str, commit_id: str | None) -> str | None:
-        """Where git's rename detection says `path` went, following a few renames."""
+        """Where git's rename detection says `path` went, following a few renames;
+        None unless that place exists."""
+        return self.follow(path, commit_id)[0]
+
+    def follow(self, path: str, commit_id: str | None) -> tuple[str | None, str | None]:
+        """Follow `path` through renames: (the name it exists under now, None) or
+        (None, the last name it had before it was deleted); (None, None) when it
+        was never renamed."""
         current = path
         for _ in range(RENAME_CHAIN):
             target = self._renamed_once(current, commit_id)
             if target is None or target == path:
-                return None if current == path else current
+                break
             current = target
             if self.present(current):
-                return current
-        return current
+                return current, None
+        return None, None if current == path else current
 
     # -- the question -------------------------------------------------------------
 
@@ -272,8 +325,10 @@ class Checkout:
             return PathState(path, "skipped")
         seen = self._seen(key, commit_id)
         if seen is None:
-            return PathState(path, "unverified")
-        return PathState(path, "stale", self.renamed(key, commit_id), seen)
+            cut = self._older.get(key, False) is None
+            return PathState(path, "unverified", searched="recent" if cut else "all")
+        now, deleted_as = self.follow(key, commit_id)
+        return PathState(path, "stale", now, seen, deleted_as)
 
     def _absolute(self, path: str, commit_id: str | None) -> PathState:
         if self.rules.skips(path):
@@ -283,7 +338,7 @@ class Checkout:
             root = str(self.root).rstrip("/") + "/"
             if full.startswith(root) and len(full) > len(root):
                 inner = self.check(full[len(root) :], commit_id)
-                return PathState(path, inner.status, inner.renamed_to, inner.seen)
+                return replace(inner, path=path)
         if os.path.lexists(full):
             return PathState(path, "present")
         # A folder near the top that exists means the path belongs to this machine
