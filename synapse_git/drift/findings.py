@@ -137,10 +137,16 @@ def _ordered(findings: list[Finding]) -> list[Finding]:
 
 
 def stale(
-    rows: Sequence[Memory], scope: Scope, kinds: set[str], *, checkout: Any = None
+    rows: Sequence[Memory],
+    scope: Scope,
+    kinds: set[str],
+    *,
+    checkout: Any = None,
+    search_older: bool = True,
 ) -> list[Finding]:
     """Stale and unverified paths, one finding per memory and kind. The checkout
-    (index, rules, history) is loaded once, and only when a memory names a path."""
+    (index, rules, history) is loaded once, and only when a memory names a path.
+    Without `search_older`, history past the walked window is not searched."""
     named = [(memory, find_paths(memory.body)) for memory in rows]
     named = [(memory, paths) for memory, paths in named if paths]
     if not named:
@@ -149,6 +155,8 @@ def stale(
         from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
 
         checkout = CheckoutPaths(scope)
+        if not search_older:
+            checkout.older_history = 0
     findings: list[Finding] = []
     for memory, paths in named:
         gone: list[str] = []
@@ -366,7 +374,8 @@ def about(
         return []
     findings: list[Finding] = []
     if chosen & {"stale", "unverified"}:
-        findings += stale(rows, scope, chosen)
+        # Recall answers in milliseconds: it does not search older history.
+        findings += stale(rows, scope, chosen, search_older=not corrections_only)
     if "conflict" in chosen:
         findings += _conflicts_about(
             conn, scope, rows, quote=quote, corrections_only=corrections_only

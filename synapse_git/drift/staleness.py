@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,7 +29,10 @@ from synapse_git.git.project_scope import Scope, open_repository
 Status = Literal["present", "skipped", "stale", "unverified"]
 
 HISTORY_LIMIT = 300  # commits walked back from HEAD to learn what git has seen
-OLDER_HISTORY_SECONDS = 2.0  # the most `git log` may take to search past that window
+# The most the `git log` runs searching past that window may take together, for
+# one check of many memories (measured: 0.15-0.4 s for one path never seen, on
+# 5,000 commits, with a load average of 6-8 on 2 cores).
+OLDER_HISTORY_SECONDS = 2.0
 RENAME_CHAIN = 5  # renames followed when a renamed path moved again
 
 _DELETED = {pygit2.enums.DeltaStatus.DELETED, pygit2.enums.DeltaStatus.RENAMED}
@@ -66,7 +70,7 @@ class CheckoutPaths:
         self._trees: dict[str, Any] = {}
         self.repo: Any | None = None
         self.history_limit = history_limit
-        self.older_history = older_history  # seconds; 0: search no further than the window
+        self.older_history = older_history  # seconds left; 0: search no further than the window
         self._tree = tree
         if scope.checkout is not None and scope.git_dir is not None:
             self.repo = open_repository(scope)
@@ -217,6 +221,7 @@ class CheckoutPaths:
             elif self.older_history <= 0:
                 found = None
             else:
+                started = time.monotonic()
                 tree = self._load_tracked()
                 commit_id = git_command.newest_commit_touching(
                     self.root,
@@ -225,6 +230,7 @@ class CheckoutPaths:
                     timeout=self.older_history,
                 )
                 found = None if commit_id is None else bool(commit_id)
+                self.older_history -= time.monotonic() - started
                 commit = self._commit(commit_id) if commit_id else None
                 if commit is not None and commit.parents:
                     # If that commit deleted or renamed it, rename detection can say where.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import GIT_ENV, git, make_repo, run_cli, run_git
 
-from synapse_git.drift.staleness import HISTORY_LIMIT, Checkout
+from synapse_git.drift.staleness import HISTORY_LIMIT, CheckoutPaths
 from synapse_git.service import Synapse
 from synapse_git.session import snapshots
 
@@ -116,7 +116,7 @@ def test_without_the_deeper_search_a_path_is_not_called_never_seen(tmp_path: Pat
     svc = Synapse()
     scope = svc.scope(repo)
     ancient = svc.remember("How releases were cut: docs/ancient.md", scope).id
-    checkout = Checkout(scope, older_history=0)
+    checkout = CheckoutPaths(scope, older_history=0)
     state = checkout.check("docs/ancient.md")
     assert (state.status, state.searched) == ("unverified", "recent")
     with svc.connection() as conn:
@@ -126,8 +126,11 @@ def test_without_the_deeper_search_a_path_is_not_called_never_seen(tmp_path: Pat
     [finding] = [f for f in report.findings if f.ids == (ancient,)]
     assert "not found in the recent history searched" in finding.detail
     assert "never seen" not in finding.detail
+    # Recall lists drift in milliseconds: it does not search older history either.
+    [listed] = svc.drift_about(scope, [ancient])
+    assert "not found in the recent history searched" in listed["detail"]
     # With the deeper search (the default) the deletion is found.
-    assert Checkout(scope).check("docs/ancient.md").status == "stale"
+    assert CheckoutPaths(scope).check("docs/ancient.md").status == "stale"
 
 
 def test_post_checkout_fine_again_leaves_out_paths_still_missing(tmp_path: Path) -> None:
