@@ -11,6 +11,8 @@ from conflict_cases import (
     SUBJECT_NON_CONFLICTS,
     SUBJECT_NON_CONFLICTS_TEST,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from synapse_git.drift.conflicts import contradicts
 
@@ -85,3 +87,23 @@ def test_a_conflict_quotes_paths_as_written() -> None:
     assert (found.first, found.second) == (".github/CODEOWNERS", "docs/OWNERS.md")
     value = contradicts("Werkzeug 3.0 is the minimum.", "Werkzeug 3.1 is the minimum.")
     assert value is not None and (value.first, value.second) == ("3.0", "3.1")
+
+
+_VOCABULARY = (
+    "The timeout is 30 s 60 port 8080 Flask 3.1 3.0 dropped Python src/App.py "
+    ".github/CODEOWNERS docs/LICENSE not enabled disabled in from main release uses "
+    "Werkzeug two three Issue 5123 are checked MANIFEST.in .env never v2"
+)
+_WORDS = st.sampled_from(_VOCABULARY.split())
+_NOTE = st.lists(_WORDS, min_size=1, max_size=12).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(first=_NOTE, second=_NOTE)
+def test_any_pair_gets_one_verdict_quoted_as_written(first: str, second: str) -> None:
+    found = contradicts(first, second)
+    assert (found is None) == (contradicts(second, first) is None)
+    if found is not None and found.reason != "negation":
+        # What differs is quoted as the notes write it: case and leading dots kept.
+        for word in f"{found.first} {found.second}".split():
+            assert word in first or word in second, (found, first, second)
