@@ -11,6 +11,11 @@ overall overlap — and one of these holds:
 - they read the same except one short identifier after a slot word
   (`deploy from main` / `deploy from release`).
 
+Clauses whose subjects (the words before the first verb) differ are about two
+things and never conflict: another file, release or issue (`Type hints in
+src/a.py are checked` / `… in src/b.py …`). A value is of the name written right
+before it (`Werkzeug 3.0`), so values of two named things never conflict.
+
 Pure text: no store, no git. `parse` once per memory, `compare` per candidate
 pair, `terms` for the candidate map.
 """
