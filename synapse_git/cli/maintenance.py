@@ -12,6 +12,7 @@ import typer
 from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, service
 from synapse_git.errors import BadInput
+from synapse_git.textrules import counted
 
 PROGRESS_FROM = 2000
 
@@ -49,7 +50,7 @@ def export(
         out.flush()
         return
     path, count = service().export_to(output, force=force)
-    typer.echo(f"exported {count} memories to {path}", err=True)
+    typer.echo(f"exported {counted(count, 'memory', 'memories')} to {path}", err=True)
 
 
 @app.command("import")
@@ -69,6 +70,8 @@ def import_(
         emit(vars(report))
     else:
         typer.echo(f"imported {report.imported} memories ({report.duplicates} duplicates skipped)")
+        if report.batch is not None:
+            typer.echo(f"batch {report.batch}; undo: synapse memory forget --import {report.batch}")
 
 
 def _read(source: Path) -> str:
