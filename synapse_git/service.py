@@ -20,7 +20,7 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import git_command, project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
-from synapse_git.recall import evaluation, query_terms, ranking, response
+from synapse_git.recall import evaluation, query_terms, ranking, response, rewordings
 from synapse_git.recall.response import Recalled
 from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Refresh, Snapshot
@@ -358,18 +358,23 @@ class Synapse:
         budget: str | None = None,
         limit: int | None = None,
         explain: bool = False,
+        alternatives: Sequence[str] = (),
     ) -> Recalled:
-        """The visible memories that answer `query`, within the budget (docs/recall.md)."""
+        """The visible memories that answer `query`, within the budget (docs/recall.md);
+        `alternatives` are up to four rewordings of it, fused with it."""
         chosen = self.config.budget(budget)
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
         count = chosen.hits if limit is None else limit
         echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
+        for text in alternatives:
+            utf8(text, "rewording")
         parsed = query_terms.parse(query)
+        others = rewordings.parse(alternatives)
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.reading() as conn:
-            found = self._search(conn, parsed, scope, count)
+            found = self._search(conn, parsed, scope, count, others)
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.
             return response.build(
@@ -383,11 +388,18 @@ class Synapse:
             )
 
     def _search(
-        self, conn: sqlite3.Connection, parsed: query_terms.Query, scope: Scope, count: int
+        self,
+        conn: sqlite3.Connection,
+        parsed: query_terms.Query,
+        scope: Scope,
+        count: int,
+        others: Sequence[query_terms.Query] = (),
     ) -> ranking.Search:
-        if parsed.empty:
+        if parsed.empty and not others:
             return ranking.recent(conn, parsed, scope.projects, count)
-        return ranking.search(conn, parsed, scope.projects, depth=max(ranking.DEPTH, count))
+        queries = [parsed, *others] if not parsed.empty else list(others)
+        depth = max(ranking.DEPTH, count)
+        return rewordings.search(conn, queries, scope.projects, depth=depth)
 
     def matching(self, query: str, scope: Scope) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""

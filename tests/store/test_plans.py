@@ -149,8 +149,12 @@ def test_both_rankings_read_the_fts_indexes_and_rows_by_id(
     found = plans(conn, lambda: ranking.search(conn, parsed, ["/work/a"]))
     no_table_scan(found)
     assert using(found, r"^SCAN memory VIRTUAL TABLE INDEX \d+:M")
-    assert using(found, r"^SCAN memorygram VIRTUAL TABLE INDEX \d+:M")
+    if query == "w17x w18x":
+        # Identifier fragments are matched inside longer tokens too: the trigram index.
+        assert using(found, r"^SCAN memorygram VIRTUAL TABLE INDEX \d+:M")
     for sql, steps in found:
+        if re.search(r"\bmemory(gram)? MATCH", sql):
+            assert any(re.match(r"SCAN memory(gram)? VIRTUAL TABLE INDEX \d+:M", s) for s in steps)
         if "memories" in sql and "max(id)" not in sql:
             # Every row of memories a ranking reads, it reads by id.
             assert any("INTEGER PRIMARY KEY" in s for s in steps), (sql[:120], steps)
