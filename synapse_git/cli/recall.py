@@ -100,12 +100,17 @@ def eval_(
     write_baseline: Path = typer.Option(
         None, "--write-baseline", help="Record this run's metrics as a baseline file."
     ),
+    force: bool = typer.Option(False, "--force", help="Replace the --write-baseline file."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score recall on labeled questions (read-only): top1, found, mrr, survived, noise."""
+    svc = service()
+    if write_baseline is not None:
+        # Refused before the run, so a bad target costs nothing.
+        svc.output_target(write_baseline, force=force)
     loaded = load_cases(cases)
     expected = read_baseline(baseline) if baseline is not None else None
-    report = service().evaluate(loaded, budget=budget)
+    report = svc.evaluate(loaded, budget=budget)
     if as_json:
         emit(report.as_json())
     else:
@@ -129,10 +134,9 @@ def eval_(
             )
             typer.echo(f"with their alternatives: {reworded}")
     if write_baseline is not None:
-        write_baseline.write_text(
-            json.dumps(baseline_json(report), indent=2) + "\n", encoding="utf-8"
-        )
-        typer.echo(f"baseline written to {write_baseline}", err=True)
+        text = json.dumps(baseline_json(report), indent=2)
+        path, _ = svc.write_lines(write_baseline, [text], force=force)
+        typer.echo(f"baseline written to {path}", err=True)
     if expected is not None and (worse := regressions(report, expected)):
         for line in worse:
             typer.echo(f"regression: {line}", err=True)
