@@ -139,6 +139,7 @@ def _broken(
             changes,
             find_paths=_find_paths,
             still_tracked=lambda folders: git_command.tracked_under(checkout.toplevel, folders),
+            staged_files=lambda: git_command.tracked_files(checkout.toplevel),
         )
 
 

@@ -228,6 +228,7 @@ def test_a_commit_deleting_very_many_paths_reads_the_bodies_once(
             changes,
             find_paths=paths.find_paths,
             still_tracked=lambda folders: git_command.tracked_under(checkout.toplevel, folders),
+            staged_files=lambda: git_command.tracked_files(checkout.toplevel),
         )
     conn.close()
     assert [(b.memory_id, b.path) for b in broken] == [(memory, "d/"), (memory, "d/f7.txt")]

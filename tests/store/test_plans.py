@@ -212,6 +212,7 @@ def test_commit_path_lookup_reads_the_trigram_index_within_the_project(
                 [change],
                 find_paths=lambda text: re.findall(r"src/\S+", text),
                 still_tracked=lambda folders: set(folders),
+                staged_files=lambda: [],
             ),
         )
         version = plans(conn, lambda: readonly.store_version(conn))
