@@ -16,6 +16,7 @@ from synapse_git.cli import (
 )
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
+from synapse_git.cli.output import shown_streams, unwritable_output
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import mcp as mcp_command
 from synapse_git.errors import report
@@ -63,6 +64,12 @@ _USAGE_ERROR = _click_class("UsageError")
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; bad input exits 2 with one line on stderr, internal errors 3."""
+    with shown_streams():
+        code = _run(argv)
+        return unwritable_output(code)
+
+
+def _run(argv: list[str] | None) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(args=argv, prog_name="synapse", standalone_mode=False)

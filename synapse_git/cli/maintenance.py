@@ -10,7 +10,7 @@ from typing import TextIO
 import typer
 
 from synapse_git.cli.memory import app
-from synapse_git.cli.output import JSON_OPTION, emit, service
+from synapse_git.cli.output import JSON_OPTION, emit, service, write_bytes
 from synapse_git.errors import BadInput
 
 PROGRESS_FROM = 2000
@@ -42,10 +42,9 @@ def export(
     """Write every live memory as JSON Lines."""
     if output is None:
         # JSON Lines are UTF-8 whatever the terminal's encoding.
-        out = sys.stdout.buffer
         for line in service().export():
-            out.write(line.encode("utf-8") + b"\n")
-        out.flush()
+            write_bytes(line.encode("utf-8") + b"\n")
+        write_bytes(b"", flush=True)
         return
     count = 0
     try:
