@@ -257,6 +257,10 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
         key, project, head = str(where.toplevel), where.project, where.head
     else:
         key, project, head = os.path.realpath(folder or os.getcwd()), None, None
+    from synapse_git.textrules import utf8
+
+    # Project keys and snapshots are UTF-8 text: a folder named otherwise has neither.
+    utf8(key, "this folder's path")
     conn = readonly.open_readonly(cfg.db_path)
     if conn is None:
         return snapshots.nothing(key, project, head)

@@ -168,13 +168,24 @@ def read_baseline(path: Path) -> dict[str, float]:
         raise BadInput(f"baseline {path} is not valid JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise BadInput(f"baseline {path} must be a JSON object")
+    known = (*METRICS, "epsilon")
+    unknown = [key for key in doc if key not in known]
+    if unknown:
+        # A misspelt or nested metric would otherwise be compared against nothing.
+        raise BadInput(
+            f"baseline {path}: unknown key {unknown[0][:60]!r}: the keys are {', '.join(known)}"
+        )
     out: dict[str, float] = {}
-    for key in (*METRICS, "epsilon"):
+    for key in known:
         value = doc.get(key)
         if value is None:
             continue
         if not isinstance(value, int | float) or isinstance(value, bool):
             raise BadInput(f"baseline {path}: {key!r} must be a number")
+        # Noise is a mean count of hits; the rest are shares, and so is the tolerance.
+        high = 1_000_000 if key == "noise" else 1
+        if not 0 <= value <= high:
+            raise BadInput(f"baseline {path}: {key!r} is {str(value)[:40]}: use 0 to {high}")
         out[key] = float(value)
     return out
 
