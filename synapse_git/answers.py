@@ -7,7 +7,7 @@ reads nested stdlib TypedDicts only from Python 3.12.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -40,6 +40,8 @@ class RecallOut(TypedDict):
     drift: list[dict[str, Any]]
     searched: int
     cut: CutOut
+    # Only when the caller's folder could not be learnt and a fallback was served.
+    note: NotRequired[str]
 
 
 class PageOut(TypedDict):
@@ -62,6 +64,7 @@ class RememberOut(TypedDict):
     project: str | None
     duplicate_of: int | None
     drift: list[dict[str, Any]]
+    note: NotRequired[str]
 
 
 class SupersedeOut(RememberOut):

@@ -12,13 +12,19 @@ first tool call, then kept until the client says its roots changed.
 from __future__ import annotations
 
 import contextlib
+import json
+import os
+import re
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import unquote, urlparse
 
+import anyio
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp.types import (
@@ -51,6 +57,21 @@ if TYPE_CHECKING:
     from synapse_git.git.project_scope import Scope
     from synapse_git.service import Synapse
 
+# How long a client that offers roots gets to list them before the fallback folder
+# is served instead: a client that never answers must not hold every call forever.
+ROOTS_WAIT_S = 5.0
+# Methods the SDK serves for prompts and resources; Synapse has none, so it does not
+# offer them (an empty offer only invites calls that fail).
+UNSERVED = (
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+)
+
 BudgetName = Literal["lean", "balanced", "full"]
 assert BUDGET_NAMES == ("lean", "balanced", "full"), "keep BudgetName in step with config"
 
@@ -79,6 +100,12 @@ class SynapseServer(MCPServer[Any]):
         self._lock = threading.Lock()
         self._roots: ListRootsResult | None = None
         self._scope: tuple[tuple[str, ...] | None, Scope] | None = None
+        self.roots_note: str | None = None
+        # Requests whose text held a lone surrogate, which JSON allows and Unicode does not.
+        self.bad_text: set[str] = set()
+        # The low-level registry is the one place the SDK's handlers are listed.
+        for method in UNSERVED:
+            self._lowlevel_server._request_handlers.pop(method, None)
         # MCPServer has no public hook for client notifications; the low-level
         # server's registration is the supported way underneath it.
         self._lowlevel_server.add_notification_handler(
@@ -97,7 +124,15 @@ class SynapseServer(MCPServer[Any]):
 
     async def _roots_changed(self, ctx: Any, params: NotificationParams) -> None:
         with self._lock:
-            self._roots, self._scope = None, None
+            self._roots, self._scope, self.roots_note = None, None, None
+
+    async def run_stdio_async(self) -> None:
+        """Serve stdio, reading each line through `_checked_line` first."""
+        lines = anyio.wrap_file(_CheckedInput(self))  # type: ignore[arg-type]  # readline is all it uses
+        async with stdio_server(stdin=lines) as (reader, writer):
+            await self._lowlevel_server.run(
+                reader, writer, self._lowlevel_server.create_initialization_options()
+            )
 
     async def call_tool(
         self,
@@ -105,14 +140,47 @@ class SynapseServer(MCPServer[Any]):
         arguments: dict[str, Any],
         context: Context[Any, Any] | None = None,
     ) -> CallToolResult | InputRequiredResult:
+        if context is not None and context.request_id in self.bad_text:
+            self.bad_text.discard(context.request_id)
+            raise ToolError(
+                f"Error executing tool {name}: the arguments hold a lone surrogate "
+                "(such as \\ud800), which is not Unicode text; nothing was done"
+            )
+        await self._strict(name, arguments)
         try:
             return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as exc:
+            # The SDK's own message is empty and it logs a long traceback: one line instead.
+            cause = exc.__cause__ or exc
+            detail = f"{type(cause).__name__}: {str(cause)[:300]}".rstrip(": ")
+            raise ToolError(f"Error executing tool {name}: internal error ({detail})") from None
         except ToolError as exc:
             # pydantic's report spans lines and links its docs; say it in one line.
             if isinstance(exc.__cause__, ValidationError):
                 message = _argument_errors(exc.__cause__)
                 raise ToolError(f"Error executing tool {name}: {message}") from exc.__cause__
             raise
+
+    async def _strict(self, name: str, arguments: dict[str, Any]) -> None:
+        """Refuse what pydantic's lax mode would take: unknown arguments, and a string,
+        boolean or float for a whole number (`" 1"`, `true`, `1.0` are not id 1)."""
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            return
+        fields: dict[str, Any] = tool.parameters.get("properties", {})
+        wrong = []
+        for key, value in arguments.items():
+            if key not in fields:
+                wrong.append(f"{key[:40]!r} is not an argument (use: {', '.join(fields)})")
+                continue
+            kinds = [fields[key].get("type")]
+            kinds += [option.get("type") for option in fields[key].get("anyOf", [])]
+            whole = type(value) is int or (value is None and "null" in kinds)
+            if "integer" in kinds and not whole:
+                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+                wrong.append(f"{key} must be a whole number (got {shown})")
+        if wrong:
+            raise ToolError(f"Error executing tool {name}: bad arguments: " + "; ".join(wrong))
 
     def cached_roots(self) -> ListRootsResult | None:
         with self._lock:
@@ -145,6 +213,56 @@ class SynapseServer(MCPServer[Any]):
         return budget if budget is not None else self.budget
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class _CheckedInput:
+    """Standard input for the stdio transport, a line at a time.
+
+    JSON may escape a lone surrogate (`"\\ud800"`) that the SDK's parser refuses;
+    it then drops the request without an answer. Such a line is read here instead,
+    its surrogates replaced so it parses, and its id noted so the call is refused
+    with a message. Descriptor 0 is pointed at the null device, as the SDK does,
+    so that no child process reads the client's messages."""
+
+    def __init__(self, server: SynapseServer) -> None:
+        self.server = server
+        private = os.dup(sys.stdin.fileno())
+        with contextlib.suppress(OSError):
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, sys.stdin.fileno())
+            os.close(null)
+        self.source = os.fdopen(private, "rb")
+
+    def readline(self) -> str:
+        line = self.source.readline().decode("utf-8", errors="replace")
+        if not _SURROGATE_ESCAPE.search(line):
+            return line
+        try:
+            doc = json.loads(line)
+        except (ValueError, RecursionError):
+            return line
+        cleaned = _no_surrogates(doc)
+        if cleaned == doc and json.dumps(cleaned) == json.dumps(doc):
+            return line
+        if isinstance(doc, dict) and "id" in doc:
+            self.server.bad_text.add(str(doc["id"]))
+        return json.dumps(cleaned) + "\n"
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def _no_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, list):
+        return [_no_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_no_surrogates(key): _no_surrogates(item) for key, item in value.items()}
+    return value
+
+
 def _argument_errors(error: ValidationError) -> str:
     parts = []
     for detail in error.errors():
@@ -166,6 +284,12 @@ def _root_folder(uri: str) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def _noted(server: SynapseServer, answer: dict[str, Any]) -> dict[str, Any]:
+    """`answer`, saying so when the client's roots could not be had and the fallback was used."""
+    note = server.roots_note
+    return answer if note is None else {**answer, "note": note}
+
+
 def _server(ctx: Context[Any, Any]) -> SynapseServer:
     server = ctx.mcp_server
     assert isinstance(server, SynapseServer)
@@ -183,14 +307,23 @@ async def _client_roots(ctx: Context[Any, Any]) -> ListRoots | ListRootsResult |
     if ctx.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
         # 2026-07-28: the SDK asks within the call (an input_required round).
         return ListRoots()
+    server = _server(ctx)
     try:
-        found: ListRootsResult = await ctx.session.send_request(
-            ListRootsRequest(),
-            ListRootsResult,
-            metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
-        )
+        with anyio.fail_after(ROOTS_WAIT_S):
+            found: ListRootsResult = await ctx.session.send_request(
+                ListRootsRequest(),
+                ListRootsResult,
+                metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
+            )
     except MCPError:
         # It offers roots but cannot list them: serve the fallback folder rather than fail.
+        return ListRootsResult(roots=[])
+    except TimeoutError:
+        # Kept as no roots until the client says they changed: one wait, not one a call.
+        server.roots_note = (
+            f"the client did not list its roots within {ROOTS_WAIT_S:g} s; "
+            f"serving {server.fallback} instead"
+        )
         return ListRootsResult(roots=[])
     return found
 
@@ -255,7 +388,7 @@ def recall(
         found = server.synapse.recall(
             query, where, budget=server.budget_or_default(budget), limit=limit
         )
-    return found.as_json()  # type: ignore[return-value]
+    return _noted(server, found.as_json())  # type: ignore[return-value]
 
 
 def readmemory(
@@ -354,7 +487,7 @@ def remember(
         result = server.synapse.remember(
             body, where, source=source, is_global=scope == "global", supersedes=supersedes
         )
-    return remembered(result)
+    return _noted(server, dict(remembered(result)))  # type: ignore[return-value]
 
 
 def supersede(
