@@ -12,10 +12,6 @@ first tool call, then kept until the client says its roots changed.
 from __future__ import annotations
 
 import contextlib
-import json
-import os
-import re
-import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -48,6 +44,7 @@ from synapse_git.answers import (
     remembered,
 )
 from synapse_git.errors import BadInput, NotFound, SynapseError
+from synapse_git.mcp.checks import CheckedInput, argument_errors, strict_errors
 from synapse_git.session.guidance import instructions
 from synapse_git.settings import BUDGET_NAMES, Config
 
@@ -128,7 +125,7 @@ class SynapseServer(MCPServer[Any]):
 
     async def run_stdio_async(self) -> None:
         """Serve stdio, reading each line through `_checked_line` first."""
-        lines = anyio.wrap_file(_CheckedInput(self))  # type: ignore[arg-type]  # readline is all it uses
+        lines = anyio.wrap_file(CheckedInput(self.bad_text))  # type: ignore[arg-type]  # readline is all it uses
         async with stdio_server(stdin=lines) as (reader, writer):
             await self._lowlevel_server.run(
                 reader, writer, self._lowlevel_server.create_initialization_options()
@@ -146,7 +143,10 @@ class SynapseServer(MCPServer[Any]):
                 f"Error executing tool {name}: the arguments hold a lone surrogate "
                 "(such as \\ud800), which is not Unicode text; nothing was done"
             )
-        await self._strict(name, arguments)
+        tool = self._tool_manager.get_tool(name)
+        wrong = [] if tool is None else strict_errors(tool.parameters, arguments)
+        if wrong:
+            raise ToolError(f"Error executing tool {name}: bad arguments: " + "; ".join(wrong))
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError as exc:
@@ -157,30 +157,9 @@ class SynapseServer(MCPServer[Any]):
         except ToolError as exc:
             # pydantic's report spans lines and links its docs; say it in one line.
             if isinstance(exc.__cause__, ValidationError):
-                message = _argument_errors(exc.__cause__)
+                message = argument_errors(exc.__cause__)
                 raise ToolError(f"Error executing tool {name}: {message}") from exc.__cause__
             raise
-
-    async def _strict(self, name: str, arguments: dict[str, Any]) -> None:
-        """Refuse what pydantic's lax mode would take: unknown arguments, and a string,
-        boolean or float for a whole number (`" 1"`, `true`, `1.0` are not id 1)."""
-        tool = self._tool_manager.get_tool(name)
-        if tool is None:
-            return
-        fields: dict[str, Any] = tool.parameters.get("properties", {})
-        wrong = []
-        for key, value in arguments.items():
-            if key not in fields:
-                wrong.append(f"{key[:40]!r} is not an argument (use: {', '.join(fields)})")
-                continue
-            kinds = [fields[key].get("type")]
-            kinds += [option.get("type") for option in fields[key].get("anyOf", [])]
-            whole = type(value) is int or (value is None and "null" in kinds)
-            if "integer" in kinds and not whole:
-                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-                wrong.append(f"{key} must be a whole number (got {shown})")
-        if wrong:
-            raise ToolError(f"Error executing tool {name}: bad arguments: " + "; ".join(wrong))
 
     def cached_roots(self) -> ListRootsResult | None:
         with self._lock:
@@ -211,69 +190,6 @@ class SynapseServer(MCPServer[Any]):
 
     def budget_or_default(self, budget: str | None) -> str | None:
         return budget if budget is not None else self.budget
-
-
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-class _CheckedInput:
-    """Standard input for the stdio transport, a line at a time.
-
-    JSON may escape a lone surrogate (`"\\ud800"`) that the SDK's parser refuses;
-    it then drops the request without an answer. Such a line is read here instead,
-    its surrogates replaced so it parses, and its id noted so the call is refused
-    with a message. Descriptor 0 is pointed at the null device, as the SDK does,
-    so that no child process reads the client's messages."""
-
-    def __init__(self, server: SynapseServer) -> None:
-        self.server = server
-        private = os.dup(sys.stdin.fileno())
-        with contextlib.suppress(OSError):
-            null = os.open(os.devnull, os.O_RDONLY)
-            os.dup2(null, sys.stdin.fileno())
-            os.close(null)
-        self.source = os.fdopen(private, "rb")
-
-    def readline(self) -> str:
-        line = self.source.readline().decode("utf-8", errors="replace")
-        if not _SURROGATE_ESCAPE.search(line):
-            return line
-        try:
-            doc = json.loads(line)
-        except (ValueError, RecursionError):
-            return line
-        cleaned = _no_surrogates(doc)
-        if cleaned == doc and json.dumps(cleaned) == json.dumps(doc):
-            return line
-        if isinstance(doc, dict) and "id" in doc:
-            self.server.bad_text.add(str(doc["id"]))
-        return json.dumps(cleaned) + "\n"
-
-    def close(self) -> None:
-        self.source.close()
-
-
-def _no_surrogates(value: Any) -> Any:
-    if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8")
-    if isinstance(value, list):
-        return [_no_surrogates(item) for item in value]
-    if isinstance(value, dict):
-        return {_no_surrogates(key): _no_surrogates(item) for key, item in value.items()}
-    return value
-
-
-def _argument_errors(error: ValidationError) -> str:
-    parts = []
-    for detail in error.errors():
-        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
-        if detail["type"] == "missing":
-            parts.append(f"{where} is missing")
-        else:
-            given = repr(detail["input"])
-            given = given if len(given) <= 60 else given[:57] + "..."
-            parts.append(f"{where}: {detail['msg']} (got {given})")
-    return "bad arguments: " + "; ".join(parts)
 
 
 def _root_folder(uri: str) -> Path | None:
