@@ -17,10 +17,13 @@ from typing import Any
 # C0 but newline and tab, DEL, C1, and the bidi controls: embeddings and overrides,
 # isolates, the left-to-right/right-to-left marks and the Arabic letter mark.
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_HIDDEN = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
-_HIDDEN_ALL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+# Lone surrogates: a file name or argument that is not UTF-8 (Python's surrogateescape)
+# cannot be written to a UTF-8 stream at all.
+_SURROGATES = "\ud800-\udfff"
+_HIDDEN = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
+_HIDDEN_ALL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
 # What json.dumps(ensure_ascii=False) leaves raw inside strings (it escapes C0 itself).
-_RAW_IN_JSON = re.compile(f"[\x7f-\x9f{_BIDI}\u2028\u2029]")
+_RAW_IN_JSON = re.compile(f"[\x7f-\x9f{_BIDI}{_SURROGATES}\u2028\u2029]")
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -156,3 +156,9 @@ def test_hooks_fired_by_git_commit_and_checkout_show_escapes(planted: tuple[Path
     assert b"\\x1b" in commit.stdout + commit.stderr
     clean(commit.stdout)
     clean(commit.stderr)
+
+
+def test_text_that_is_not_utf8_is_shown_escaped_not_a_crash() -> None:
+    # An argument or file name that is not UTF-8 arrives as lone surrogates.
+    assert visible("caf\udce9") == "caf\\udce9"
+    assert json.loads(json_text({"name": "caf\udce9"})) == {"name": "caf\udce9"}

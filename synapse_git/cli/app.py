@@ -19,7 +19,7 @@ from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.output import shown_streams, unwritable_output
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import mcp as mcp_command
-from synapse_git.errors import report
+from synapse_git.errors import StoreError, report
 from synapse_git.store.database import explain
 
 app = typer.Typer(
@@ -96,6 +96,14 @@ def _run(argv: list[str] | None) -> int:
         return report(explain(exc, None))
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # A path the system refuses (a name too long, a loop of links) that no
+        # command anticipated: still the user's to fix, said in one line.
+        if exc.filename is None:
+            return report(exc)
+        name = str(exc.filename)
+        name = name if len(name) <= 120 else name[:117] + "..."
+        return report(StoreError(f"cannot use {name}: {exc.strerror or exc}"))
     except Exception as exc:
         return report(exc)
     return result if isinstance(result, int) else 0
