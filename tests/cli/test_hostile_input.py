@@ -72,6 +72,7 @@ def test_endless_standard_input_is_refused_at_the_limit(
         ["memory", "read", "1"],
         ["memory", "export"],
         ["memory", "recall", "port"],
+        ["hook", "session"],
     ],
 )
 def test_output_to_a_full_device_is_one_line(seeded: Path, outside: Path, args: list[str]) -> None:
@@ -206,3 +207,14 @@ def test_a_damaged_repository_is_one_line(seeded: Path, tmp_path: Path, damage: 
     before = fingerprint(seeded)
     refused(run_cli("memory", "remember", "a fact", cwd=repo), "git fsck")
     assert fingerprint(seeded) == before
+
+
+def test_read_only_commands_leave_nothing_beside_a_store_they_cannot_open(
+    isolated_store: Path, outside: Path
+) -> None:
+    store = isolated_store / "memory.db"
+    store.write_bytes(b"SQLite format 3\x00" + b"\x00" * 4000)
+    for args in (["memory", "check"], ["memory", "forget", "1"], ["memory", "list"]):
+        refused(run_cli(*args, cwd=outside), "damaged")
+    assert run_cli("hook", "session", cwd=outside).returncode == 0
+    assert sorted(path.name for path in isolated_store.iterdir()) == ["memory.db"]
