@@ -21,7 +21,7 @@ def fingerprint(data: Path) -> dict[str, str]:
     return {
         path.name: hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(data.iterdir())
-        if path.is_file()
+        if path.is_file() and not path.name.endswith("-long-write")  # a lock, not the store
     }
 
 
