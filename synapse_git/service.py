@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git import settings
+from synapse_git.clients import mcp_config
+from synapse_git.clients import status as client_status
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import git_command, project_move, project_scope
 from synapse_git.git.project_scope import Scope
@@ -26,11 +28,13 @@ from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Refresh, Snapshot
 from synapse_git.settings import Config
 from synapse_git.store import (
+    batches,
     database,
     integrity,
     memories,
     output_file,
     pages,
+    read_counts,
     readonly,
     transfer,
 )
@@ -122,6 +126,7 @@ class Synapse:
 
     def __init__(self, config: Config | None = None) -> None:
         self.config = config if config is not None else settings.load()
+        self.reads = read_counts.ReadCounts(self.config.db_path)
 
     # -- plumbing -------------------------------------------------------------
 
@@ -348,15 +353,17 @@ class Synapse:
         budget: str | None = None,
         project: str | None = None,
         check_project: bool = False,
+        count: bool = False,
     ) -> Page | None:
-        """One page of a live visible memory, or None (missing, hidden, out of scope)."""
+        """One page of a live visible memory, or None (missing, hidden, out of scope);
+        with `count`, reading a first page counts as the memory being recalled."""
         size = self.config.budget(budget).page_bytes
         if offset < 0:
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
         if not self._exists():
             return None
         with self.connection() as conn:
-            return pages.read_page(
+            page = pages.read_page(
                 conn,
                 memory_id,
                 scope.projects,
@@ -365,6 +372,9 @@ class Synapse:
                 project=project,
                 check_project=check_project,
             )
+        if count and page is not None and offset == 0:
+            self.reads.note(memory_id)
+        return page
 
     def list_memories(
         self, scope: Scope, *, contains: str | None = None, limit: int | None = None
@@ -642,6 +652,13 @@ class Synapse:
         ):
             return transfer.import_lines(conn, itertools.chain(head, rest), progress)
 
+    def forget_import(self, batch: int) -> batches.Undone:
+        """Forget every memory one import stored (`memory forget --import BATCH`)."""
+        if not self._exists():
+            raise NotFound(f"no import batch {batch}: there is no store yet")
+        with self.connection() as conn, database.transaction(conn):
+            return batches.forget(conn, batch)
+
     # -- projects (docs/store.md)
 
     def project_info(self, scope: Scope) -> ProjectInfo:
@@ -683,6 +700,22 @@ class Synapse:
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project
+
+    # -- set-up (docs/mcp.md): clients/
+
+    def status(self, scope: Scope) -> client_status.Status:
+        """Which store this folder's commands, hooks and MCP clients open; writes nothing."""
+        return client_status.gather(self.config, scope)
+
+    def mcp_config(
+        self, kind: str, scope: Scope, *, write: bool = False
+    ) -> tuple[str, mcp_config.Written | None]:
+        """Client `kind`'s configuration for this store, and with `write` where it was merged."""
+        entry = mcp_config.entry_for(self.config.data_dir)
+        text = mcp_config.render(kind, entry)
+        if not write:
+            return text, None
+        return text, mcp_config.write(kind, entry, scope.checkout or scope.folder)
 
     # -- backup --------------------------------------------------------------------------
 

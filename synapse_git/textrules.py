@@ -12,6 +12,11 @@ from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 _SPACE = re.compile(r"\s+")
 
 
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """`1 memory`, `2 memories`: a count with its noun in the right number."""
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
 def utf8(text: str, what: str) -> bytes:
     """`text` as UTF-8; lone surrogates cannot be stored, so they are bad input."""
     try:

@@ -8,4 +8,6 @@ if ! command -v synapse >/dev/null 2>&1; then
     echo "synapse is not on PATH; no memories loaded" >&2
     exit 0
 fi
-exec synapse hook session --folder "$folder" --budget "${SYNAPSE_SESSION_BUDGET:-balanced}"
+# Not exec: a bad folder or budget is reported on stderr, and the agent still starts.
+synapse hook session --folder "$folder" --budget "${SYNAPSE_SESSION_BUDGET:-balanced}"
+exit 0

@@ -15,11 +15,13 @@ from synapse_git.cli import (
     recall,  # noqa: F401  (adds recall and eval to memory_app)
     team,
 )
+from synapse_git.cli.demo import demo as demo_command
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.output import shown_streams, unwritable_output
 from synapse_git.cli.project import app as project_app
-from synapse_git.cli.serve import mcp as mcp_command
+from synapse_git.cli.serve import app as mcp_app
+from synapse_git.cli.status import status as status_command
 from synapse_git.errors import StoreError, report
 from synapse_git.store.database import explain
 
@@ -37,7 +39,9 @@ memory_app.command("sync")(team.sync)
 hook_app.command("merge-file")(team.merge_file)
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
-app.command("mcp")(mcp_command)
+app.add_typer(mcp_app, name="mcp")
+app.command("status")(status_command)
+app.command("demo")(demo_command)
 app.add_typer(hook_app, name="hook")
 
 

@@ -10,6 +10,7 @@ import typer
 from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.errors import BadInput
+from synapse_git.textrules import counted
 
 if TYPE_CHECKING:
     from synapse_git.drift.findings import Finding
@@ -45,7 +46,7 @@ def drift(
 
 def _table(rows: list[Finding], checked: int) -> None:
     if not rows:
-        typer.echo(f"no drift: {checked} memories checked")
+        typer.echo(f"no drift: {counted(checked, 'memory', 'memories')} checked")
         return
     width = max(len(", ".join(map(str, f.ids))) for f in rows)
     typer.echo(f"{'KIND':<11} {'IDS':<{width}}  DETAIL")
@@ -58,4 +59,5 @@ def _table(rows: list[Finding], checked: int) -> None:
         counts[finding.kind] = counts.get(finding.kind, 0) + 1
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     plural = "finding" if len(rows) == 1 else "findings"
-    typer.echo(f"{len(rows)} {plural} ({summary}) in {checked} memories checked")
+    checked_text = counted(checked, "memory", "memories")
+    typer.echo(f"{len(rows)} {plural} ({summary}) in {checked_text} checked")

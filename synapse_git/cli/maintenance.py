@@ -16,6 +16,7 @@ from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, service, write_bytes
 from synapse_git.errors import BadInput
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
+from synapse_git.textrules import counted
 
 # Bytes: a file this large shows a progress bar.
 PROGRESS_FROM = 256 * 1024
@@ -55,7 +56,7 @@ def export(
         write_bytes(b"", flush=True)
         return
     path, count = service().export_to(output, force=force)
-    typer.echo(f"exported {count} memories to {path}", err=True)
+    typer.echo(f"exported {counted(count, 'memory', 'memories')} to {path}", err=True)
 
 
 @app.command("import")
@@ -75,6 +76,8 @@ def import_(
         emit(vars(report))
     else:
         typer.echo(f"imported {report.imported} memories ({report.duplicates} duplicates skipped)")
+        if report.batch is not None:
+            typer.echo(f"batch {report.batch}; undo: synapse memory forget --import {report.batch}")
 
 
 class _Lines:

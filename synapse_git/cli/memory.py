@@ -21,11 +21,11 @@ from synapse_git.cli.output import (
     service,
     write_bytes,
 )
-from synapse_git.errors import NotFound
+from synapse_git.errors import BadInput, NotFound
 from synapse_git.escaping import visible
 from synapse_git.service import Remembered
 from synapse_git.store.memories import Memory
-from synapse_git.textrules import first_line
+from synapse_git.textrules import counted, first_line
 
 HIDDEN_KEYS = ("state", "superseded_by")
 
@@ -116,12 +116,26 @@ def supersede(
 
 @app.command("forget")
 def forget(
-    memory_id: int = typer.Argument(..., metavar="ID"),
+    memory_id: int = typer.Argument(None, metavar="ID"),
+    batch: int = typer.Option(
+        None, "--import", metavar="BATCH", help="Instead of ID: every memory import BATCH stored."
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Hide a memory from recall, reading, drift and sessions (restore brings it back)."""
     svc = service()
+    if (memory_id is None) == (batch is None):
+        raise BadInput("give a memory ID or --import BATCH (the batch `memory import` printed)")
+    if batch is not None:
+        undone = svc.forget_import(batch)
+        if as_json:
+            emit(vars(undone))
+        else:
+            forgot = counted(undone.forgotten, "memory", "memories")
+            left = f" ({undone.left} already hidden, left as they were)" if undone.left else ""
+            typer.echo(f"forgot {forgot} of import {batch}{left}")
+        return
     _print_state(svc.forget(memory_id, here(svc, folder)), "forgotten", as_json)
 
 
@@ -195,7 +209,9 @@ def read(
         budget=budget,
         project=project,
         check_project=project is not None,
+        count=True,
     )
+    svc.reads.flush()
     if as_json:
         emit({"memory": None if page is None else page.as_json()})
         return

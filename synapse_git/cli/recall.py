@@ -11,7 +11,7 @@ from synapse_git.cli.memory import FOLDER_OPTION, app
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.recall.evaluation import baseline_json, load_cases, read_baseline, regressions
 from synapse_git.recall.response import Recalled
-from synapse_git.textrules import first_line
+from synapse_git.textrules import counted, first_line
 
 BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
 
@@ -65,7 +65,7 @@ def _print(found: Recalled, question: str) -> None:
     for finding in found.drift:
         typer.echo(f"drift: {finding.get('kind')}: {finding.get('detail')}")
     cut = (found.cut_floor, found.cut_limit, found.cut_budget)
-    summary = f"{len(found.hits)} of {found.searched} memories"
+    summary = f"{len(found.hits)} of {counted(found.searched, 'memory', 'memories')}"
     if any(cut):
         summary += f"; cut {cut[0]} by the floor, {cut[1]} by the limit, {cut[2]} by the budget"
     if found.cut_weak:
@@ -73,7 +73,8 @@ def _print(found: Recalled, question: str) -> None:
     if any(hit.weak for hit in found.hits):
         summary += "; weak: nothing covers much of the question (try other words with --also)"
     if not found.hits:
-        typer.echo(f"nothing recalled for {first_line(question)!r} among {found.searched} memories")
+        among = counted(found.searched, "memory", "memories")
+        typer.echo(f"nothing recalled for {first_line(question)!r} among {among}")
         typer.echo("  try `synapse memory list QUERY` for every match, or other words")
         return
     typer.echo(summary)
@@ -115,12 +116,11 @@ def eval_(
         emit(report.as_json())
     else:
         for outcome in report.outcomes:
-            rank = "-" if outcome.rank is None else str(outcome.rank)
             if outcome.case.expect is None:
-                mark = f"{outcome.hits} hits (none expected)"
+                mark = f"{counted(outcome.hits, 'hit')} (none expected)"
                 mark += f", {outcome.weak} weak" if outcome.weak else ""
             else:
-                mark = f"rank {rank}" + ("" if outcome.survived else ", cut from the response")
+                mark = _found_mark(outcome.rank, outcome.survived)
             typer.echo(f"{first_line(outcome.case.query, 60):<60}  {mark}")
         metrics = "  ".join(
             f"{name} {'-' if value is None else format(value, 'g')}"
@@ -141,3 +141,10 @@ def eval_(
         for line in worse:
             typer.echo(f"regression: {line}", err=True)
         raise typer.Exit(1)
+
+
+def _found_mark(rank: int | None, survived: bool) -> str:
+    """Where a case's expected text ranked; one never ranked was not found at all."""
+    if rank is None:
+        return "not found"
+    return f"rank {rank}" + ("" if survived else ", cut from the response")

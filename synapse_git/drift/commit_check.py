@@ -6,6 +6,9 @@ memories of the project hold one of those paths as a substring (an indexed
 lookup, well under a millisecond for a usual commit), and only those few
 bodies go through the path finder to confirm the memory really names the path.
 A commit that touches very many paths reads the project's bodies once instead.
+A memory naming a path by a shorter form (`app/db.py` for `src/app/db.py`) is
+matched by the rule drift follows too (short_forms.py): it is broken when it
+named a gone path and names nothing in the staged tree.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from synapse_git.drift.short_forms import Tree, from_root, named_among, tails
 from synapse_git.git.git_command import Change
 from synapse_git.store import fts
 
@@ -119,24 +123,51 @@ def broken_memories(
     *,
     find_paths: Callable[[str], list[str]],
     still_tracked: Callable[[Sequence[str]], set[str]],
+    staged_files: Callable[[], Iterable[str]],
 ) -> list[Broken]:
     """Live memories of `project` naming a path the staged `changes` delete or rename.
 
     A folder counts as gone only when no file is left under it in the staged
     tree; git is asked first, so a usual deletion (its folder still holds
-    files) looks up only the deleted path itself.
+    files) looks up only the deleted path itself. The staged tree is listed
+    (`staged_files`) only when some memory names a gone path.
     """
     gone = gone_paths(changes)
     if not gone:
         return []
     folders = _emptied(_folders(gone) - set(gone), still_tracked)
-    needles = sorted(set(gone) | folders)
+    needles = {*gone, *folders}
+    needles.update(tail for path in list(needles) for tail in tails(path))
+    staged: list[Tree] = []
+
+    def tree() -> Tree:
+        if not staged:
+            staged.append(Tree(staged_files()))
+        return staged[0]
+
     found: list[Broken] = []
-    for memory_id, body in _candidates(conn, project, needles):
-        named = {_normal(p, toplevel) for p in find_paths(body)}
-        for path in sorted(named & set(gone)):
-            found.append(Broken(memory_id, body, path, gone[path]))
-        for folder in sorted(named & folders):
-            new = _renamed_folder(folder, gone)
-            found.append(Broken(memory_id, body, folder + "/", None if new is None else new + "/"))
+    for memory_id, body in _candidates(conn, project, sorted(needles)):
+        for named in sorted({_normal(p, toplevel) for p in find_paths(body)}):
+            broken = _broken_by(named, gone, folders, tree)
+            if broken is not None:
+                path, new = broken
+                found.append(Broken(memory_id, body, path, new))
     return sorted(found, key=lambda b: (b.memory_id, b.path))
+
+
+def _broken_by(
+    named: str, gone: dict[str, str | None], folders: set[str], tree: Callable[[], Tree]
+) -> tuple[str, str | None] | None:
+    """(the path as named, where it went) when the commit breaks `named`, else None."""
+    if not any(named == path or path.endswith("/" + named) for path in (*gone, *folders)):
+        return None  # names nothing the commit removes: no need to list the staged tree
+    staged = tree()
+    rooted = from_root(named, staged.folders.__contains__)
+    files = named_among(named, gone.keys(), rooted=rooted)
+    emptied = named_among(named, folders, rooted=rooted)
+    if not (files or emptied) or staged.resolves(named, rooted=rooted):
+        return None
+    if files:
+        return named, gone[files[0]]
+    new = _renamed_folder(emptied[0], gone)
+    return named + "/", None if new is None else new + "/"

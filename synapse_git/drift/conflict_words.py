@@ -47,6 +47,7 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("always", "never"),
     ("include", "exclude"),
     ("included", "excluded"),
+    ("includes", "excludes"),
     ("required", "optional"),
     ("mandatory", "optional"),
     ("public", "private"),
@@ -88,6 +89,34 @@ SLOT_MARKERS = _words(
     python node go java ruby rust postgres mysql redis
     """
 )
+
+# Words that end a clause's subject: what comes before the first of them names the
+# thing the clause is about (`Type hints in src/a.py are checked`, `Flask 3.1
+# dropped Python 3.8`). Auxiliaries, negators and verbs common in project notes.
+VERBS = _words(
+    """
+    is are was were be been has have had does do did can could will would should must
+    may might isn't aren't wasn't doesn't don't didn't can't won't shouldn't never
+    live lives run runs use uses hold holds need needs require requires read reads
+    listen listens call calls fail fails pass passes break breaks take takes cover covers
+    drop drops dropped add adds added remove removes removed include includes exclude
+    excludes install installs build builds support supports landed ended started fixed
+    broke introduced deprecated moved renamed replaced
+    """
+)
+
+# Nouns whose number names one of many (`issue 5123`, `step 3`), not a setting.
+LABELS = _words(
+    """
+    issue pr ticket bug release section step chapter item rfc pep commit page line
+    figure table case test example
+    """
+)
+
+# Counts written as words, read as numbers (`two reviewers` / `three reviewers`);
+# `one` is left out, it is too often a pronoun.
+_COUNTED = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+NUMBER_WORDS = {word: str(n) for n, word in enumerate(_COUNTED, start=2)}
 
 UNITS: dict[str, tuple[str, float]] = {
     "ms": ("duration", 0.001),

@@ -11,6 +11,11 @@ overall overlap — and one of these holds:
 - they read the same except one short identifier after a slot word
   (`deploy from main` / `deploy from release`).
 
+Clauses whose subjects (the words before the first verb) differ are about two
+things and never conflict: another file, release or issue (`Type hints in
+src/a.py are checked` / `… in src/b.py …`). A value is of the name written right
+before it (`Werkzeug 3.0`), so values of two named things never conflict.
+
 Pure text: no store, no git. `parse` once per memory, `compare` per candidate
 pair, `terms` for the candidate map.
 """
@@ -24,13 +29,17 @@ from functools import lru_cache
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
     FILLER_WITH_NEGATION,
+    LABELS,
     NEGATORS,
+    NUMBER_WORDS,
     SLOT_MARKERS,
     STOP,
     UNITS,
+    VERBS,
 )
 
-_TOKEN = re.compile(r"[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
+# A leading dot is kept: `.github/CODEOWNERS` and `.env` are quoted as written.
+_TOKEN = re.compile(r"\.?[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)([a-z%]*)$")
 
@@ -50,6 +59,8 @@ class Clause:
     negated: bool
     values: tuple[tuple[int, Value], ...]  # position in tokens, value
     text: str
+    written: tuple[str, ...]  # per token: as written (case kept), for quoting
+    subject: int  # tokens before the first verb name what the clause is about; 0 if none
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,8 @@ def stem(word: str) -> str:
 def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     """The value `token` holds (merging a unit word that follows) and whether the
     unit word was consumed."""
+    if token in NUMBER_WORDS:
+        return Value("number", NUMBER_WORDS[token], token), False
     if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
         return None, False  # most tokens: not a number, no regex needed
     match = _NUMBER.match(token)
@@ -122,8 +135,10 @@ def _content_stem(token: str) -> str:
 
 
 def _clause(text: str) -> Clause | None:
-    raw = _TOKEN.findall(text.lower().replace("\u2019", "'"))
+    found = _TOKEN.findall(text.replace("\u2019", "'"))
+    raw = [token.lower() for token in found]
     tokens: list[str] = []
+    written: list[str] = []
     values: list[tuple[int, Value]] = []
     index = 0
     while index < len(raw):
@@ -135,10 +150,12 @@ def _clause(text: str) -> Clause | None:
         if value is not None:
             values.append((len(tokens), value))
             tokens.append(value.text)
+            written.append(" ".join(found[index : index + (2 if consumed else 1)]))
             index += 2 if consumed else 1
             continue
         if token not in ("a", "an", "the"):
             tokens.append(token)
+            written.append(found[index])
         index += 1
     if not tokens:
         return None
@@ -148,7 +165,46 @@ def _clause(text: str) -> Clause | None:
         "" if position in held else _content_stem(token) for position, token in enumerate(tokens)
     )
     content = frozenset(word for word in stems if word)
-    return Clause(tuple(tokens), stems, content, negations % 2 == 1, tuple(values), text.strip())
+    return Clause(
+        tuple(tokens),
+        stems,
+        content,
+        negations % 2 == 1,
+        tuple(values),
+        text.strip(),
+        tuple(written),
+        next((end for end, token in enumerate(tokens) if token in VERBS), 0),
+    )
+
+
+def _subject(clause: Clause) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """The words and the values before the clause's first verb: the thing it is
+    about (`Type hints in src/a.py are checked`). Empty when no verb is found or the
+    clause starts with one (`Deploy from main`)."""
+    held = dict(clause.values)
+    words = {clause.stems[p] for p in range(clause.subject) if p not in held}
+    values = {(held[p].kind, held[p].amount) for p in range(clause.subject) if p in held}
+    return frozenset(word for word in words if word), frozenset(values)
+
+
+def _other_subjects(a: Clause, b: Clause) -> bool:
+    """Whether the clauses are about two different things: another file, named
+    thing or issue before the verb, or another release saying another thing."""
+    if not (a.subject and b.subject):
+        return False
+    (words_a, values_a), (words_b, values_b) = _subject(a), _subject(b)
+    if words_a != words_b:
+        return True
+    if values_a == values_b:
+        return False
+    # Only a value differs before the verb: `Issue 5123 is about…` names another
+    # issue, `Node 18 is required` / `Node 20 is required` is a correction, unless
+    # more values differ too (`Flask 3.1 dropped 3.8` / `Flask 3.0 dropped 3.7`).
+    if words_a & LABELS:
+        return True
+    amounts_a = {(v.kind, v.amount) for _, v in a.values}
+    amounts_b = {(v.kind, v.amount) for _, v in b.values}
+    return len(amounts_a - amounts_b) >= 2 and len(amounts_b - amounts_a) >= 2
 
 
 def parse(body: str) -> Parsed:
@@ -197,19 +253,31 @@ def _window(clause: Clause, position: int, left: int = 3, right: int = 2) -> fro
     return frozenset(words)
 
 
+def _named_by(clause: Clause, position: int) -> str:
+    """The thing a value is of, when a name stands right before it (`Werkzeug 3.0`,
+    `port 8080`); "" otherwise (`is 30 s`)."""
+    return clause.stems[position - 1] if position > 0 else ""
+
+
 def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
-    b_amounts = {(value.kind, value.amount) for _, value in b.values}
-    a_amounts = {(value.kind, value.amount) for _, value in a.values}
+    # Keyed by what each value is of: `Flask 3.0 requires Werkzeug 3.0` holds two
+    # different 3.0s, and `Werkzeug 2.3` contradicts only the second.
+    b_amounts = {(_named_by(b, p), v.kind, v.amount) for p, v in b.values}
+    a_amounts = {(_named_by(a, p), v.kind, v.amount) for p, v in a.values}
     for pos_a, value_a in a.values:
-        if (value_a.kind, value_a.amount) in b_amounts:
+        name_a = _named_by(a, pos_a)
+        if (name_a, value_a.kind, value_a.amount) in b_amounts:
             continue  # b says the same value somewhere: an elaboration, or another role
         window_a = _window(a, pos_a)
         for pos_b, value_b in b.values:
-            if value_b.kind != value_a.kind or (value_b.kind, value_b.amount) in a_amounts:
+            name_b = _named_by(b, pos_b)
+            if value_b.kind != value_a.kind or (name_b, value_b.kind, value_b.amount) in a_amounts:
                 continue
+            if name_a and name_b and name_a != name_b:
+                continue  # versions of two different things
             window_b = _window(b, pos_b)
             if window_a and window_b and _strict_slot(window_a, window_b):
-                return Contradiction("value", value_a.text, value_b.text)
+                return Contradiction("value", a.written[pos_a], b.written[pos_b])
     return None
 
 
@@ -253,7 +321,9 @@ def _antonym_conflict(a: Clause, b: Clause) -> Contradiction | None:
             neg_a = a.negated != (word in NEGATORS)
             neg_b = b.negated != (other in NEGATORS)
             if neg_a == neg_b and rest_a and rest_b and _strict_slot(rest_a, rest_b):
-                return Contradiction("antonym", word, other)
+                return Contradiction(
+                    "antonym", a.written[a.tokens.index(word)], b.written[b.tokens.index(other)]
+                )
     return None
 
 
@@ -285,9 +355,11 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
     held_b = {position for position, _ in b.values}
     if held_a & set(range(i1, i2)) or held_b & set(range(j1, j2)):
         return None  # values are compared by their amounts, in the value rule
+    if i2 in held_a or j2 in held_b:
+        return None  # the span names what a version is of: `SQLite 3` / `Jinja 3`
     if len(a.content & b.content) < 1:
         return None
-    return Contradiction("identifier", " ".join(span_a), " ".join(span_b))
+    return Contradiction("identifier", " ".join(a.written[i1:i2]), " ".join(b.written[j1:j2]))
 
 
 def compare(first: Parsed, second: Parsed) -> Contradiction | None:
@@ -296,6 +368,8 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
         for b in second.clauses:
             if not (a.content & b.content):
                 continue
+            if _other_subjects(a, b):
+                continue  # about two different things: another file, release, issue
             found = (
                 _values_conflict(a, b)
                 or _antonym_conflict(a, b)

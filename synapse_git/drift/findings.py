@@ -137,10 +137,16 @@ def _ordered(findings: list[Finding]) -> list[Finding]:
 
 
 def stale(
-    rows: Sequence[Memory], scope: Scope, kinds: set[str], *, checkout: Any = None
+    rows: Sequence[Memory],
+    scope: Scope,
+    kinds: set[str],
+    *,
+    checkout: Any = None,
+    search_older: bool = True,
 ) -> list[Finding]:
     """Stale and unverified paths, one finding per memory and kind. The checkout
-    (index, rules, history) is loaded once, and only when a memory names a path."""
+    (index, rules, history) is loaded once, and only when a memory names a path.
+    Without `search_older`, history past the walked window is not searched."""
     named = [(memory, find_paths(memory.body)) for memory in rows]
     named = [(memory, paths) for memory, paths in named if paths]
     if not named:
@@ -149,11 +155,15 @@ def stale(
         from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
 
         checkout = CheckoutPaths(scope)
+        if not search_older:
+            checkout.older_history = 0
     findings: list[Finding] = []
     for memory, paths in named:
         gone: list[str] = []
         renamed: list[tuple[str, str]] = []
         unknown: list[str] = []
+        unsearched: list[str] = []  # not in the recent history searched; older not searched
+        deleted: list[tuple[str, str]] = []  # renamed, then deleted
         for path in paths:
             state = checkout.check(
                 path, memory.head_commit, relative=memory.project == scope.project
@@ -162,26 +172,45 @@ def stale(
                 gone.append(path)
                 if state.renamed_to:
                     renamed.append((path, state.renamed_to))
+                elif state.deleted_as:
+                    deleted.append((path, state.deleted_as))
             elif state.status == "unverified":
-                unknown.append(path)
+                (unsearched if state.searched == "recent" else unknown).append(path)
         if gone and "stale" in kinds:
-            findings.append(_stale_finding(memory, gone, renamed))
-        if unknown and "unverified" in kinds:
-            findings.append(
-                Finding(
-                    "unverified",
-                    (memory.id,),
-                    f"memory {memory.id} names {_list(unknown)}, which git has never seen here "
-                    "(perhaps still to be written)",
-                    f"synapse memory edit {memory.id}",
-                    paths=tuple(unknown),
-                )
-            )
+            findings.append(_stale_finding(memory, gone, renamed, deleted))
+        if (unknown or unsearched) and "unverified" in kinds:
+            findings.append(_unverified_finding(memory, unknown, unsearched))
     return findings
 
 
-def _stale_finding(memory: Memory, gone: list[str], renamed: list[tuple[str, str]]) -> Finding:
-    moves = "; ".join(f"{old} is now {new}" for old, new in renamed)
+def _unverified_finding(memory: Memory, unknown: list[str], unsearched: list[str]) -> Finding:
+    parts = []
+    if unknown:
+        parts.append(
+            f"{_list(unknown)}, which git has never seen here (perhaps still to be written)"
+        )
+    if unsearched:
+        # Older history was not searched to its end: "never seen" would be a guess.
+        parts.append(f"{_list(unsearched)}, not found in the recent history searched")
+    return Finding(
+        "unverified",
+        (memory.id,),
+        f"memory {memory.id} names " + "; and ".join(parts),
+        f"synapse memory edit {memory.id}",
+        paths=tuple(unknown + unsearched),
+    )
+
+
+def _stale_finding(
+    memory: Memory,
+    gone: list[str],
+    renamed: list[tuple[str, str]],
+    deleted: Sequence[tuple[str, str]] = (),
+) -> Finding:
+    moves = "; ".join(
+        [f"{old} is now {new}" for old, new in renamed]
+        + [f"{old} was renamed to {last}, since deleted" for old, last in deleted]
+    )
     where = f" (written on {memory.branch})" if memory.branch else ""
     place = "this machine" if all(p.startswith(("/", "~/")) for p in gone) else "this checkout"
     detail = f"memory {memory.id}{where} names {_list(gone)}, gone from {place}"
@@ -345,7 +374,8 @@ def about(
         return []
     findings: list[Finding] = []
     if chosen & {"stale", "unverified"}:
-        findings += stale(rows, scope, chosen)
+        # Recall answers in milliseconds: it does not search older history.
+        findings += stale(rows, scope, chosen, search_older=not corrections_only)
     if "conflict" in chosen:
         findings += _conflicts_about(
             conn, scope, rows, quote=quote, corrections_only=corrections_only

@@ -141,6 +141,7 @@ def _broken(
             changes,
             find_paths=_find_paths,
             still_tracked=lambda folders: git_command.tracked_under(checkout.toplevel, folders),
+            staged_files=lambda: git_command.tracked_files(checkout.toplevel),
         )
 
 
@@ -152,18 +153,41 @@ def _find_paths(text: str) -> list[str]:
 
 
 def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
-    """Drift that was there before this commit: a warning, from the last refresh."""
+    """Drift that was there before this commit: a warning, from the last refresh.
+
+    The refresh may be old: a memory it found stale counts only while one of its
+    paths is still missing now (a stat each), and pairs are dated by the refresh.
+    """
     snapshot = snapshot_file.read_raw(where, checkout)
     if snapshot is None:
         return
-    stale = [k for k in snapshot.get("stale", {}) if int(k) not in ids]
+    stale = [
+        key
+        for key, paths in snapshot.get("stale", {}).items()
+        if int(key) not in ids and _still_missing(checkout, paths)
+    ]
     pairs = len(snapshot.get("older", {})) + len(snapshot.get("repeated", {}))
-    if stale or pairs:
-        counts = f"{len(stale)} stale" + (f", {pairs} conflicting or duplicate" if pairs else "")
+    parts = []
+    if stale:
+        noun = "memory names" if len(stale) == 1 else "memories name"
+        parts.append(f"{len(stale)} project {noun} a path missing now")
+    if pairs:
+        when = snapshot_file.written_at(where, checkout)
+        noun = "memory" if pairs == 1 else "memories"
+        parts.append(f"{pairs} conflicting or duplicate {noun} at the last refresh ({when})")
+    if parts:
         _say(
-            f"synapse: warning: {counts} project memories at the last refresh "
+            f"synapse: warning: {'; '.join(parts)} "
             "(not blocking; `synapse memory drift` lists them)"
         )
+
+
+def _still_missing(checkout: str, paths: object) -> bool:
+    if not isinstance(paths, list) or not paths:
+        return True
+    return any(
+        not os.path.lexists(os.path.join(checkout, str(path).rstrip("/"))) for path in paths
+    )
 
 
 def _report_broken(items: Sequence[Broken], *, blocking: bool) -> None:
@@ -238,7 +262,10 @@ def post_checkout(
 def _refresh_lines(refresh: Refresh) -> list[str]:
     snap = refresh.snapshot
     where = f" at {snap.head[:12]}" if snap.head else ""
-    lines = [f"synapse: checked {snap.visible} memories for this checkout{where}"]
+    from synapse_git.textrules import counted
+
+    checked = counted(snap.visible, "memory", "memories")
+    lines = [f"synapse: checked {checked} for this checkout{where}"]
     if refresh.became_stale:
         verb = "stale" if refresh.first else "became stale"
         lines.append(f"  {verb} ({len(refresh.became_stale)}):")

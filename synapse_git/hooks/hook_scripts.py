@@ -19,18 +19,22 @@ from pathlib import Path
 
 from synapse_git.errors import BadInput
 
-HOOKS = ("pre-commit", "post-checkout", "post-merge")
+HOOKS = ("pre-commit", "pre-merge-commit", "post-checkout", "post-merge")
 MARK = "# synapse-managed hook"
 CHAINED = ".synapse-chained"
 
 # What each hook runs, and whether a chained hook's failure ends the hook at once.
 _COMMANDS = {
     "pre-commit": ("synapse-drift-hook", "synapse-drift-hook", True),
+    # A merge that needs no conflict resolution never runs pre-commit: git runs this
+    # instead, with the merge result staged, so the same check sees what it deletes.
+    "pre-merge-commit": ("synapse-drift-hook", "synapse-drift-hook", True),
     "post-checkout": ("synapse", 'synapse hook post-checkout "$@"', False),
     "post-merge": ("synapse", 'synapse hook post-merge "$@"', False),
 }
 _PURPOSE = {
     "pre-commit": "Blocks a commit that deletes or renames a path a live project memory names.",
+    "pre-merge-commit": "Blocks a merge deleting or renaming a path a live project memory names.",
     "post-checkout": "After a branch switch: re-checks drift and refreshes the session snapshot.",
     "post-merge": "After a merge or pull: re-checks drift and refreshes the session snapshot.",
 }
@@ -131,6 +135,15 @@ def _bindir(text: str) -> str | None:
         if line.startswith("PATH='") and line.endswith("':$PATH"):
             return line[len("PATH='") : -len("':$PATH")].replace("'\\''", "'")
     return None
+
+
+def installed(folder: Path) -> dict[str, str]:
+    """Each hook's state in `folder`: synapse (ours), other (someone else's) or absent."""
+    states: dict[str, str] = {}
+    for name in HOOKS:
+        path = folder / name
+        states[name] = "synapse" if _ours(path, name) else "other" if path.exists() else "absent"
+    return states
 
 
 def _check_names(names: Sequence[str]) -> list[str]:

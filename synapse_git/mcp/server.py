@@ -12,6 +12,8 @@ first tool call, then kept until the client says its roots changed.
 from __future__ import annotations
 
 import contextlib
+import inspect
+import json
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -29,6 +31,7 @@ from mcp.types import (
     ListRootsRequest,
     ListRootsResult,
     NotificationParams,
+    TextContent,
     ToolAnnotations,
 )
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS
@@ -110,6 +113,11 @@ class SynapseServer(MCPServer[Any]):
         )
 
     @property
+    def started(self) -> bool:
+        """Whether any call has made the service (and so may have counted reads)."""
+        return self._synapse is not None
+
+    @property
     def synapse(self) -> Synapse:
         """The service, made on the first call: importing it loads pygit2, which start-up skips."""
         with self._lock:
@@ -148,7 +156,7 @@ class SynapseServer(MCPServer[Any]):
         if wrong:
             raise ToolError(f"Error executing tool {name}: bad arguments: " + "; ".join(wrong))
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except UnexpectedToolError as exc:
             # The SDK's own message is empty and it logs a long traceback: one line instead.
             cause = exc.__cause__ or exc
@@ -160,6 +168,12 @@ class SynapseServer(MCPServer[Any]):
                 message = argument_errors(exc.__cause__)
                 raise ToolError(f"Error executing tool {name}: {message}") from exc.__cause__
             raise
+        if isinstance(result, CallToolResult) and result.structured_content is not None:
+            # The SDK renders the text copy indented, larger than the response cap that
+            # the structured output was held to; the cap counts this compact form.
+            text = json.dumps(result.structured_content, ensure_ascii=False)
+            result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
+        return result
 
     def cached_roots(self) -> ListRootsResult | None:
         with self._lock:
@@ -273,7 +287,7 @@ def recall(
     ] = "",
     budget: Budget = None,
     limit: Annotated[
-        int | None, Field(description="At most this many hits (default: the budget's).")
+        int | None, Field(ge=1, description="At most this many hits (default: the budget's).")
     ] = None,
     alternatives: Annotated[
         list[str] | None,
@@ -333,7 +347,7 @@ def readmemory(
         Field(description="The hit's project exactly as recall gave it (null for global)."),
     ],
     offset: Annotated[
-        int, Field(description="Byte offset to start at: 0, then each page's next.")
+        int, Field(ge=0, description="Byte offset to start at: 0, then each page's next.")
     ] = 0,
     budget: Budget = None,
     *,
@@ -366,6 +380,7 @@ def readmemory(
             budget=server.budget_or_default(budget),
             project=project,
             check_project=True,
+            count=True,
         )
     return {"memory": None if page is None else page.as_json()}
 
@@ -512,12 +527,24 @@ def build(
         (supersede, "Replace an outdated memory", _writes(destructive=True, idempotent=False)),
         (forget, "Forget a memory", _writes(destructive=True, idempotent=True)),
     ):
-        server.add_tool(tool, title=title, annotations=hints, structured_output=True)
+        # The model reads the description: without the docstring's indentation.
+        description = inspect.cleandoc(tool.__doc__ or "")
+        server.add_tool(
+            tool,
+            title=title,
+            description=description,
+            annotations=hints,
+            structured_output=True,
+        )
     return server
 
 
 def serve(config: Config, *, project: Path | None = None, budget: str | None = None) -> None:
     """Serve over stdio until the client closes the connection."""
     server = build(config, project=project, budget=budget)
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run("stdio")
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run("stdio")
+    finally:
+        if server.started:
+            server.synapse.reads.flush()

@@ -30,3 +30,14 @@ def read_raw(data_dir: Path, checkout: str) -> dict[str, Any] | None:
     if data.get("format") != SNAPSHOT_FORMAT or data.get("checkout") != checkout:
         return None
     return data
+
+
+def written_at(data_dir: Path, checkout: str) -> str:
+    """When the checkout's snapshot was last written, in UTC to the minute."""
+    import time
+
+    try:
+        stamp = snapshot_path(data_dir, checkout).stat().st_mtime
+    except OSError:
+        return "time unknown"
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(stamp))

@@ -60,6 +60,9 @@ class Snapshot(NamedTuple):
     repeated: dict[str, int]  # id -> newer id (duplicate)
     titles: dict[str, str]  # first lines of those left out
     visible: int
+    # ids naming a path that is missing yet not known to be stale: still told,
+    # but never "fine again" (older snapshots lack it)
+    unverified: tuple[str, ...] = ()
 
     def current(self, head: str | None, store_version: str) -> bool:
         return self.head == head and self.store_version == store_version
@@ -114,12 +117,15 @@ def build(
     stale: dict[str, list[str]] = {}
     older: dict[str, int] = {}
     repeated: dict[str, int] = {}
+    unverified: set[str] = set()
     for finding in findings:
         ids = [int(i) for i in finding.get("ids", [])]
         kind = finding.get("kind")
         if kind == "stale":
             for memory_id in ids:
                 stale.setdefault(str(memory_id), []).extend(finding.get("paths", []))
+        elif kind == "unverified":
+            unverified.update(str(memory_id) for memory_id in ids)
         elif kind in ("conflict", "duplicate") and len(ids) >= 2:
             old = int(finding.get("older", min(ids)))
             new = int(finding.get("newer", max(ids)))
@@ -149,6 +155,7 @@ def build(
         repeated=repeated,
         titles=titles,
         visible=len(rows),
+        unverified=tuple(sorted(unverified, key=int)),
     )
 
 
@@ -165,7 +172,9 @@ def compare(before: Snapshot | None, after: Snapshot) -> Refresh:
     if before is None:
         return Refresh(after, dict(after.stale), {}, True)
     became = {k: v for k, v in after.stale.items() if k not in before.stale}
-    fine = {k: before.titles.get(k, "") for k in before.stale if k not in after.stale}
+    # A memory whose path is still missing is not fine again, only less certain.
+    missing = set(after.stale) | set(after.unverified)
+    fine = {k: before.titles.get(k, "") for k in before.stale if k not in missing}
     return Refresh(after, became, fine, False)
 
 

@@ -117,12 +117,23 @@ def insert(
     branch: str | None = None,
     created_at: str | None = None,
     updated_at: str | None = None,
+    import_id: int | None = None,
 ) -> int:
     stamp = created_at or now()
     cursor = conn.execute(
         "INSERT INTO memories (body, source, project, created_at, updated_at, norm, head_commit,"
-        " branch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (body, source, project, stamp, updated_at or stamp, norm_key(body), head_commit, branch),
+        " branch, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            body,
+            source,
+            project,
+            stamp,
+            updated_at or stamp,
+            norm_key(body),
+            head_commit,
+            branch,
+            import_id,
+        ),
     )
     assert cursor.lastrowid is not None
     return cursor.lastrowid

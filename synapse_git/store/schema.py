@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -155,8 +155,19 @@ CREATE TABLE team_files (
 );
 """
 
+# Each import is a batch, so one command can take a whole import back
+# (`memory forget --import BATCH`); memories written any other way have none.
+_V5 = """
+CREATE TABLE imports (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    imported_at TEXT NOT NULL
+);
+ALTER TABLE memories ADD COLUMN import_id INTEGER REFERENCES imports(id);
+CREATE INDEX memories_import ON memories (import_id) WHERE import_id IS NOT NULL;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 
 
 def statements(script: str) -> Iterator[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.git import project_scope
-from synapse_git.store import memories
+from synapse_git.store import batches, memories
 from synapse_git.textrules import check_body, check_source, utf8
 
 
@@ -23,6 +23,7 @@ class ImportReport:
     imported: int
     duplicates: int
     lines: int
+    batch: int | None = None  # None when nothing new was stored
 
 
 def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
@@ -48,6 +49,7 @@ def import_lines(
     transaction then rolls the whole import back. Blank lines are skipped."""
     projects: dict[str, str] = {}
     imported = duplicates = count = 0
+    batch: int | None = None
     for count, line in enumerate(lines, start=1):
         if progress is not None:
             progress(count)
@@ -60,9 +62,13 @@ def import_lines(
         if memories.find_duplicate(conn, body, project) is not None:
             duplicates += 1
             continue
-        memories.insert(conn, body, source, project, created_at=created, updated_at=updated)
+        if batch is None:
+            batch = batches.start(conn)
+        memories.insert(
+            conn, body, source, project, created_at=created, updated_at=updated, import_id=batch
+        )
         imported += 1
-    return ImportReport(imported, duplicates, count)
+    return ImportReport(imported, duplicates, count, batch)
 
 
 def _parse(

@@ -24,7 +24,10 @@ def test_export_file_then_import_round_trips_awkward_text(repo: Path, tmp_path: 
     other = tmp_path / "other-store"
     done = run_cli("memory", "import", str(dump), env={"SYNAPSE_DATA": str(other)})
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "imported 2 memories (0 duplicates skipped)\n"
+    assert done.stdout == (
+        "imported 2 memories (0 duplicates skipped)\n"
+        "batch 1; undo: synapse memory forget --import 1\n"
+    )
     assert done.stderr == ""  # no progress bar for a small file
     exported = [line for line in dump.read_text(encoding="utf-8").split("\n") if line]
     assert len(exported) == 2
@@ -59,7 +62,12 @@ def test_a_large_import_shows_progress_on_stderr(tmp_path: Path) -> None:
     big.write_text("\n".join(lines) + "\n")
     done = run_cli("memory", "import", str(big), "--json")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"imported": 2001, "duplicates": 0, "lines": 2001}
+    assert json.loads(done.stdout) == {
+        "imported": 2001,
+        "duplicates": 0,
+        "lines": 2001,
+        "batch": 1,
+    }
     assert "importing [" in done.stderr
     assert done.stderr.rstrip().endswith("[" + "#" * 30 + "] 2001 lines")
 

@@ -160,3 +160,145 @@ NON_CONFLICTS: list[tuple[str, str]] = [
         "Run the import job during business hours.",
     ),
 ]
+
+# Pairs written as they come up on a real project (a web framework's repository):
+# notes that differ only in their subject (another file, another version's
+# subject, another named thing, another quantity) next to true corrections.
+# The rules were tuned on the DEV half only; the TEST half checks they hold.
+SUBJECT_CONFLICTS_DEV: list[tuple[str, str]] = [
+    (
+        "Type hints in src/flask/helpers.py are checked by mypy.",
+        "Type hints in src/flask/helpers.py are not checked by mypy.",
+    ),
+    ("Flask 3.1 dropped Python 3.8.", "Flask 3.1 dropped Python 3.9."),
+    (
+        "tests/test_logging.py has a flaky test on Windows.",
+        "tests/test_logging.py has no flaky test on Windows.",
+    ),
+    ("The docs build with Sphinx 7.2.", "The docs build with Sphinx 8.0."),
+    ("MANIFEST.in includes the examples folder.", "MANIFEST.in excludes the examples folder."),
+    ("requirements/dev.in pins pytest to 8.1.", "requirements/dev.in pins pytest to 8.3."),
+    (
+        "The .github/CODEOWNERS file names two reviewers for src/.",
+        "The .github/CODEOWNERS file names three reviewers for src/.",
+    ),
+    ("The test matrix covers Python 3.9 to 3.12.", "The test matrix covers Python 3.9 to 3.13."),
+    ("Werkzeug 3.0 is the minimum for Flask.", "Werkzeug 3.1 is the minimum for Flask."),
+    (
+        "The session cookie name defaults to session.",
+        "The session cookie name defaults to flask_session.",
+    ),
+    ("Run pre-commit with the ruff hook enabled.", "Run pre-commit with the ruff hook disabled."),
+    ("The CLI loads .env files by default.", "The CLI does not load .env files by default."),
+    ("Blueprint tests use the app fixture.", "Blueprint tests no longer use the app fixture."),
+    ("The max content length is 16 MB.", "The max content length is 32 MB."),
+    ("Tox runs 6 environments in CI.", "Tox runs 8 environments in CI."),
+    (
+        "Releases are tagged from the stable branch.",
+        "Releases are tagged from the main branch.",
+    ),  # a path as the value a clause gives stays a value
+    ("The app config lives in src/config.py.", "The app config lives in src/settings.py."),
+    (
+        "Settings are read from config/app.toml at startup.",
+        "Settings are read from config/base.toml at startup.",
+    ),
+]
+
+SUBJECT_NON_CONFLICTS_DEV: list[tuple[str, str]] = [
+    (
+        "Type hints in src/flask/helpers.py are checked by mypy.",
+        "Type hints in src/flask/views.py are checked by mypy.",
+    ),
+    ("Flask 3.1 dropped Python 3.8.", "Flask 3.0 dropped Python 3.7."),
+    (
+        "A flaky test in tests/test_logging.py fails on Windows.",
+        "A flaky test in tests/test_blueprints.py fails on Windows.",
+    ),
+    ("Click 8.1 is required by the CLI.", "Jinja 3.1 is required by the templates."),
+    ("MANIFEST.in includes the examples folder.", "requirements/dev.in includes the docs extras."),
+    ("requirements/dev.in pins pytest to 8.1.", "requirements/docs.in pins sphinx to 7.2."),
+    (
+        "The .github/CODEOWNERS file names two reviewers.",
+        "The docs/CODEOWNERS file names three reviewers.",
+    ),
+    ("Werkzeug 3.0 added the new debugger.", "Werkzeug 2.3 added the new router."),
+    (
+        "Run `pytest tests/test_views.py` before touching views.",
+        "Run `pytest tests/test_helpers.py` before touching helpers.",
+    ),
+    (
+        "The json provider lives in src/flask/json/provider.py.",
+        "The json tag lives in src/flask/json/tag.py.",
+    ),
+    ("Python 3.8 support ended in Flask 3.1.", "Python 3.7 support ended in Flask 3.0."),
+    ("The tutorial app uses SQLite 3.", "The tutorial app uses Jinja 3."),
+    ("Coverage for src/flask/app.py is 98%.", "Coverage for src/flask/cli.py is 85%."),
+    ("Issue 5123 is about async views.", "Issue 5210 is about async views."),
+    ("The flaskr example has 12 tests.", "The celery example has 3 tests."),
+    (
+        "Signals are disabled in the testing config.",
+        "Signals are enabled in the app factory example.",
+    ),
+]
+
+SUBJECT_CONFLICTS_TEST: list[tuple[str, str]] = [
+    (
+        "src/flask/sansio/app.py holds the routing logic.",
+        "src/flask/sansio/app.py no longer holds the routing logic.",
+    ),
+    ("Flask 3.0 requires Werkzeug 3.0.", "Flask 3.0 requires Werkzeug 2.3."),
+    ("The docs/LICENSE file is BSD-3-Clause.", "The docs/LICENSE file is MIT."),
+    (
+        "Pin blinker to 1.6 in requirements/tests.in.",
+        "Pin blinker to 1.8 in requirements/tests.in.",
+    ),
+    ("The async extra installs asgiref 3.2.", "The async extra installs asgiref 3.7."),
+    ("CI runs on ubuntu-latest.", "CI runs on ubuntu-22.04."),
+    ("The debugger PIN is enabled in development.", "The debugger PIN is disabled in development."),
+    ("tests/test_async.py is skipped on PyPy.", "tests/test_async.py is not skipped on PyPy."),
+    ("The default SEND_FILE_MAX_AGE is 12 hours.", "The default SEND_FILE_MAX_AGE is 0 hours."),
+    ("Templates auto-reload in debug mode.", "Templates never auto-reload in debug mode."),
+    ("Use flit to build the sdist.", "Use hatch to build the sdist."),
+    ("The nightly docs job runs at 03:00 UTC.", "The nightly docs job runs at 05:00 UTC."),
+    ("Type checking uses mypy 1.8 in CI.", "Type checking uses mypy 1.11 in CI."),
+    ("The test suite takes 40 seconds.", "The test suite takes 90 seconds."),
+    ("Contributors sign the CLA.", "Contributors don't sign the CLA."),
+    ("The json provider sorts keys.", "The json provider doesn't sort keys."),
+]
+
+SUBJECT_NON_CONFLICTS_TEST: list[tuple[str, str]] = [
+    (
+        "src/flask/sansio/app.py holds the routing logic.",
+        "src/flask/sansio/blueprints.py holds the routing logic.",
+    ),
+    ("Flask 3.0 requires Werkzeug 3.0.", "Quart 0.19 requires Werkzeug 3.0."),
+    ("The docs/LICENSE file is BSD-3-Clause.", "The .github/CODEOWNERS file is short."),
+    (
+        "Pin blinker to 1.6 in requirements/tests.in.",
+        "Pin blinker to 1.8 in requirements/typing.in.",
+    ),
+    (
+        "Flask 2.3 deprecated the json_encoder attribute.",
+        "Flask 2.2 deprecated the app.before_first_request hook.",
+    ),
+    (
+        "Tests for the CLI live in tests/test_cli.py.",
+        "Tests for the config live in tests/test_config.py.",
+    ),
+    ("The debugger PIN is enabled in development.", "The reloader is disabled in production."),
+    ("tests/test_async.py is skipped on PyPy.", "tests/test_signals.py is skipped on PyPy."),
+    ("Mypy 1.8 checks src/flask/.", "Pyright 1.1 checks tests/typing/."),
+    ("Werkzeug 3.0 removed the url_quote helper.", "Werkzeug 2.1 removed the safe_str_cmp helper."),
+    ("The tutorial has 9 chapters.", "The patterns section has 30 pages."),
+    ("The nightly docs job runs at 03:00 UTC.", "The weekly link check runs at 05:00 UTC."),
+    ("Python 3.13 support landed in Flask 3.1.", "Python 3.12 support landed in Flask 3.0."),
+    (
+        "A race in tests/test_reqctx.py fails on macOS.",
+        "A race in tests/test_appctx.py fails on macOS.",
+    ),
+    ("src/flask/cli.py is missing type hints.", "src/flask/ctx.py is missing type hints."),
+    ("Release 3.0.1 fixed the session bug.", "Release 3.0.2 fixed the redirect bug."),
+]
+
+SUBJECT_CONFLICTS = SUBJECT_CONFLICTS_DEV + SUBJECT_CONFLICTS_TEST
+SUBJECT_NON_CONFLICTS = SUBJECT_NON_CONFLICTS_DEV + SUBJECT_NON_CONFLICTS_TEST

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import git, make_repo
 
-from synapse_git.drift.paths import NeverMissing, find_paths
+from synapse_git.drift.never_missing import NeverMissing
+from synapse_git.drift.paths import find_paths
 
 # (text, the one path it names)
 POSITIVE = [
@@ -75,6 +76,16 @@ POSITIVE = [
     ("vendor/github.com/pkg/errors/errors.go", "vendor/github.com/pkg/errors/errors.go"),
     ("packages/core/index.js is the entry", "packages/core/index.js"),
     ("bin/synapse-drift", "bin/synapse-drift"),
+    # `.in` files and all-capitals file names in a folder
+    ("MANIFEST.in lists the examples", "MANIFEST.in"),
+    ("pins are in requirements/dev.in", "requirements/dev.in"),
+    ("edit `requirements/docs.in` then compile", "requirements/docs.in"),
+    ("`MANIFEST.in` ships the tests", "MANIFEST.in"),
+    ("reviewers are in .github/CODEOWNERS", ".github/CODEOWNERS"),
+    ("`.github/CODEOWNERS` names two reviewers", ".github/CODEOWNERS"),
+    ("the licence text is docs/LICENSE", "docs/LICENSE"),
+    ("credits in docs/AUTHORS", "docs/AUTHORS"),
+    ("owners in team/CODEOWNERS", "team/CODEOWNERS"),
 ]
 
 # Text that names no path at all.
@@ -145,6 +156,10 @@ NEGATIVE = [
     "score 0.9/1.0",
     "PR #123 merged",
     "localhost/api/v1",
+    "UI/UX and TCP/UDP",
+    "the HTTP/REST layer",
+    "log in.",
+    "plug in, then run",
 ]
 
 

@@ -228,6 +228,25 @@ def test_a_commit_deleting_very_many_paths_reads_the_bodies_once(
             changes,
             find_paths=paths.find_paths,
             still_tracked=lambda folders: git_command.tracked_under(checkout.toplevel, folders),
+            staged_files=lambda: git_command.tracked_files(checkout.toplevel),
         )
     conn.close()
     assert [(b.memory_id, b.path) for b in broken] == [(memory, "d/"), (memory, "d/f7.txt")]
+
+
+def test_the_warning_counts_only_what_is_still_stale_now(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    git(hooked, "commit", "-q", "--no-verify", "-m", "drop it")
+    switched = run_git(hooked, "checkout", "-b", "later")  # the refresh finds it stale
+    assert "stale (1)" in switched.stdout
+    (hooked / "src/app.py").write_text("print(3)\n", encoding="utf-8")
+    git(hooked, "add", "src/app.py")
+    warned = run_git(hooked, "commit", "-m", "unrelated")
+    assert warned.returncode == 0
+    assert "warning: 1 project memory names a path missing now" in warned.stdout
+    # Restored by a file checkout, which refreshes nothing: the warning is gone at once.
+    git(hooked, "checkout", "HEAD~2", "--", "scripts/deploy.sh")
+    restored = run_git(hooked, "commit", "-m", "bring it back")
+    assert restored.returncode == 0
+    assert "warning" not in restored.stdout, restored.stdout

@@ -28,11 +28,11 @@ def test_the_published_scripts_are_what_install_writes() -> None:
 def test_install_is_idempotent_and_uninstall_removes(repo: Path) -> None:
     first = run_cli("hook", "install", cwd=repo)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.count("installed") == 3
+    assert first.stdout.count("installed") == 4
     hooks = repo / ".git" / "hooks"
     before = {name: (hooks / name).read_text() for name in hook_scripts.HOOKS}
     second = run_cli("hook", "install", cwd=repo)
-    assert second.stdout.count("unchanged") == 3
+    assert second.stdout.count("unchanged") == 4
     assert {name: (hooks / name).read_text() for name in hook_scripts.HOOKS} == before
     assert not list(hooks.glob("*.synapse-chained"))
     done = run_cli("hook", "uninstall", cwd=repo)
@@ -133,7 +133,7 @@ def test_every_published_hook_is_documented_and_its_entry_exists() -> None:
     by_id = {hook["id"]: hook for hook in hooks}
     assert set(by_id) == {"synapse-drift", "synapse-refresh"}
     drift = by_id["synapse-drift"]
-    assert drift["stages"] == ["pre-commit"]
+    assert drift["stages"] == ["pre-commit", "pre-merge-commit"]
     assert drift["pass_filenames"] is False and drift["always_run"] is True
     assert by_id["synapse-refresh"]["stages"] == ["post-checkout"]
     for hook_id, hook in by_id.items():

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from conftest import git, make_repo, run_cli, run_git
@@ -137,7 +140,7 @@ def test_post_checkout_refreshes_on_a_branch_switch_only(repo: Path, isolated_st
     import_memories(repo, ["The readme is README.md"])
     switched = run_git(repo, "checkout", "-b", "side")
     assert switched.returncode == 0
-    assert "synapse: checked 1 memories for this checkout" in switched.stdout
+    assert "synapse: checked 1 memory for this checkout" in switched.stdout
     path = snapshots.snapshot_path(isolated_store, str(repo.resolve()))
     assert path.is_file()
     path.unlink()
@@ -154,7 +157,7 @@ def test_post_checkout_from_a_linked_worktree(tmp_path: Path, isolated_store: Pa
     linked = tmp_path / "linked"
     done = run_git(main, "worktree", "add", "-b", "work", str(linked))
     assert done.returncode == 0, done.stdout
-    assert "synapse: checked 1 memories" in done.stdout
+    assert "synapse: checked 1 memory" in done.stdout
     assert snapshots.snapshot_path(isolated_store, str(linked.resolve())).is_file()
     out = run_cli("hook", "session", cwd=linked).stdout
     assert "The notes are in a.txt" in out and f"project {main.resolve()}" in out
@@ -203,3 +206,36 @@ def test_hook_and_scope_agree_on_the_project(tmp_path: Path) -> None:
         assert found.project == resolved.project
         assert str(found.toplevel) == str(resolved.checkout)
         assert found.head == project_scope.head(resolved).commit
+
+
+def test_the_agent_session_script_exits_0_on_a_bad_budget(repo: Path) -> None:
+    script = Path(__file__).resolve().parents[2] / "hooks" / "agents" / "session-start.sh"
+    bindir = str(Path(sys.executable).parent)
+    done = subprocess.run(
+        ["sh", str(script), str(repo)],
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": f"{bindir}:/usr/bin:/bin",
+            "SYNAPSE_DATA": os.environ["SYNAPSE_DATA"],
+            "SYNAPSE_SESSION_BUDGET": "huge",
+        },
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "unknown budget 'huge'" in done.stderr
+
+
+def test_reading_a_memory_moves_it_up_the_session_list(repo: Path) -> None:
+    svc = Synapse()
+    scope = svc.scope(repo)
+    first, second, third = (svc.remember(body, scope).id for body in ("alpha", "beta", "gamma"))
+    assert [e.id for e in svc.session_snapshot(scope).entries] == [third, second, first]
+    done = run_cli("memory", "read", str(first), cwd=repo)
+    assert done.returncode == 0 and done.stdout.startswith("alpha")
+    # A later page of the same read is not another read.
+    assert run_cli("memory", "read", str(first), "--offset", "2", cwd=repo).returncode == 0
+    with closing(sqlite3.connect(svc.config.db_path)) as conn:
+        counts = dict(conn.execute("SELECT id, recalled FROM memories"))
+    assert counts == {first: 1, second: 0, third: 0}
+    assert [e.id for e in svc.session_snapshot(scope).entries] == [third, first, second]

@@ -101,6 +101,8 @@ def test_installed_config_blocks_a_real_commit_and_refreshes_on_checkout(
         "--hook-type",
         "pre-commit",
         "--hook-type",
+        "pre-merge-commit",
+        "--hook-type",
         "post-checkout",
     )
     assert installed.returncode == 0, installed.stdout
@@ -121,5 +123,15 @@ def test_installed_config_blocks_a_real_commit_and_refreshes_on_checkout(
 
     switched = run(repo, env, "git", "checkout", "-b", "side")
     assert switched.returncode == 0, switched.stdout
-    assert "synapse: checked 1 memories" in switched.stdout
+    assert "synapse: checked 1 memory" in switched.stdout
     assert list((isolated_store / "sessions").glob("*.json"))
+
+    # A merge without conflicts runs pre-merge-commit, not pre-commit.
+    git(repo, "rm", "-q", "docs/deploy.md")
+    git(repo, "commit", "-q", "--no-verify", "-m", "drop the deploy notes")
+    git(repo, "checkout", "-q", "-")
+    head = git(repo, "rev-parse", "HEAD")
+    merged = run(repo, env, "git", "merge", "--no-ff", "-m", "merge side", "side")
+    assert merged.returncode != 0, merged.stdout
+    assert "docs/deploy.md is deleted" in merged.stdout
+    assert git(repo, "rev-parse", "HEAD") == head, "no merge commit was made"

@@ -109,3 +109,17 @@ def mcp_session(
 def in_env(data: Path) -> dict[str, str]:
     """The environment for a CLI process sharing the server's store."""
     return {**os.environ, **server_env(data)}
+
+
+@contextmanager
+def started_from(params: StdioServerParameters, roots: list[Path]) -> Iterator[Session]:
+    """A client that starts the server exactly as `params` say (a client's configuration)."""
+
+    async def callback(context: ClientRequestContext) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri=folder.as_uri()) for folder in roots])
+
+    client = Client(params, list_roots_callback=callback)
+    with ExitStack() as stack:
+        portal = stack.enter_context(start_blocking_portal())
+        stack.enter_context(portal.wrap_async_context_manager(client))
+        yield Session(portal, client, roots)

@@ -116,6 +116,21 @@ def test_eval_without_a_store_is_an_error(tmp_path: Path) -> None:
     assert done.returncode == 2 and "no store" in done.stderr
 
 
+def test_a_case_never_found_is_labeled_not_found(tmp_path: Path, outside: Path) -> None:
+    Synapse().import_lines(['{"body": "Deploys go out with make deploy", "project": null}'])
+    cases = tmp_path / "cases.toml"
+    cases.write_text(
+        '[[case]]\nquery = "deploy"\nexpect = "a text no memory holds"\n'
+        '[[case]]\nquery = "deploy"\n',
+        encoding="utf-8",
+    )
+    done = run_cli("memory", "eval", str(cases), cwd=outside)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith("  not found") and "cut from the response" not in done.stdout
+    assert lines[1].endswith("  1 hit (none expected)")
+
+
 def test_eval_reports_kinds_and_the_cases_with_their_rewordings(
     examples_store: Path, outside: Path, tmp_path: Path
 ) -> None:

@@ -1,0 +1,38 @@
+"""`synapse demo`: recall on the example store, in a temporary store removed afterwards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from synapse_git import demo as demo_run
+from synapse_git.cli.output import JSON_OPTION, emit
+from synapse_git.cli.recall import _print as print_recalled
+from synapse_git.store.location import data_dir
+
+
+def demo(
+    question: str = typer.Argument(demo_run.QUESTION, help="The question to ask."),
+    examples: Path = typer.Option(
+        None, "--examples", help="A JSON Lines store to try (default: examples/memories.jsonl)."
+    ),
+    budget: str = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Ask the example store a question without touching your store: the examples go into
+    a temporary store that is removed before the command ends."""
+    shown = demo_run.run(question, examples=examples, budget=budget)
+    if as_json:
+        emit({"examples": str(shown.examples), "imported": shown.imported, **shown.found.as_json()})
+        return
+    typer.echo(
+        f"demo: {shown.imported} example memories from {shown.examples} in a temporary store,"
+        f" removed again; your store ({data_dir() / 'memory.db'}) is not touched"
+    )
+    typer.echo(f"$ synapse memory recall {question!r}")
+    print_recalled(shown.found, question)
+    typer.echo(
+        "next: `synapse memory remember \"…\"` in a repository of yours, "
+        "`synapse mcp config claude|codex --write` for an agent, `synapse status`"
+    )

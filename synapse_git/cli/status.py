@@ -1,0 +1,65 @@
+"""`synapse status`: the store here, how it was chosen, and who else opens it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from synapse_git.cli.output import JSON_OPTION, emit, service
+from synapse_git.clients.status import Status
+
+
+def status(
+    folder: Path = typer.Option(
+        None, "--folder", "-C", help="Act as if run in this folder (default: here)."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show the store (and how it was chosen), its memories, this project, the hooks
+    installed here, and whether the MCP client files here open the same store."""
+    svc = service()
+    found = svc.status(svc.scope(folder))
+    if as_json:
+        emit(found.as_json())
+    else:
+        for line in lines(found):
+            typer.echo(line)
+
+
+def lines(found: Status) -> list[str]:
+    data = found.as_json()
+    store = data["store"]
+    out = [f"store     {store['path']} (chosen by {store['chosen_by']})"]
+    if store["problem"]:
+        out.append(f"          problem: {store['problem']}")
+    elif not store["exists"] or store["schema"] is None:
+        out.append("          not created yet: the first write creates it")
+    else:
+        out.append(f"schema    {store['schema']} (this Synapse writes {store['schema_supported']})")
+    memories = data["memories"]
+    counted = "-" if memories["global"] is None else str(memories["global"])
+    if found.scope.project is None:
+        out.append(f"memories  {counted} global")
+        out.append(f"project   none: {found.scope.note}")
+    else:
+        mine = "-" if memories["project"] is None else str(memories["project"])
+        out.append(f"memories  {counted} global, {mine} in this project")
+        out.append(f"project   {found.scope.project}")
+    if found.hooks_folder is not None:
+        hooks = ", ".join(f"{name} {state}" for name, state in found.hooks.items())
+        out.append(f"hooks     {hooks} (in {found.hooks_folder})")
+    clients = data["mcp_clients"]
+    if not clients:
+        out.append("mcp       no client file here: `synapse mcp config claude|codex --write`")
+    for client in clients:
+        if not client["server"]:
+            verdict = "no synapse server in it"
+        elif client["store"] is None:
+            verdict = "store not pinned: the client's environment decides which one opens"
+        elif client["same_store"]:
+            verdict = "opens this store"
+        else:
+            verdict = f"opens ANOTHER store: {client['store']}"
+        out.append(f"mcp       {client['file']}: {verdict}")
+    return out

@@ -1,0 +1,54 @@
+"""`synapse demo`: the example store, asked a question, without touching the user's store.
+
+The examples are imported into a temporary data folder that is removed before
+the command returns, so nothing of the made-up project reaches the user's store,
+its session starts or any other repository's recall.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from synapse_git.errors import BadInput
+from synapse_git.recall.response import Recalled
+from synapse_git.service import Synapse
+from synapse_git.settings import Config
+
+EXAMPLES = Path("examples") / "memories.jsonl"
+QUESTION = "how do we deploy"
+
+
+@dataclass(frozen=True)
+class Demo:
+    examples: Path
+    imported: int
+    found: Recalled
+
+
+def examples_file(given: Path | None) -> Path:
+    """The example store: `given`, else examples/memories.jsonl here or beside the package."""
+    if given is not None:
+        return given
+    for candidate in (EXAMPLES, Path(__file__).resolve().parents[1] / EXAMPLES):
+        if candidate.is_file():
+            return candidate
+    raise BadInput(f"no {EXAMPLES} here: run it from a clone of Synapse, or pass --examples FILE")
+
+
+def run(
+    question: str, *, examples: Path | None = None, folder: Path | None = None, budget: str | None
+) -> Demo:
+    source = examples_file(examples)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {source}: {exc}") from None
+    lines = [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
+    with tempfile.TemporaryDirectory(prefix="synapse-demo-") as data:
+        # The defaults, not the user's config.toml: the demo shows Synapse as shipped.
+        svc = Synapse(Config(data_dir=Path(data)))
+        imported = svc.import_lines(lines).imported
+        found = svc.recall(question, svc.scope(folder), budget=budget)
+    return Demo(source, imported, found)

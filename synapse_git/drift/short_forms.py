@@ -1,0 +1,74 @@
+"""One rule, shared by drift and the commit hook, for a path a memory names by a
+shorter form (docs/drift.md, paths).
+
+A memory may name `src/app/db.py` as `app/db.py` or `db.py`. A named path with a
+folder whose first folder is a top-level folder of the checkout names that place
+from the root and nothing else; any other named path names every tracked file or
+folder it is the trailing part of. A named path is present while it names
+something; a commit breaks it when it named a path the commit deletes or renames
+and names nothing in the tree the commit records.
+
+Pure text: the commit hook imports this module, so no pygit2 and no store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+
+
+def tails(path: str) -> list[str]:
+    """The shorter forms of `path`: `app/db.py` and `db.py` for `src/app/db.py`."""
+    parts = path.split("/")
+    return ["/".join(parts[start:]) for start in range(1, len(parts))]
+
+
+def parents(path: str) -> list[str]:
+    """The folders above `path`, outermost first."""
+    parts = path.split("/")
+    return ["/".join(parts[:end]) for end in range(1, len(parts))]
+
+
+def from_root(named: str, is_top_folder: Callable[[str], bool]) -> bool:
+    """`src/x.py` whose first folder is at the checkout's root names a place from
+    the root; `app/x.py` (no top-level `app`) may be the end of `src/app/x.py`."""
+    return "/" in named and is_top_folder(named.split("/", 1)[0])
+
+
+def names(named: str, path: str, *, rooted: bool) -> bool:
+    """Whether a memory's `named` path (no trailing slash) names the tracked `path`."""
+    return named == path or (not rooted and path.endswith("/" + named))
+
+
+class Tree:
+    """The files and folders of one tree (the index, a commit's tree), with every
+    shorter form of them, built once for many questions."""
+
+    def __init__(self, files: Iterable[str]) -> None:
+        self.files = set(files)
+        self.folders = {folder for path in self.files for folder in parents(path)}
+        self._tails: set[str] | None = None
+
+    def holds(self, path: str) -> bool:
+        return path in self.files or path in self.folders
+
+    def ends_with(self, named: str) -> bool:
+        """Whether some file or folder ends with `named` (is `named` or longer)."""
+        if self._tails is None:
+            found: set[str] = set()
+            for path in (*self.files, *self.folders):
+                found.update(tails(path))
+            self._tails = found
+        return named in self._tails
+
+    def resolves(self, named: str, *, rooted: bool) -> bool:
+        """Whether `named` names something in this tree, by the rule above."""
+        return self.holds(named) or (not rooted and self.ends_with(named))
+
+
+def named_among(named: str, paths: Collection[str], *, rooted: bool) -> list[str]:
+    """The paths among `paths` that `named` names, the exact one first."""
+    exact = [named] if named in paths else []
+    if rooted:
+        return exact
+    longer = (path for path in paths if path != named and names(named, path, rooted=False))
+    return exact + sorted(longer)

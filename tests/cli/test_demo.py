@@ -1,0 +1,73 @@
+"""`synapse demo` and the README's first command: the example store is asked a question in a
+temporary store, and nothing of it reaches the user's store or any other repository."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import GIT_ENV, make_repo
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def first_command() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1]
+    return re.findall(r"```sh\n(.*?)\n```", quick, re.S)[0].strip()
+
+
+def shell(command: str, cwd: Path, home: Path, tmp: Path) -> subprocess.CompletedProcess[str]:
+    """`command` for a new user: a fresh HOME, no SYNAPSE_DATA or XDG_DATA_HOME."""
+    env = {"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(tmp), **GIT_ENV}
+    return subprocess.run(
+        ["sh", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_the_readme_first_command_leaves_no_trace(tmp_path: Path) -> None:
+    command = first_command()
+    setup, _, run = command.rpartition(" && ")
+    assert setup == "python3 -m venv .venv && .venv/bin/pip install -q -e ."
+    assert run.startswith(".venv/bin/synapse demo ")
+    # The install is the test run's own; what the command then runs is run as written.
+    home, tmp = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    tmp.mkdir()
+    done = shell(run.replace(".venv/bin/", ""), ROOT, home, tmp)
+    assert done.returncode == 0, done.stderr
+    assert "Deploys go out from main with `make deploy`" in done.stdout
+    assert "111 example memories" in done.stdout
+    assert not (home / ".local" / "share" / "synapse").exists(), "the user's store was made"
+    assert not list(tmp.iterdir()), "the temporary store was left behind"
+
+    elsewhere = make_repo(tmp_path / "unrelated")
+    recall = shell("synapse memory recall deploy --json", elsewhere, home, tmp)
+    assert recall.returncode == 0, recall.stderr
+    assert json.loads(recall.stdout)["hits"] == []
+    session = shell("synapse hook session", elsewhere, home, tmp)
+    assert "Deploys" not in session.stdout
+    assert not (home / ".local" / "share" / "synapse").exists()
+
+
+def test_demo_json_and_another_examples_file(tmp_path: Path) -> None:
+    examples = tmp_path / "mine.jsonl"
+    examples.write_text('{"body": "Lunch is at noon", "project": null}\n', encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    done = shell(f"synapse demo lunch --json --examples {examples}", tmp_path, home, tmp_path)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["imported"] == 1 and answer["searched"] == 1
+    assert [hit["body"] for hit in answer["hits"]] == ["Lunch is at noon"]
+
+
+def test_demo_without_examples_says_where_to_look(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing.jsonl"
+    done = shell(f"synapse demo --examples {missing}", tmp_path, tmp_path, tmp_path)
+    assert done.returncode == 2
+    assert f"cannot read {missing}" in done.stderr and len(done.stderr.splitlines()) == 1
