@@ -6,6 +6,11 @@ times, database size, and p50/p95/max latency with response size for six
 operations (a rare word recalled alone and with one and two rewordings). Each
 operation gets one untimed warm-up; timings include JSON serialization and
 exclude process start-up.
+
+The same run measures the floor: the same corpus in one bare porter FTS5
+table, bm25 top 8, bodies returned. Each operation's `floor_ratio` is its CPU p50
+over the floor's CPU p50 for the same word (the selective word for the empty query
+and the page read, which have no word of their own).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -83,6 +89,36 @@ def seed(path: Path, n: int) -> float:
     return time.perf_counter() - start
 
 
+def bare_floor(path: Path, n: int, iters: int) -> dict[str, dict[str, float | int]]:
+    """The physical floor: bm25 top 8 from one porter FTS5 table of the same corpus."""
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE bare USING fts5 (body, tokenize = 'porter unicode61')")
+        with conn:
+            conn.executemany("INSERT INTO bare (body) VALUES (?)", ((b,) for b, _, _ in bodies(n)))
+
+        def top8(word: str) -> list[tuple[int, str]]:
+            return conn.execute(
+                "SELECT rowid, body FROM bare WHERE bare MATCH ? ORDER BY bm25(bare) LIMIT 8",
+                (word,),
+            ).fetchall()
+
+        return {
+            "selective": measure(lambda: top8(SELECTIVE), iters),
+            "common_term": measure(lambda: top8(COMMON), iters),
+        }
+
+
+@contextmanager
+def temporary_data(prefix: str) -> Iterator[Path]:
+    """A scratch folder whose `data` is SYNAPSE_DATA for this run; removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    os.environ["SYNAPSE_DATA"] = str(folder / "data")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def measure(operation: Callable[[], Any], iters: int) -> dict[str, float | int]:
     """Wall-clock latency, and the CPU time this process spent (SQLite runs in
     it), which a machine shared with other work does not inflate."""
@@ -116,15 +152,14 @@ def main(argv: list[str]) -> int:
     if not (1000 <= n <= MAX_N and 1 <= iters <= MAX_ITERS):
         print(f"usage: retrieval.py [N 1000..{MAX_N}] [ITERS 1..{MAX_ITERS}]", file=sys.stderr)
         return 2
-    folder = Path(tempfile.mkdtemp(prefix="synapse-bench-"))
-    try:
+    with temporary_data("synapse-bench-") as folder:
         data = folder / "data"
-        os.environ["SYNAPSE_DATA"] = str(data)
         db = data / "memory.db"
         seed_cpu = time.process_time()
         seed_s = seed(db, n)
         seed_cpu = time.process_time() - seed_cpu
         raw = sum(len(b.encode()) + len(s.encode()) for b, s, _ in bodies(n))
+        db_bytes = _db_bytes(data)
         start = time.perf_counter()
         svc = Synapse(settings.load())
         with svc.connection(create=False):
@@ -133,6 +168,7 @@ def main(argv: list[str]) -> int:
         outside = folder / "outside"
         outside.mkdir()
         scope = svc.scope(outside)
+        floor = bare_floor(folder / "bare.db", n, iters)
         results = {
             "selective_recall": measure(lambda: svc.recall(SELECTIVE, scope).as_json(), iters),
             "common_term_recall": measure(lambda: svc.recall(COMMON, scope).as_json(), iters),
@@ -146,6 +182,11 @@ def main(argv: list[str]) -> int:
             ),
             "read_page": measure(lambda: _page(svc, scope, n // 2), iters),
         }
+        for name, result in results.items():
+            same = floor["common_term" if name.startswith("common") else "selective"]
+            # CPU time, which other work on a shared machine does not inflate.
+            ratio = float(result["cpu_p50_ms"]) / max(float(same["cpu_p50_ms"]), 0.001)
+            result["floor_ratio"] = round(ratio, 1)
         report = {
             "python": platform.python_version(),
             "sqlite": sqlite3.sqlite_version,
@@ -156,13 +197,13 @@ def main(argv: list[str]) -> int:
             "seed_cpu_s": round(seed_cpu, 2),
             "load_average": round(os.getloadavg()[0], 2),
             "open_ms": round(open_ms, 2),
-            "db_bytes": _db_bytes(data),
+            "db_bytes": db_bytes,
             "raw_text_bytes": raw,
+            "db_to_text": round(db_bytes / raw, 2),
+            "floor": floor,
             **results,
         }
         print(json.dumps(report, indent=2))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 

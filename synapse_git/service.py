@@ -1,7 +1,8 @@
 """Synapse: the one API every edge calls. Edges parse, call one method, render.
 
-Each method opens the store for that one operation and closes it, so a
-long-lived caller (the MCP server) never holds a lock between calls.
+Each method that writes opens the store for that one operation and closes it,
+so a long-lived caller (the MCP server) never holds a lock between calls;
+recall and read share one connection kept open, which holds no lock either.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from synapse_git.store import (
 )
 from synapse_git.store.memories import Memory, Version
 from synapse_git.store.pages import Page
+from synapse_git.store.reader import Reader
 from synapse_git.team import git_side
 from synapse_git.team import sync as team_sync
 from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
@@ -127,6 +129,7 @@ class Synapse:
     def __init__(self, config: Config | None = None) -> None:
         self.config = config if config is not None else settings.load()
         self.reads = read_counts.ReadCounts(self.config.db_path)
+        self._reader = Reader(self.config.db_path)
 
     # -- plumbing -------------------------------------------------------------
 
@@ -142,6 +145,12 @@ class Synapse:
             except OverflowError:
                 # SQLite holds 64-bit integers: a larger id, offset or limit matches nothing.
                 raise BadInput("a number given is too large: at most 2**63 - 1") from None
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The kept connection for reads (recall, read): no open per call."""
+        with self._reader.use() as conn:
+            yield conn
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return project_scope.resolve(folder)
@@ -362,7 +371,7 @@ class Synapse:
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
         if not self._exists():
             return None
-        with self.connection() as conn:
+        with self.reading() as conn:
             page = pages.read_page(
                 conn,
                 memory_id,
@@ -416,7 +425,7 @@ class Synapse:
         others = rewordings.parse(alternatives)
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
-        with self.connection() as conn:
+        with self.reading() as conn:
             found = self._search(conn, parsed, scope, count, others)
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.

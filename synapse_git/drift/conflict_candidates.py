@@ -17,6 +17,9 @@ from synapse_git.store.memories import COLUMNS, Memory
 CANDIDATES = 4  # conflict candidates fetched per memory
 FTS_TERMS = 4  # words of a memory looked up to find its candidates
 RARE_SHARE = 0.01  # a word in more memories than this does not make candidates
+# …nor one in more than this many, whatever the store's size: each looked-up word's
+# list is read whole, so this bounds what the drift of a recall or a remember costs.
+RARE_MOST = 100
 SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
 SHORT_BODY = 160  # characters: a longer body rarely holds only two looked-up words
 
@@ -49,7 +52,7 @@ class Candidates:
         self._floor = 0
         # The highest id bounds the store's size without counting it.
         total = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
-        self.common = max(50, int(total * RARE_SHARE))
+        self.common = min(RARE_MOST, max(50, int(total * RARE_SHARE)))
         self._lists: dict[str, list[int]] = {}
 
     def _rows_with(self, term: str) -> list[int]:

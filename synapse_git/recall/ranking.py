@@ -25,6 +25,7 @@ K = 60
 COMMON_AT = 5000
 WINDOW = 500
 DEPTH = 50
+GRAM_SCORED = 50
 TEXT_BYTES = 16384
 
 
@@ -81,6 +82,8 @@ class _Plan:
     expr: str | None
     windowed: bool
     items: tuple[str, ...] = ()
+    # The matches of a trigram plan too many to score (GRAM_SCORED), newest first.
+    newest: tuple[int, ...] | None = None
 
 
 def _groups(projects: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -157,7 +160,9 @@ class _Counts:
         return 0 < self(index, item) < COMMON_AT
 
 
-def _plan(counts: _Counts, index: str, items: Iterable[str], notes: list[str]) -> _Plan:
+def _plan(
+    counts: _Counts, index: str, items: Iterable[str], notes: list[str], *, scored: bool = False
+) -> _Plan:
     found = [item for item in dict.fromkeys(items) if counts(index, item)]
     if not found:
         return _Plan(None, False)
@@ -167,7 +172,16 @@ def _plan(counts: _Counts, index: str, items: Iterable[str], notes: list[str]) -
         notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
     elif common:
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
-    return _Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
+    newest = None
+    if index == "memorygram" and rare and not scored:
+        # The counting pass has read every match of a rare trigram phrase already;
+        # scoring them again with bm25 would cost per match. Past GRAM_SCORED they
+        # are ranked newest first, as a common substring is, and the porter
+        # ranking carries the relevance: the work is bounded whatever the store.
+        ids = {i for item in rare for i in counts.matches(index, item)}
+        if len(ids) > GRAM_SCORED:
+            newest = tuple(sorted(ids, reverse=True))
+    return _Plan(fts.any_of(rare or found), not rare, tuple(rare or found), newest)
 
 
 def _rank(
@@ -182,6 +196,8 @@ def _rank(
     while it finds too few), read in ascending order so FTS5 seeks and stops."""
     if plan.expr is None:
         return []
+    if plan.newest is not None:
+        return _newest_visible(conn, plan.newest, projects, depth)
     where, params = visible(projects, "m.")
     sql = (
         f"SELECT {index}.rowid, bm25({index}, 1.0, 0.3) FROM {index}"
@@ -206,6 +222,26 @@ def _rank(
         span *= 4
     rows.sort(key=lambda row: (row[1], -row[0]))
     return [int(row[0]) for row in rows[:depth]]
+
+
+def _newest_visible(
+    conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str], depth: int
+) -> list[int]:
+    """The first `depth` of `ids` (newest first) visible from `projects`, read by id a
+    batch at a time. Visibility is checked here: a scope condition in the query
+    could lead the planner to walk the scope's index instead of the ids."""
+    found: list[int] = []
+    batch = depth * 2
+    for start in range(0, len(ids), batch):
+        marks = ",".join(str(int(i)) for i in ids[start : start + batch])
+        rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
+        found += sorted(
+            (int(i) for i, project in rows if project is None or project in projects),
+            reverse=True,
+        )
+        if len(found) >= depth:
+            break
+    return found[:depth]
 
 
 def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
@@ -281,7 +317,8 @@ def search(
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
-        rescue = _plan(counts, "memorygram", grams, notes)
+        # The rescue's bm25 over single trigrams is its similarity: always scored.
+        rescue = _plan(counts, "memorygram", grams, notes, scored=True)
         near = _rank(conn, "memorygram", rescue, projects, depth)
         gram_ids += [i for i in near if i not in gram_ids]
 

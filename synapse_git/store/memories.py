@@ -141,8 +141,11 @@ def insert(
 
 def find_duplicate(conn: sqlite3.Connection, body: str, project: str | None) -> int | None:
     """The live memory of exactly this scope whose normalized body equals `body`'s."""
+    # `+project` and `+state` keep the planner off the (project, state, id) index,
+    # which would read every live memory of the scope: the norm index finds the few
+    # rows with this body, whatever the store's size (tests/store/test_plans.py).
     row = conn.execute(
-        "SELECT id FROM memories WHERE norm = ? AND project IS ? AND state = 'live'"
+        "SELECT id FROM memories WHERE norm = ? AND +project IS ? AND +state = 'live'"
         " ORDER BY id LIMIT 1",
         (norm_key(body), project),
     ).fetchone()

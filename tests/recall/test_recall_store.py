@@ -62,4 +62,24 @@ def test_retrieval_benchmark_runs_and_prints_its_report() -> None:
     report = json.loads(done.stdout)
     for key in ("selective_recall", "common_term_recall", "recent_scoped_recall", "read_page"):
         assert {"p50_ms", "p95_ms", "max_ms", "response_bytes"} <= set(report[key])
+        assert report[key]["floor_ratio"] > 0
     assert {"python", "sqlite", "seed_s", "open_ms", "db_bytes"} <= set(report)
+    assert {"selective", "common_term"} == set(report["floor"])
+
+
+def test_import_benchmark_runs_and_prints_its_report() -> None:
+    import json
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "examples" / "import_bench.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "1000", "50", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["imported"] == 50
+    assert {"import_cpu_s_per_1000", "remember_p50_ms", "load_average"} <= set(report)

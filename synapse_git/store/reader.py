@@ -1,0 +1,80 @@
+"""One connection kept open for the reads of a long-lived caller (docs/store.md).
+
+Opening a store costs far more than reading a page from it: SQLite parses the
+schema on every new connection. A connection in autocommit mode holds no lock
+between statements, so keeping one for reads blocks no writer, in this process
+or another. It is opened afresh when the file was replaced (a restored backup),
+when its schema moved on (a newer Synapse migrated it) and after an error.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from synapse_git.errors import StoreError
+from synapse_git.store import database
+from synapse_git.store.schema import SCHEMA_VERSION
+
+
+class Reader:
+    """The kept read connection to the store at `path`, one thread at a time (a
+    thread may nest uses: it gets the same connection)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn: sqlite3.Connection | None = None
+        self._file: tuple[int, int, int] | None = None
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    @contextmanager
+    def use(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            # A nested use must not close the connection its caller is reading from.
+            conn = self._current() if self._depth == 0 or self._conn is None else self._conn
+            self._depth += 1
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                self._close()
+                raise database.explain(exc, self.path) from None
+            except StoreError:
+                self._close()
+                raise
+            finally:
+                self._depth -= 1
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+
+    def _current(self) -> sqlite3.Connection:
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            self._close()
+            raise StoreError(f"no store at {self.path} yet: remember something first") from None
+        # A restore or a move replaces the file; a checkpoint rewrites it in place.
+        # Either way the next read opens afresh, which costs one open, not more.
+        file = (found.st_dev, found.st_ino, found.st_mtime_ns)
+        if self._conn is not None and file == self._file:
+            try:
+                version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.Error:
+                version = None
+            if version == SCHEMA_VERSION:
+                return self._conn
+        self._close()
+        self._conn = database.connect_reader(self.path)
+        self._file = file
+        return self._conn
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            conn, self._conn, self._file = self._conn, None, None
+            conn.close()
