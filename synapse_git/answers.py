@@ -40,6 +40,8 @@ class RecallOut(TypedDict):
     drift: list[dict[str, Any]]
     searched: int
     cut: CutOut
+    # Only when the caller's folder could not be learnt and a fallback was served.
+    note: NotRequired[str]
 
 
 class RecallExplainedOut(RecallOut):
@@ -66,6 +68,7 @@ class RememberOut(TypedDict):
     project: str | None
     duplicate_of: int | None
     drift: list[dict[str, Any]]
+    note: NotRequired[str]
 
 
 class SupersedeOut(RememberOut):

@@ -32,7 +32,10 @@ def report(exc: BaseException) -> int:
     """Say `exc` in one line on stderr and return its exit code: 2 for our errors,
     3 for anything else (`SYNAPSE_DEBUG=1` prints the traceback instead)."""
     if isinstance(exc, SynapseError):
-        print(f"synapse: {exc}", file=sys.stderr)
+        # The message may quote what was typed or stored: shown, never obeyed.
+        from synapse_git.escaping import visible
+
+        print(visible(f"synapse: {exc}"), file=sys.stderr)
         return exc.exit_code
     if os.environ.get("SYNAPSE_DEBUG") == "1":
         import traceback  # only here: hooks and session start pay for every import

@@ -7,6 +7,7 @@ recall and read share one connection kept open, which holds no lock either.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -108,6 +109,10 @@ def _live(memory: Memory) -> Memory:
     return memory
 
 
+# More hits than any budget could show; a larger limit is a mistake, not a wish.
+MAX_HITS = 10_000
+
+
 def _may_replace(old: Memory, project: str | None) -> None:
     """Refuse a project memory replacing a global one: every project sees a global
     memory, and no project may change what another one sees (docs/store.md)."""
@@ -137,6 +142,9 @@ class Synapse:
             except sqlite3.Error as exc:
                 # A damaged, read-only or full store is the user's to fix, not a crash.
                 raise database.explain(exc, path) from None
+            except OverflowError:
+                # SQLite holds 64-bit integers: a larger id, offset or limit matches nothing.
+                raise BadInput("a number given is too large: at most 2**63 - 1") from None
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
@@ -149,6 +157,11 @@ class Synapse:
 
     def _exists(self) -> bool:
         return self.config.db_path.exists()
+
+    def _require_store(self, memory_id: int) -> None:
+        """A change to a memory fails without creating the store when there is none."""
+        if not self._exists():
+            raise NotFound(f"no memory {memory_id} is visible from here")
 
     # -- lifecycle (docs/store.md)
 
@@ -218,6 +231,7 @@ class Synapse:
             check_body(body)
         if source is not None:
             check_source(source)
+        self._require_store(memory_id)
         with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             memories.update_text(
@@ -233,6 +247,7 @@ class Synapse:
         """Mark memory `old_id` superseded by the existing memory `new_id`."""
         if old_id == new_id:
             raise BadInput("a memory cannot supersede itself")
+        self._require_store(old_id)
         with self.connection() as conn, database.transaction(conn):
             old = _live(memories.require(conn, old_id, scope.projects))
             _may_replace(old, _live(memories.require(conn, new_id, scope.projects)).project)
@@ -294,6 +309,7 @@ class Synapse:
             return memories.require(conn, memory_id, scope.projects)
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:
+        self._require_store(memory_id)
         with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             if old.live:
@@ -399,6 +415,8 @@ class Synapse:
         chosen = self.config.budget(budget)
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
+        if limit is not None and limit > MAX_HITS:
+            raise BadInput(f"limit {str(limit)[:40]} is too large: at most {MAX_HITS} hits")
         count = chosen.hits if limit is None else limit
         echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
         for text in alternatives:
@@ -438,6 +456,12 @@ class Synapse:
     def matching(self, query: str, scope: Scope) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
         utf8(query, "the filter")
+        if (count := query_terms.term_count(query)) > query_terms.MAX_TERMS:
+            # Recall may shorten a long question; a filter that ignored words would list
+            # memories that lack them.
+            raise BadInput(
+                f"the filter has {count} distinct words; at most {query_terms.MAX_TERMS} are used"
+            )
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
@@ -602,6 +626,9 @@ class Synapse:
     # -- the store as a whole ---------------------------------------------------------
 
     def check(self, *, repair: bool = False) -> integrity.CheckReport:
+        if not self._exists():
+            # Nothing to check, and a check creates nothing.
+            return integrity.CheckReport((), 0)
         if repair:
             with database.long_write(self.config.db_path), self.connection() as conn:
                 integrity.repair(conn)
@@ -617,12 +644,22 @@ class Synapse:
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
     ) -> transfer.ImportReport:
+        rest = iter(lines)
+        # Lines up to the first that is not blank are read before the store is opened:
+        # an empty import creates no store.
+        head: list[str] = []
+        for line in rest:
+            head.append(line)
+            if line.strip():
+                break
+        else:
+            return transfer.ImportReport(0, 0, len(head))
         with (
             database.long_write(self.config.db_path),
             self.connection() as conn,
             database.transaction(conn),
         ):
-            return transfer.import_lines(conn, lines, progress)
+            return transfer.import_lines(conn, itertools.chain(head, rest), progress)
 
     def forget_import(self, batch: int) -> batches.Undone:
         """Forget every memory one import stored (`memory forget --import BATCH`)."""

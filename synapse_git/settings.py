@@ -60,7 +60,7 @@ def load(folder: Path | None = None) -> Config:
     config = Config(data_dir=base)
     path = base / "config.toml"
     try:
-        raw = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return config
     except OSError as exc:
@@ -68,24 +68,53 @@ def load(folder: Path | None = None) -> Config:
     import tomllib  # only when there is a config file: hooks start faster without it
 
     try:
-        doc = tomllib.loads(raw)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path} is not valid UTF-8 (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
         raise BadInput(f"{path} is not valid TOML: {exc}") from None
     return _apply(config, doc, path)
 
 
+# What each budget key may be: a page must hold any character (4 bytes), and a page
+# or an answer larger than a whole memory (1 MiB) is never needed.
+LIMITS = {
+    "hits": (1, 1000),
+    "hit_bytes": (4, MAX_BODY_BYTES),
+    "response_chars": (4, 16 * MAX_BODY_BYTES),
+    "page_bytes": (4, MAX_BODY_BYTES),
+}
+KEYS = ("budget", "budgets", "instructions")
+
+
 def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
+    """`doc` checked key by key; a wrong key names itself and what it may be."""
+    unknown = [key for key in doc if key not in KEYS]
+    if unknown:
+        raise BadInput(f"{path}: unknown key {unknown[0]!r}: the keys are {', '.join(KEYS)}")
     budgets = dict(config.budgets)
-    for name, overrides in (doc.get("budgets") or {}).items():
+    tables = doc.get("budgets", {})
+    if not isinstance(tables, dict):
+        raise BadInput(f"{path}: budgets must be a table of [budgets.NAME] sections")
+    for name, overrides in tables.items():
         if name not in budgets or not isinstance(overrides, dict):
             raise BadInput(f"{path}: [budgets.{name}] is not one of {', '.join(BUDGET_NAMES)}")
-        fields = {"hits", "hit_bytes", "response_chars", "page_bytes"}
         for key, value in overrides.items():
-            if key not in fields or not isinstance(value, int) or value < 4:
-                raise BadInput(f"{path}: budgets.{name}.{key}: use one of {sorted(fields)}, >= 4")
+            if key not in LIMITS:
+                raise BadInput(
+                    f"{path}: budgets.{name}.{key} is not a budget key: "
+                    f"use one of {', '.join(LIMITS)}"
+                )
+            low, high = LIMITS[key]
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+                raise BadInput(
+                    f"{path}: budgets.{name}.{key} = {shown}: "
+                    f"use a whole number from {low} to {high}"
+                )
         budgets[name] = replace(budgets[name], **overrides)
     default = doc.get("budget", config.default_budget)
-    if default not in budgets:
+    if not isinstance(default, str) or default not in budgets:
         raise BadInput(f"{path}: budget = {default!r} is not one of {', '.join(BUDGET_NAMES)}")
     instructions = doc.get("instructions")
     if instructions is not None and not isinstance(instructions, str):

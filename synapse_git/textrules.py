@@ -25,10 +25,20 @@ def utf8(text: str, what: str) -> bytes:
         raise BadInput(f"{what} is not valid Unicode (it holds a lone surrogate)") from None
 
 
+# Something a reader can see: not white space, a control, or a zero-width or
+# formatting character (ZWSP, ZWJ, word joiner, BOM, soft hyphen, bidi marks).
+_SEEN = re.compile(
+    "[^\\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]"
+)
+
+
 def check_body(body: str) -> str:
     size = len(utf8(body, "body"))
     if not body.strip():
         raise BadInput("body is empty")
+    if _SEEN.search(body) is None:
+        raise BadInput("body holds only invisible characters (zero-width, controls)")
     if size > MAX_BODY_BYTES:
         raise BadInput(f"body is {size} bytes; the limit is {MAX_BODY_BYTES} bytes (1 MiB)")
     return body

@@ -18,10 +18,11 @@ from synapse_git.cli import (
 from synapse_git.cli.demo import demo as demo_command
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
+from synapse_git.cli.output import shown_streams, unwritable_output
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import app as mcp_app
 from synapse_git.cli.status import status as status_command
-from synapse_git.errors import report
+from synapse_git.errors import StoreError, report
 from synapse_git.store.database import explain
 
 app = typer.Typer(
@@ -72,6 +73,12 @@ _USAGE_ERROR = _click_class("UsageError")
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; bad input exits 2 with one line on stderr, internal errors 3."""
+    with shown_streams():
+        code = _run(argv)
+        return unwritable_output(code)
+
+
+def _run(argv: list[str] | None) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(args=argv, prog_name="synapse", standalone_mode=False)
@@ -98,6 +105,14 @@ def main(argv: list[str] | None = None) -> int:
         return report(explain(exc, None))
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # A path the system refuses (a name too long, a loop of links) that no
+        # command anticipated: still the user's to fix, said in one line.
+        if exc.filename is None:
+            return report(exc)
+        name = str(exc.filename)
+        name = name if len(name) <= 120 else name[:117] + "..."
+        return report(StoreError(f"cannot use {name}: {exc.strerror or exc}"))
     except Exception as exc:
         return report(exc)
     return result if isinstance(result, int) else 0

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 import typer
 
 from synapse_git.cli.memory import app
-from synapse_git.cli.output import JSON_OPTION, emit, service
+from synapse_git.cli.output import JSON_OPTION, emit, service, write_bytes
 from synapse_git.errors import BadInput
+from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 from synapse_git.textrules import counted
 
-PROGRESS_FROM = 2000
+# Bytes: a file this large shows a progress bar.
+PROGRESS_FROM = 256 * 1024
+# A line holding the largest body and source, every character JSON-escaped to six bytes.
+MAX_LINE_BYTES = 6 * (MAX_BODY_BYTES + MAX_SOURCE_BYTES) + 4096
 
 
 @app.command("check")
@@ -44,10 +51,9 @@ def export(
     """Write every live memory as JSON Lines."""
     if output is None:
         # JSON Lines are UTF-8 whatever the terminal's encoding.
-        out = sys.stdout.buffer
         for line in service().export():
-            out.write(line.encode("utf-8") + b"\n")
-        out.flush()
+            write_bytes(line.encode("utf-8") + b"\n")
+        write_bytes(b"", flush=True)
         return
     path, count = service().export_to(output, force=force)
     typer.echo(f"exported {counted(count, 'memory', 'memories')} to {path}", err=True)
@@ -59,13 +65,13 @@ def import_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Import memories from JSON Lines; one bad line stops it and nothing is imported."""
-    text = _read(source)
-    # Only "\n" ends a line: JSON keeps U+2028, U+0085 and friends raw inside strings,
-    # and str.splitlines() would cut a line there.
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    if lines and lines[-1] == "":
-        lines.pop()
-    report = service().import_lines(lines, _progress(len(lines), sys.stderr))
+    try:
+        handle = sys.stdin.buffer if str(source) == "-" else source.open("rb")
+    except OSError as exc:
+        raise BadInput(f"cannot read {source}: {exc.strerror}") from None
+    with handle:
+        reader = _Lines(handle)
+        report = service().import_lines(reader, _progress(reader, _size(handle), sys.stderr))
     if as_json:
         emit(vars(report))
     else:
@@ -74,39 +80,62 @@ def import_(
             typer.echo(f"batch {report.batch}; undo: synapse memory forget --import {report.batch}")
 
 
-def _read(source: Path) -> str:
-    try:
-        raw = sys.stdin.buffer.read() if str(source) == "-" else source.read_bytes()
-    except OSError as exc:
-        raise BadInput(f"cannot read {source}: {exc.strerror}") from None
-    try:
-        # A byte order mark some editors write is not part of the first line.
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise BadInput(f"line {line}: not valid UTF-8; nothing was imported") from None
+class _Lines:
+    """The lines of a JSON Lines input, read one at a time and never more than
+    MAX_LINE_BYTES of a line: a line with no end (`< /dev/zero`) is refused at once."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle = handle
+        self.done = 0
+
+    def __iter__(self) -> Iterator[str]:
+        for number in itertools.count(1):
+            try:
+                raw = self.handle.readline(MAX_LINE_BYTES + 1)
+            except OSError as exc:
+                raise BadInput(f"cannot read line {number}: {exc.strerror}") from None
+            if not raw:
+                return
+            self.done += len(raw)
+            if len(raw) > MAX_LINE_BYTES:
+                raise BadInput(
+                    f"line {number} is over {MAX_LINE_BYTES} bytes, more than any memory "
+                    "takes; nothing was imported"
+                )
+            try:
+                # A byte order mark some editors write is not part of the first line.
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                raise BadInput(f"line {number}: not valid UTF-8; nothing was imported") from None
+            # Only "\n" ends a line: JSON keeps U+2028, U+0085 and friends raw inside strings.
+            yield text.removesuffix("\n").removesuffix("\r")
 
 
-def _progress(total: int, stream: TextIO) -> Callable[[int], None] | None:
-    if total <= PROGRESS_FROM:
+def _size(handle: BinaryIO) -> int | None:
+    """The size of a regular file, for the progress bar; None for a pipe or a terminal."""
+    try:
+        info = os.fstat(handle.fileno())
+    except (OSError, ValueError):
         return None
-    ticks = _ticks(total)
-    live = stream.isatty()
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
-    def show(done: int) -> None:
-        if done == next_tick[0] or done == total:
+
+def _progress(reader: _Lines, total: int | None, stream: TextIO) -> Callable[[int], None] | None:
+    if total is None or total <= PROGRESS_FROM:
+        return None
+    live = stream.isatty()
+    shown = [0]
+
+    def show(lines: int) -> None:
+        done = reader.done
+        # Twenty steps over the whole file, and the last line when it is reached.
+        if done * 20 // total > shown[0] or done >= total:
+            shown[0] = done * 20 // total
             width = 30
-            filled = width * done // total
+            filled = min(width, width * done // total)
             bar = "#" * filled + "-" * (width - filled)
             end = "\r" if live and done < total else "\n"
-            stream.write(f"importing [{bar}] {done}/{total} lines{end}")
+            stream.write(f"importing [{bar}] {lines} lines{end}")
             stream.flush()
-            next_tick[0] = next(ticks, total)
 
-    next_tick = [next(ticks, total)]
     return show
-
-
-def _ticks(total: int) -> Iterator[int]:
-    step = max(1, total // 20)
-    yield from range(step, total, step)

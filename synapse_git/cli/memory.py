@@ -19,8 +19,10 @@ from synapse_git.cli.output import (
     here,
     moved_hints,
     service,
+    write_bytes,
 )
 from synapse_git.errors import BadInput, NotFound
+from synapse_git.escaping import visible
 from synapse_git.service import Remembered
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import counted, first_line
@@ -215,15 +217,16 @@ def read(
         return
     if page is None:
         raise NotFound(f"no memory {memory_id} is visible from here")
-    # Bytes straight to stdout: click.echo would strip escape sequences from a pipe.
+    # Control characters are shown escaped (`--json` gives the exact bytes); written
+    # straight to stdout since click.echo would strip some escape sequences from a pipe.
     sys.stdout.flush()
-    sys.stdout.buffer.write(page.body.encode("utf-8"))
+    write_bytes(visible(page.body).encode("utf-8"))
     ended = page.body.endswith("\n")
     if sys.stdout.isatty() and not ended:
-        # Only a terminal gets a closing newline; a pipe gets the exact bytes.
-        sys.stdout.buffer.write(b"\n")
+        # Only a terminal gets a closing newline; a pipe gets the page as shown.
+        write_bytes(b"\n")
         ended = True
-    sys.stdout.buffer.flush()
+    write_bytes(b"", flush=True)
     if page.next is not None:
         typer.echo(
             ("" if ended else "\n") + f"-- bytes {page.offset}..{page.next} of {page.total}; "

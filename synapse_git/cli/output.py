@@ -1,17 +1,22 @@
-"""What every command shares: the service, scope notices, JSON, stdin bodies."""
+"""What every command shares: the service, scope notices, JSON, stdin bodies, and
+the standard streams that show control characters instead of obeying them."""
 
 from __future__ import annotations
 
-import json
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import typer
 
-from synapse_git.errors import BadInput
+from synapse_git.errors import BadInput, StoreError, report
+from synapse_git.escaping import json_text, visible
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
+from synapse_git.settings import MAX_BODY_BYTES
 
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of text.")
 
@@ -29,14 +34,91 @@ def here(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Sc
 
 
 def emit(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False))
+    typer.echo(json_text(data))
+
+
+class _Shown:
+    """A text stream that writes control characters visibly escaped (`\\x1b`).
+
+    Every line a command prints (tables, bodies, paths, notes, errors echoing
+    what the user typed) goes through standard output or error, so escaping
+    here covers them all, including lines added later. `--json` is escaped
+    before (`json_text`) and passes through unchanged; the `.buffer` beneath,
+    which `read` and `export` write exact bytes to, is the real one."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(visible(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            # `> /dev/full`: one line and exit 2, not a traceback.
+            self.failed = True
+            raise StoreError(f"cannot write the output: {exc.strerror or exc}") from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def shown_streams() -> Iterator[None]:
+    """Standard output and error escape control characters while a command runs."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Shown(sys.stdout), _Shown(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def write_bytes(data: bytes, *, flush: bool = False) -> None:
+    """Exact bytes to standard output (`read`, `export`); a full device is one line, exit 2."""
+    try:
+        sys.stdout.buffer.write(data)
+        if flush:
+            sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        with suppress(AttributeError):
+            setattr(sys.stdout, "failed", True)  # noqa: B010  (only _Shown has it)
+        raise StoreError(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def unwritable_output(code: int) -> int:
+    """`code`, or 2 when standard output cannot take what is left to print: said in
+    one line on standard error (once), not as a traceback at exit."""
+    failed = getattr(sys.stdout, "failed", False)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return code
+    except OSError as exc:
+        if not failed:
+            code = report(StoreError(f"cannot write the output: {exc.strerror or exc}"))
+        failed = True
+    if failed:
+        # Python flushes what the stream keeps again at exit, and would fail there too.
+        with suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return code or 2
+    return code
 
 
 def body_arg(text: str) -> str:
     """The body as given, or standard input read as strict UTF-8 when it is `-`."""
     if text != "-":
         return text
-    raw = sys.stdin.buffer.read()
+    # One byte past the limit is enough to refuse: `remember - < /dev/zero` ends at once.
+    raw = sys.stdin.buffer.read(MAX_BODY_BYTES + 1)
+    if len(raw) > MAX_BODY_BYTES:
+        raise BadInput(
+            f"body is over {MAX_BODY_BYTES} bytes; the limit is {MAX_BODY_BYTES} bytes (1 MiB)"
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -7,6 +7,8 @@ linked worktree of one repository shares one project's memory.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,10 +88,29 @@ def open_repository(scope: Scope) -> pygit2.Repository:
     return pygit2.Repository(str(scope.git_dir))
 
 
+@contextmanager
+def _readable(scope: Scope) -> Iterator[None]:
+    """pygit2's errors about a damaged repository (a HEAD naming a missing commit,
+    lost objects) as one line the user can act on."""
+    try:
+        yield
+    except (pygit2.GitError, KeyError, ValueError) as exc:
+        detail = str(exc).strip("'\"")[:200]
+        raise BadInput(
+            f"cannot read the git repository at {scope.git_dir} ({detail}); "
+            "`git fsck` says what is damaged"
+        ) from None
+
+
 def head(scope: Scope) -> Head:
     """The commit and branch the checkout is on (None before the first commit)."""
     if scope.git_dir is None:
         return Head(None, None)
+    with _readable(scope):
+        return _head(scope)
+
+
+def _head(scope: Scope) -> Head:
     repo = open_repository(scope)
     if repo.head_is_unborn:
         ref = repo.references.get("HEAD")
@@ -104,6 +125,11 @@ def root_commit(scope: Scope) -> str | None:
     """The first commit of HEAD's history; it identifies a repository that was moved."""
     if scope.git_dir is None:
         return None
+    with _readable(scope):
+        return _root_commit(scope)
+
+
+def _root_commit(scope: Scope) -> str | None:
     repo = open_repository(scope)
     if repo.head_is_unborn:
         return None

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput, SynapseError
+from synapse_git.escaping import visible
 from synapse_git.git import git_command
 from synapse_git.session import snapshot_file
 from synapse_git.store.location import data_dir
@@ -34,13 +35,14 @@ PASS, BLOCK = 0, 1
 SCREEN_LINES = 20
 
 
-def _say(text: str) -> None:
-    print(text, flush=True)
+def _say(text: str, *, err: bool = False) -> None:
+    # Git shows a hook's output on the terminal: bodies and paths are shown, not obeyed.
+    print(visible(text), file=sys.stderr if err else sys.stdout, flush=True)
 
 
 def _internal(what: str, exc: BaseException) -> int:
     detail = f"{type(exc).__name__}: {exc}" if not isinstance(exc, BadInput) else str(exc)
-    print(f"synapse: {what} failed ({detail}); carrying on", file=sys.stderr, flush=True)
+    _say(f"synapse: {what} failed ({detail}); carrying on", err=True)
     if os.environ.get("SYNAPSE_DEBUG") == "1":
         import traceback
 
@@ -67,7 +69,7 @@ def pre_commit_main(argv: Sequence[str] | None = None) -> int:
     unknown = [arg for arg in args if arg.startswith("-") and arg != "--warn-only"]
     try:
         if unknown:
-            print(f"synapse: ignoring unknown options {' '.join(unknown)}", file=sys.stderr)
+            _say(f"synapse: ignoring unknown options {' '.join(unknown)}", err=True)
         return check_commit(warn_only="--warn-only" in args)
     except KeyboardInterrupt:
         return 130
@@ -316,6 +318,10 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
         key, project, head = str(where.toplevel), where.project, where.head
     else:
         key, project, head = os.path.realpath(folder or os.getcwd()), None, None
+    from synapse_git.textrules import utf8
+
+    # Project keys and snapshots are UTF-8 text: a folder named otherwise has neither.
+    utf8(key, "this folder's path")
     conn = readonly.open_readonly(cfg.db_path)
     if conn is None:
         return snapshots.nothing(key, project, head)
@@ -379,7 +385,7 @@ def fast_main(argv: Sequence[str]) -> int:
         if name == "session":
             return session(folder, options.get("budget"), options.get("fmt", "text"))
     except SynapseError as exc:
-        print(f"synapse: {exc}", file=sys.stderr)
+        _say(f"synapse: {exc}", err=True)
         return exc.exit_code
     if name == "post-merge":
         return post_checkout(None, None, "1", folder)

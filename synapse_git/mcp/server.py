@@ -16,11 +16,13 @@ import inspect
 import json
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from urllib.parse import unquote, urlparse
 
+import anyio
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp.types import (
@@ -44,6 +46,7 @@ from synapse_git.answers import (
     SupersedeOut,
 )
 from synapse_git.errors import BadInput, SynapseError
+from synapse_git.mcp.checks import CheckedInput, argument_errors, strict_errors
 from synapse_git.session.guidance import instructions
 from synapse_git.settings import BUDGET_NAMES, Config
 
@@ -53,7 +56,23 @@ if TYPE_CHECKING:
     from synapse_git.git.project_scope import Scope
     from synapse_git.service import Synapse
 
+# How long a client that offers roots gets to list them before the fallback folder
+# is served instead: a client that never answers must not hold every call forever.
+ROOTS_WAIT_S = 5.0
+# Methods the SDK serves for prompts and resources; Synapse has none, so it does not
+# offer them (an empty offer only invites calls that fail).
+UNSERVED = (
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+)
+
 BudgetName = Literal["lean", "balanced", "full"]
+Noted = TypeVar("Noted", RecallOut, RememberOut)
 assert BUDGET_NAMES == ("lean", "balanced", "full"), "keep BudgetName in step with config"
 
 
@@ -81,6 +100,12 @@ class SynapseServer(MCPServer[Any]):
         self._lock = threading.Lock()
         self._roots: ListRootsResult | None = None
         self._scope: tuple[tuple[str, ...] | None, Scope] | None = None
+        self.roots_note: str | None = None
+        # Requests whose text held a lone surrogate, which JSON allows and Unicode does not.
+        self.bad_text: set[str] = set()
+        # The low-level registry is the one place the SDK's handlers are listed.
+        for method in UNSERVED:
+            self._lowlevel_server._request_handlers.pop(method, None)
         # MCPServer has no public hook for client notifications; the low-level
         # server's registration is the supported way underneath it.
         self._lowlevel_server.add_notification_handler(
@@ -104,7 +129,15 @@ class SynapseServer(MCPServer[Any]):
 
     async def _roots_changed(self, ctx: Any, params: NotificationParams) -> None:
         with self._lock:
-            self._roots, self._scope = None, None
+            self._roots, self._scope, self.roots_note = None, None, None
+
+    async def run_stdio_async(self) -> None:
+        """Serve stdio, reading each line through `_checked_line` first."""
+        lines = anyio.wrap_file(CheckedInput(self.bad_text))  # type: ignore[arg-type]  # readline is all it uses
+        async with stdio_server(stdin=lines) as (reader, writer):
+            await self._lowlevel_server.run(
+                reader, writer, self._lowlevel_server.create_initialization_options()
+            )
 
     async def call_tool(
         self,
@@ -112,12 +145,27 @@ class SynapseServer(MCPServer[Any]):
         arguments: dict[str, Any],
         context: Context[Any, Any] | None = None,
     ) -> CallToolResult | InputRequiredResult:
+        if context is not None and context.request_id in self.bad_text:
+            self.bad_text.discard(context.request_id)
+            raise ToolError(
+                f"Error executing tool {name}: the arguments hold a lone surrogate "
+                "(such as \\ud800), which is not Unicode text; nothing was done"
+            )
+        tool = self._tool_manager.get_tool(name)
+        wrong = [] if tool is None else strict_errors(tool.parameters, arguments)
+        if wrong:
+            raise ToolError(f"Error executing tool {name}: bad arguments: " + "; ".join(wrong))
         try:
             result = await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as exc:
+            # The SDK's own message is empty and it logs a long traceback: one line instead.
+            cause = exc.__cause__ or exc
+            detail = f"{type(cause).__name__}: {str(cause)[:300]}".rstrip(": ")
+            raise ToolError(f"Error executing tool {name}: internal error ({detail})") from None
         except ToolError as exc:
             # pydantic's report spans lines and links its docs; say it in one line.
             if isinstance(exc.__cause__, ValidationError):
-                message = _argument_errors(exc.__cause__)
+                message = argument_errors(exc.__cause__)
                 raise ToolError(f"Error executing tool {name}: {message}") from exc.__cause__
             raise
         if isinstance(result, CallToolResult) and result.structured_content is not None:
@@ -158,25 +206,19 @@ class SynapseServer(MCPServer[Any]):
         return budget if budget is not None else self.budget
 
 
-def _argument_errors(error: ValidationError) -> str:
-    parts = []
-    for detail in error.errors():
-        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
-        if detail["type"] == "missing":
-            parts.append(f"{where} is missing")
-        else:
-            given = repr(detail["input"])
-            given = given if len(given) <= 60 else given[:57] + "..."
-            parts.append(f"{where}: {detail['msg']} (got {given})")
-    return "bad arguments: " + "; ".join(parts)
-
-
 def _root_folder(uri: str) -> Path | None:
     parsed = urlparse(uri)
     if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return None
     folder = Path(unquote(parsed.path))
     return folder if folder.is_dir() else None
+
+
+def _noted(server: SynapseServer, answer: Noted) -> Noted:
+    """`answer`, saying so when the client's roots could not be had and the fallback was used."""
+    if server.roots_note is not None:
+        answer["note"] = server.roots_note
+    return answer
 
 
 def _server(ctx: Context[Any, Any]) -> SynapseServer:
@@ -196,14 +238,23 @@ async def _client_roots(ctx: Context[Any, Any]) -> ListRoots | ListRootsResult |
     if ctx.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
         # 2026-07-28: the SDK asks within the call (an input_required round).
         return ListRoots()
+    server = _server(ctx)
     try:
-        found: ListRootsResult = await ctx.session.send_request(
-            ListRootsRequest(),
-            ListRootsResult,
-            metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
-        )
+        with anyio.fail_after(ROOTS_WAIT_S):
+            found: ListRootsResult = await ctx.session.send_request(
+                ListRootsRequest(),
+                ListRootsResult,
+                metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
+            )
     except MCPError:
         # It offers roots but cannot list them: serve the fallback folder rather than fail.
+        return ListRootsResult(roots=[])
+    except TimeoutError:
+        # Kept as no roots until the client says they changed: one wait, not one a call.
+        server.roots_note = (
+            f"the client did not list its roots within {ROOTS_WAIT_S:g} s; "
+            f"serving {server.fallback} instead"
+        )
         return ListRootsResult(roots=[])
     return found
 
@@ -286,7 +337,7 @@ def recall(
             limit=limit,
             alternatives=alternatives or (),
         )
-    return found.as_json()
+    return _noted(server, found.as_json())
 
 
 def readmemory(
@@ -385,7 +436,7 @@ def remember(
             supersedes=supersedes,
             share=share,
         )
-    return result.as_json()
+    return _noted(server, result.as_json())
 
 
 def supersede(

@@ -216,6 +216,13 @@ def read_baseline(path: Path) -> dict[str, float]:
         raise BadInput(f"baseline {path} is not valid JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise BadInput(f"baseline {path} must be a JSON object")
+    known = (*METRICS, "epsilon", "alternatives")
+    unknown = [key for key in doc if key not in known]
+    if unknown:
+        # A misspelt or nested metric would otherwise be compared against nothing.
+        raise BadInput(
+            f"baseline {path}: unknown key {unknown[0][:60]!r}: the keys are {', '.join(known)}"
+        )
     reworded = doc.get("alternatives", {})
     if not isinstance(reworded, dict):
         raise BadInput(f"baseline {path}: 'alternatives' must be a JSON object")
@@ -227,6 +234,10 @@ def read_baseline(path: Path) -> dict[str, float]:
             continue
         if not isinstance(value, int | float) or isinstance(value, bool):
             raise BadInput(f"baseline {path}: {key!r} must be a number")
+        # A negative tolerance would fail every run; the bound keeps float() from overflowing.
+        low = 0 if key == "epsilon" else -1_000_000
+        if not low <= value <= 1_000_000:
+            raise BadInput(f"baseline {path}: {key!r} is {str(value)[:40]}: use {low} to 1000000")
         out[key] = float(value)
     return out
 

@@ -104,8 +104,8 @@ def _compounds(text: str) -> list[str]:
     return found
 
 
-def parse(text: str) -> Query:
-    """The distinct terms of `text` in order, at most MAX_TERMS of them."""
+def _distinct(text: str) -> tuple[list[Term], list[str]]:
+    """Every distinct term of `text` in order, and the stopwords dropped from them."""
     seen: dict[str, Term] = {}
     for token in tokens(text):
         word = fold(token)
@@ -116,6 +116,17 @@ def parse(text: str) -> Query:
     if any(term.word not in STOPWORDS for term in terms):
         dropped = [term.word for term in terms if term.word in STOPWORDS]
         terms = [term for term in terms if term.word not in STOPWORDS]
+    return terms, dropped
+
+
+def term_count(text: str) -> int:
+    """How many terms `text` has before the cut at MAX_TERMS."""
+    return len(_distinct(text)[0])
+
+
+def parse(text: str) -> Query:
+    """The distinct terms of `text` in order, at most MAX_TERMS of them."""
+    terms, dropped = _distinct(text)
     compounds = list(dict.fromkeys(_compounds(text)))[:8]
     terms = terms[:MAX_TERMS]
     joined = [

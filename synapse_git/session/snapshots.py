@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from synapse_git.escaping import json_text, visible
 from synapse_git.recall.fusion import fuse
 from synapse_git.session.guidance import READING_HINT
 from synapse_git.session.snapshot_file import SNAPSHOT_FORMAT, read_raw, snapshot_path
@@ -207,7 +208,8 @@ def write_snapshot(data_dir: Path, snapshot: Snapshot) -> Path:
 def _entry_lines(entry: Entry, hit_bytes: int) -> list[str]:
     shown = _cut(entry.text, hit_bytes)
     abridged = len(shown.encode("utf-8")) < entry.total
-    lines = shown.strip("\n").replace("\0", "\\0").splitlines() or [""]
+    # The agent is told text: control characters and bidi overrides come written out.
+    lines = visible(shown.strip("\n")).splitlines() or [""]
     out = [f"- [{entry.id}] {lines[0]}"] + [f"  {line}" for line in lines[1:]]
     if abridged:
         out[-1] += f" … (abridged: {entry.total} bytes, readmemory {entry.id})"
@@ -256,7 +258,7 @@ def render_text(snapshot: Snapshot, budget: Budget, limit: int = LIMIT_BYTES) ->
         body.append("No memories to tell yet (`synapse memory remember` adds one).")
     elif hidden:
         footer.insert(0, f"Not shown for space: {hidden} more (`synapse memory list`).")
-    text = "\n".join(header + body + footer) + "\n"
+    text = visible("\n".join(header + body + footer)) + "\n"
     # A long left-out line (thousands of drifted ids) must not break the cap either.
     return _cut(text, limit)
 
@@ -269,14 +271,13 @@ def render(snapshot: Snapshot, budget: Budget, fmt: str) -> str:
     limit = LIMIT_BYTES - 128
     while True:
         context = render_text(snapshot, budget, limit)
-        out = json.dumps(
+        out = json_text(
             {
                 "hookSpecificOutput": {
                     "hookEventName": "SessionStart",
                     "additionalContext": context,
                 }
-            },
-            ensure_ascii=False,
+            }
         )
         overflow = len(out.encode("utf-8")) - LIMIT_BYTES
         if overflow <= 0 or limit <= 256:

@@ -6,12 +6,21 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from synapse_git.errors import BadInput
+
 
 def data_dir(env: Mapping[str, str] | None = None) -> Path:
     """`$SYNAPSE_DATA`, else `$XDG_DATA_HOME/synapse`, else `~/.local/share/synapse`."""
     env = os.environ if env is None else env
     if env.get("SYNAPSE_DATA"):
-        return Path(env["SYNAPSE_DATA"]).expanduser()
+        folder = Path(env["SYNAPSE_DATA"]).expanduser()
+        if not folder.is_absolute():
+            # Relative, it would name a different store in every folder, and put one
+            # inside whichever working tree a command runs in.
+            raise BadInput(
+                f"SYNAPSE_DATA={env['SYNAPSE_DATA']} is a relative path: give an absolute one"
+            )
+        return folder
     if env.get("XDG_DATA_HOME"):
         return Path(env["XDG_DATA_HOME"]).expanduser() / "synapse"
     return Path.home() / ".local" / "share" / "synapse"

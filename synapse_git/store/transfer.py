@@ -78,16 +78,26 @@ def _parse(
         doc: Any = json.loads(line)
     except json.JSONDecodeError as exc:
         raise BadInput(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except ValueError as exc:
+        # An integer of thousands of digits: Python refuses to read it.
+        raise BadInput(f"not usable JSON ({str(exc).split(';')[0]})") from None
+    except RecursionError:
+        raise BadInput("not usable JSON (nested too deep)") from None
     if not isinstance(doc, dict):
         raise BadInput("expected a JSON object")
-    body, source = doc.get("body"), doc.get("source") or ""
+    body, source = doc.get("body"), doc.get("source", "")
     if not isinstance(body, str):
         raise BadInput('"body" must be a string')
+    if source is None:
+        source = ""
     if not isinstance(source, str):
-        raise BadInput('"source" must be a string')
+        raise BadInput('"source" must be a string or null')
     check_body(body)
     check_source(source)
-    created, updated = _stamp(doc.get("created_at")), _stamp(doc.get("updated_at"))
+    created = _stamp(doc.get("created_at"), "created_at")
+    updated = _stamp(doc.get("updated_at"), "updated_at")
+    if created is not None and updated is not None and updated < created:
+        raise BadInput(f'"updated_at" {updated} is before "created_at" {created}')
     return body, source, _project(conn, doc.get("project"), projects), created, updated or created
 
 
@@ -101,6 +111,8 @@ def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> 
         try:
             folder = Path(value).expanduser().absolute()
             is_dir = folder.is_dir()
+            if not is_dir and folder.exists():
+                raise BadInput(f'"project" {value[:200]!r} is a file, not a folder')
             # A repository not cloned here yet keeps its key; `project move` re-keys it later.
             # Normalized like a scope key (`..`, symlinked parents), so it can match one later.
             key = None if is_dir else os.path.realpath(folder)
@@ -119,15 +131,19 @@ def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> 
     return cache[value]
 
 
-def _stamp(value: object) -> str | None:
+def _stamp(value: object, key: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadInput('"created_at" must be an ISO 8601 timestamp')
+        raise BadInput(f'"{key}" must be an ISO 8601 timestamp')
     try:
         moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise BadInput(f'"created_at" {value!r} is not an ISO 8601 timestamp') from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        moment = moment.astimezone(UTC)
+    except (ValueError, OverflowError):
+        # Year 1 or 9999 with an offset falls outside the years a timestamp can hold.
+        raise BadInput(
+            f'"{key}" {value[:80]!r} is not an ISO 8601 timestamp in years 1 to 9999'
+        ) from None
+    return moment.isoformat(timespec="microseconds")

@@ -54,10 +54,13 @@ def test_a_malformed_line_stops_the_import(tmp_path: Path, outside: Path) -> Non
 
 
 def test_a_large_import_shows_progress_on_stderr(tmp_path: Path) -> None:
-    lines = [json.dumps({"body": f"fact number {n}", "project": None}) for n in range(2001)]
+    lines = [
+        json.dumps({"body": f"fact number {n} " + "padding " * 20, "project": None})
+        for n in range(2001)
+    ]
     big = tmp_path / "big.jsonl"
     big.write_text("\n".join(lines) + "\n")
-    done = run_cli("memory", "import", "-", "--json", stdin=big.read_bytes())
+    done = run_cli("memory", "import", str(big), "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
         "imported": 2001,
@@ -66,7 +69,7 @@ def test_a_large_import_shows_progress_on_stderr(tmp_path: Path) -> None:
         "batch": 1,
     }
     assert "importing [" in done.stderr
-    assert done.stderr.rstrip().endswith("2001/2001 lines")
+    assert done.stderr.rstrip().endswith("[" + "#" * 30 + "] 2001 lines")
 
 
 def test_export_to_an_unwritable_place_is_a_clear_error(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from synapse_git.escaping import visible
 from synapse_git.service import Synapse
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 
@@ -67,23 +68,25 @@ def test_json_shapes_of_remember_read_and_list(repo: Path) -> None:
 
 
 def test_read_pages_from_stdin_body_come_back_byte_exact(repo: Path) -> None:
-    # Escape sequences, NUL, CRLF and multibyte text, over several lean pages: the text
-    # output is the page itself, and stderr says where the next one starts.
+    # Escape sequences, NUL, CRLF and multibyte text, over several lean pages: the JSON
+    # pages are the body itself; the text output is the same page with its control
+    # characters shown escaped, and stderr says where the next one starts.
     body = "\x1b[31mred\x1b[0m\ttab\x00nul é€🚀\r\n" * 200
     made = json.loads(ok("memory", "remember", "-", "--json", cwd=repo, stdin=body.encode()))
     pages = []
     offset = "0"
     while True:
-        done = run_cli(
-            "memory", "read", str(made["id"]), "--budget", "lean", "--offset", offset, cwd=repo
-        )
+        args = ("memory", "read", str(made["id"]), "--budget", "lean", "--offset", offset)
+        done = run_cli(*args, cwd=repo)
         assert done.returncode == 0, done.stderr
-        assert len(done.stdout.encode()) <= 2800
-        pages.append(done.stdout)
+        page = json.loads(ok(*args, "--json", cwd=repo))["memory"]
+        assert len(page["body"].encode()) <= 2800
+        assert done.stdout == visible(page["body"])
+        pages.append(page["body"])
         if not done.stderr:
             break
         offset = re.search(r"--offset (\d+)$", done.stderr.strip()).group(1)  # type: ignore[union-attr]
-        assert int(offset) == len("".join(pages).encode())
+        assert int(offset) == len("".join(pages).encode()) == page["next"]
     assert len(pages) == 3
     assert "".join(pages) == body
 
@@ -120,7 +123,7 @@ BAD = {
     "body of 1 MiB + 1": (
         ("memory", "remember", "-"),
         b"x" * (MAX_BODY_BYTES + 1),
-        f"synapse: body is {MAX_BODY_BYTES + 1} bytes; the limit is {MAX_BODY_BYTES} bytes",
+        f"synapse: body is over {MAX_BODY_BYTES} bytes; the limit is {MAX_BODY_BYTES} bytes",
     ),
     "source over 4 KiB": (
         ("memory", "remember", "fine", "--source", "s" * (MAX_SOURCE_BYTES + 1)),

@@ -10,6 +10,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from conftest import GIT_ENV
 from mcp import Client, StdioServerParameters
@@ -69,6 +70,7 @@ def mcp_session(
     args: Sequence[str] = (),
     roots: list[Path] | None = None,
     roots_fail: bool = False,
+    roots_hang: bool = False,
     mode: str = "auto",
 ) -> Iterator[Session]:
     """Spawn `synapse mcp ARGS` in `cwd` with SYNAPSE_DATA=`data`; `roots`, when given, are
@@ -84,6 +86,13 @@ def mcp_session(
 
         async def callback(context: ClientRequestContext) -> ListRootsResult:
             return ListRootsResult(roots=[Root(uri=folder.as_uri()) for folder in offered])
+
+    if roots_hang:
+
+        async def callback(context: ClientRequestContext) -> ListRootsResult:
+            # A client that offers roots and never lists them.
+            await anyio.sleep_forever()
+            raise AssertionError("unreachable")
 
     if roots_fail:
 

@@ -213,9 +213,9 @@ def count_memories(world: dict[str, Path]) -> tuple[int, int]:
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("readmemory", {"id": "twelve", "project": None}, "id: Input should be a valid integer"),
-        ("readmemory", {"id": 1.5, "project": None}, "id: Input should be a valid integer"),
-        ("forget", {"id": "1; DROP TABLE memories"}, "id: Input should be a valid integer"),
+        ("readmemory", {"id": "twelve", "project": None}, "id must be a whole number"),
+        ("readmemory", {"id": 1.5, "project": None}, "id must be a whole number"),
+        ("forget", {"id": "1; DROP TABLE memories"}, "id must be a whole number"),
         (
             "readmemory",
             {"id": 1, "project": None, "offset": -1},

@@ -1,0 +1,49 @@
+"""Text for terminals and agents: control characters shown, never obeyed (docs/json.md).
+
+A memory may have been written by an agent that read hostile input, so a body
+can hold ESC sequences (clear the screen, move the cursor, set the clipboard
+through OSC 52), C1 controls or bidi overrides that make text read otherwise
+than it is. Every human-readable output passes through `visible`, every JSON
+output through `json_text`; what is stored is never changed. Light on purpose:
+the commit hook imports it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+# C0 but newline and tab, DEL, C1, and the bidi controls: embeddings and overrides,
+# isolates, the left-to-right/right-to-left marks and the Arabic letter mark.
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Lone surrogates: a file name or argument that is not UTF-8 (Python's surrogateescape)
+# cannot be written to a UTF-8 stream at all.
+_SURROGATES = "\ud800-\udfff"
+_HIDDEN = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
+_HIDDEN_ALL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
+# What json.dumps(ensure_ascii=False) leaves raw inside strings (it escapes C0 itself).
+_RAW_IN_JSON = re.compile(f"[\x7f-\x9f{_BIDI}{_SURROGATES}\u2028\u2029]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str, *, layout: bool = True) -> str:
+    """`text` with every control character written out (`\\x1b`, `\\u202e`); newline
+    and tab stay as they are when `layout` is true, since they only lay text out."""
+    return (_HIDDEN if layout else _HIDDEN_ALL).sub(_escape, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_text(data: Any, **options: Any) -> str:
+    """`data` as JSON with non-ASCII text kept readable, but DEL, C1, bidi controls and
+    line separators escaped as `\\uXXXX` as well as C0: a parser reads the same strings
+    back, a terminal or an agent shown the raw text sees no control characters. They
+    can only occur inside JSON strings, where the escape means the same character."""
+    return _RAW_IN_JSON.sub(_json_escape, json.dumps(data, ensure_ascii=False, **options))

@@ -1,0 +1,94 @@
+"""What the MCP server checks in a request before a tool sees it: lines the SDK's
+parser would drop, and arguments pydantic's lax mode would coerce."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sys
+from typing import Any
+
+from pydantic import ValidationError
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class CheckedInput:
+    """Standard input for the stdio transport, a line at a time.
+
+    JSON may escape a lone surrogate (`"\\ud800"`) that the SDK's parser refuses;
+    it then drops the request without an answer. Such a line is read here instead,
+    its surrogates replaced so it parses, and its id noted so the call is refused
+    with a message. Descriptor 0 is pointed at the null device, as the SDK does,
+    so that no child process reads the client's messages."""
+
+    def __init__(self, bad_text: set[str]) -> None:
+        self.bad_text = bad_text
+        private = os.dup(sys.stdin.fileno())
+        with contextlib.suppress(OSError):
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, sys.stdin.fileno())
+            os.close(null)
+        self.source = os.fdopen(private, "rb")
+
+    def readline(self) -> str:
+        line = self.source.readline().decode("utf-8", errors="replace")
+        if not _SURROGATE_ESCAPE.search(line):
+            return line
+        try:
+            doc = json.loads(line)
+        except (ValueError, RecursionError):
+            return line
+        cleaned = no_surrogates(doc)
+        if cleaned == doc and json.dumps(cleaned) == json.dumps(doc):
+            return line
+        if isinstance(doc, dict) and "id" in doc:
+            self.bad_text.add(str(doc["id"]))
+        return json.dumps(cleaned) + "\n"
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def no_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, list):
+        return [no_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {no_surrogates(key): no_surrogates(item) for key, item in value.items()}
+    return value
+
+
+def argument_errors(error: ValidationError) -> str:
+    parts = []
+    for detail in error.errors():
+        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        if detail["type"] == "missing":
+            parts.append(f"{where} is missing")
+        else:
+            given = repr(detail["input"])
+            given = given if len(given) <= 60 else given[:57] + "..."
+            parts.append(f"{where}: {detail['msg']} (got {given})")
+    return "bad arguments: " + "; ".join(parts)
+
+
+def strict_errors(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
+    """What is wrong with `arguments` for a tool of input `schema`, beyond pydantic's
+    lax checks: unknown arguments, and a string, boolean or float for a whole number
+    (`" 1"`, `true`, `1.0` are not id 1)."""
+    fields: dict[str, Any] = schema.get("properties", {})
+    wrong = []
+    for key, value in arguments.items():
+        if key not in fields:
+            wrong.append(f"{key[:40]!r} is not an argument (use: {', '.join(fields)})")
+            continue
+        kinds = [fields[key].get("type")]
+        kinds += [option.get("type") for option in fields[key].get("anyOf", [])]
+        whole = type(value) is int or (value is None and "null" in kinds)
+        if "integer" in kinds and not whole:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            wrong.append(f"{key} must be a whole number (got {shown})")
+    return wrong
