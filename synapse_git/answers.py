@@ -7,7 +7,7 @@ reads nested stdlib TypedDicts only from Python 3.12.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -40,6 +40,8 @@ class RecallOut(TypedDict):
     drift: list[dict[str, Any]]
     searched: int
     cut: CutOut
+    # Present where semantic recall is installed or vectors are stored (docs/semantic.md).
+    semantic: NotRequired[str]
 
 
 class PageOut(TypedDict):

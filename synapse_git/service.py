@@ -21,6 +21,9 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
 from synapse_git.recall import evaluation, query_terms, ranking, response
 from synapse_git.recall.response import Recalled
+from synapse_git.semantic import vectors
+from synapse_git.semantic.engine import EmbedReport, Semantic
+from synapse_git.semantic.model import MODEL_ID
 from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Refresh, Snapshot
 from synapse_git.settings import Config
@@ -85,6 +88,8 @@ class Synapse:
 
     def __init__(self, config: Config | None = None) -> None:
         self.config = config if config is not None else settings.load()
+        # Loaded on first use and kept: the MCP server recalls with a warm model.
+        self.semantic = Semantic()
 
     # -- plumbing -------------------------------------------------------------
 
@@ -123,6 +128,7 @@ class Synapse:
             raise BadInput(f"{scope.note}: pass --global to remember globally")
         project = None if is_global else scope.project
         head = project_scope.head(scope) if project is not None else project_scope.Head(None, None)
+        vector = self._vector(body)
         with self.connection() as conn, database.transaction(conn):
             old = None
             if supersedes is not None:
@@ -143,6 +149,8 @@ class Synapse:
             new_id = memories.insert(
                 conn, body, source, project, head_commit=head.commit, branch=head.branch
             )
+            if vector is not None:
+                vectors.put(conn, MODEL_ID, [(new_id, body, vector)])
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
         return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
@@ -156,6 +164,7 @@ class Synapse:
             check_body(body)
         if source is not None:
             check_source(source)
+        vector = None if body is None else self._vector(body)
         with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             memories.update_text(
@@ -164,6 +173,8 @@ class Synapse:
                 old.body if body is None else body,
                 old.source if source is None else source,
             )
+            if vector is not None and body is not None and body != old.body:
+                vectors.put(conn, MODEL_ID, [(memory_id, body, vector)])
             return memories.require(conn, memory_id, scope.projects)
 
     def supersede(self, old_id: int, new_id: int, scope: Scope) -> Memory:
@@ -288,7 +299,7 @@ class Synapse:
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.connection() as conn:
-            found = self._search(conn, parsed, scope, count)
+            found, notice = self._search(conn, parsed, scope, count)
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.
             return response.build(
@@ -299,14 +310,25 @@ class Synapse:
                 project=scope.project,
                 drift=lambda ids: self._drift_about(conn, scope, ids),
                 explain=explain,
-            )
+            ).with_semantic(notice)
 
     def _search(
         self, conn: sqlite3.Connection, parsed: query_terms.Query, scope: Scope, count: int
-    ) -> ranking.Search:
+    ) -> tuple[ranking.Search, str | None]:
+        """The ranked candidates and, when semantic recall is wanted, whether it ran."""
         if parsed.empty:
-            return ranking.recent(conn, parsed, scope.projects, count)
-        return ranking.search(conn, parsed, scope.projects, depth=max(ranking.DEPTH, count))
+            return ranking.recent(conn, parsed, scope.projects, count), None
+        depth = max(ranking.DEPTH, count)
+        return self.semantic.search(
+            conn,
+            parsed,
+            scope.projects,
+            lambda floor: ranking.search(conn, parsed, scope.projects, depth=depth, floor=floor),
+        )
+
+    def _vector(self, body: str) -> bytes | None:
+        """The vector to store with `body` when the semantic extra is installed."""
+        return self.semantic.vector_of(body) if self.semantic.installed() else None
 
     def matching(self, query: str, scope: Scope) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
@@ -328,7 +350,9 @@ class Synapse:
         if not self._exists():
             raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
         with closing(database.connect_readonly(self.config.db_path)) as conn:
-            return evaluation.run(conn, cases, chosen, self.scope)
+            return evaluation.run(
+                conn, cases, chosen, self.scope, lambda c, q, s, n: self._search(c, q, s, n)[0]
+            )
 
     # -- drift (docs/drift.md): drift/findings.py
 
@@ -434,6 +458,26 @@ class Synapse:
             if repair:
                 integrity.repair(conn)
             return integrity.check(conn)
+
+    def vector_coverage(self, *, repair: bool = False) -> vectors.Coverage | None:
+        """How many live memories have a current vector (None when semantic recall
+        is not installed and no vector is stored); `repair` drops outdated ones."""
+        if not self._exists():
+            return None
+        with self.connection() as conn:
+            if not self.semantic.installed() and not vectors.any_stored(conn):
+                return None
+            if repair:
+                with database.transaction(conn):
+                    vectors.drop_outdated(conn, MODEL_ID)
+            return vectors.coverage(conn, MODEL_ID)
+
+    def embed(self, progress: Callable[[int, int], None] | None = None) -> EmbedReport:
+        """Compute the vectors live memories lack (`memory embed`), a batch per
+        transaction: interrupting it keeps what is done, and a rerun resumes."""
+        if not self._exists():
+            return EmbedReport(0, 0)
+        return self.semantic.embed_missing(self.connection, progress)
 
     def export(self) -> Iterator[str]:
         if not self._exists():

@@ -13,6 +13,7 @@ from synapse_git.cli import (
     drift,  # noqa: F401  (adds drift to memory_app)
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
+    semantic,  # noqa: F401  (adds embed to memory_app)
 )
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app

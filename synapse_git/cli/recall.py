@@ -31,6 +31,8 @@ def recall(
     found = svc.recall(
         question, here(svc, folder, quiet=as_json), budget=budget, limit=limit, explain=explain
     )
+    if found.semantic is not None and found.semantic.startswith("off"):
+        typer.echo(f"note: semantic recall {found.semantic}", err=True)
     if as_json:
         data = found.as_json()
         if explain:
@@ -66,6 +68,8 @@ def _print(found: Recalled, question: str) -> None:
 
 def _print_explain(found: Recalled) -> None:
     typer.echo("explain (porter rank, trigram rank, fused score, terms held, verdict):")
+    if found.semantic is not None:
+        typer.echo(f"  semantic: {found.semantic}")
     for note in found.notes:
         typer.echo(f"  note: {note}")
     for c in found.candidates:

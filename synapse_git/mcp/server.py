@@ -12,6 +12,7 @@ first tool call, then kept until the client says its roots changed.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -79,6 +80,7 @@ class SynapseServer(MCPServer[Any]):
         self._lock = threading.Lock()
         self._roots: ListRootsResult | None = None
         self._scope: tuple[tuple[str, ...] | None, Scope] | None = None
+        self._told_semantic = False
         # MCPServer has no public hook for client notifications; the low-level
         # server's registration is the supported way underneath it.
         self._lowlevel_server.add_notification_handler(
@@ -143,6 +145,12 @@ class SynapseServer(MCPServer[Any]):
 
     def budget_or_default(self, budget: str | None) -> str | None:
         return budget if budget is not None else self.budget
+
+    def tell_semantic(self, notice: str | None) -> None:
+        """Say once on stderr (the client's log) that recall runs without vectors."""
+        if notice is not None and notice.startswith("off") and not self._told_semantic:
+            self._told_semantic = True
+            print(f"synapse: semantic recall {notice}", file=sys.stderr, flush=True)
 
 
 def _argument_errors(error: ValidationError) -> str:
@@ -255,6 +263,7 @@ def recall(
         found = server.synapse.recall(
             query, where, budget=server.budget_or_default(budget), limit=limit
         )
+    server.tell_semantic(found.semantic)
     return found.as_json()  # type: ignore[return-value]
 
 

@@ -110,21 +110,33 @@ def run(
     cases: Sequence[Case],
     budget: Budget,
     resolve: Callable[[str | None], Scope],
+    search: Callable[[sqlite3.Connection, query_terms.Query, Scope, int], ranking.Search]
+    | None = None,
 ) -> Report:
-    """Recall every case on `conn` (opened read-only) and score the answers."""
+    """Recall every case on `conn` (opened read-only) and score the answers; `search`
+    ranks a query as recall does (default: the lexical rankings)."""
     outcomes = []
     for case in cases:
         try:
             scope = resolve(case.project or os.getcwd())
         except SynapseError as exc:
             raise BadInput(f"case {case.number} ({case.query!r}): {exc}") from None
-        outcomes.append(_score(conn, case, scope, budget))
+        outcomes.append(_score(conn, case, scope, budget, search))
     return summarize(budget.name, outcomes)
 
 
-def _score(conn: sqlite3.Connection, case: Case, scope: Scope, budget: Budget) -> Outcome:
+def _score(
+    conn: sqlite3.Connection,
+    case: Case,
+    scope: Scope,
+    budget: Budget,
+    search: Callable[[sqlite3.Connection, query_terms.Query, Scope, int], ranking.Search]
+    | None = None,
+) -> Outcome:
     parsed = query_terms.parse(case.query)
-    if parsed.empty:
+    if search is not None:
+        found = search(conn, parsed, scope, budget.hits)
+    elif parsed.empty:
         found = ranking.recent(conn, parsed, scope.projects, budget.hits)
     else:
         found = ranking.search(conn, parsed, scope.projects)

@@ -62,8 +62,14 @@ class Recalled:
     cut_budget: int
     candidates: tuple[Candidate, ...] = ()
     notes: tuple[str, ...] = ()
+    # "on" or "off: why" where semantic recall is installed or vectors are stored.
+    semantic: str | None = None
+
+    def with_semantic(self, notice: str | None) -> Recalled:
+        return self if notice is None else replace(self, semantic=notice)
 
     def as_json(self) -> dict[str, Any]:
+        extra = {} if self.semantic is None else {"semantic": self.semantic}
         return {
             "query": self.query,
             "project": self.project,
@@ -72,6 +78,7 @@ class Recalled:
             "drift": list(self.drift),
             "searched": self.searched,
             "cut": {"floor": self.cut_floor, "limit": self.cut_limit, "budget": self.cut_budget},
+            **extra,
         }
 
     def explain_json(self) -> list[dict[str, object]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -137,8 +137,26 @@ WHEN new.state = 'live' BEGIN
 END;
 """
 
+# Vectors of the optional semantic recall (docs/semantic.md), one per memory,
+# written by the model named in `model`. `seq` grows with every write, so a
+# process that keeps the vectors in memory reads only what changed. A vector
+# never outlives the body it was computed from: changing the body drops it.
+_V4 = """
+CREATE TABLE vectors (
+    seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id INTEGER NOT NULL UNIQUE REFERENCES memories(id),
+    model     TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    vector    BLOB NOT NULL
+);
+CREATE TRIGGER vectors_body AFTER UPDATE OF body ON memories
+WHEN old.body IS NOT new.body BEGIN
+    DELETE FROM vectors WHERE memory_id = old.id;
+END;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 
 
 def statements(script: str) -> Iterator[str]:
