@@ -21,9 +21,6 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
 from synapse_git.recall import evaluation, query_terms, ranking, response
 from synapse_git.recall.response import Recalled
-from synapse_git.semantic import vectors
-from synapse_git.semantic.engine import EmbedReport, Semantic
-from synapse_git.semantic.model import MODEL_ID
 from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Refresh, Snapshot
 from synapse_git.settings import Config
@@ -34,6 +31,8 @@ from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
 
 if TYPE_CHECKING:
     from synapse_git.drift.findings import Report as DriftReport
+    from synapse_git.semantic.engine import EmbedReport, Semantic
+    from synapse_git.semantic.vectors import Coverage
 
 
 @dataclass(frozen=True)
@@ -88,8 +87,7 @@ class Synapse:
 
     def __init__(self, config: Config | None = None) -> None:
         self.config = config if config is not None else settings.load()
-        # Loaded on first use and kept: the MCP server recalls with a warm model.
-        self.semantic = Semantic()
+        self._semantic: Semantic | None = None
 
     # -- plumbing -------------------------------------------------------------
 
@@ -108,6 +106,16 @@ class Synapse:
 
     def _exists(self) -> bool:
         return self.config.db_path.exists()
+
+    @property
+    def semantic(self) -> Semantic:
+        """Semantic recall (docs/semantic.md), made on first use and kept, so that the
+        MCP server recalls with a warm model and `synapse --help` imports none of it."""
+        if self._semantic is None:
+            from synapse_git.semantic.engine import Semantic
+
+            self._semantic = Semantic()
+        return self._semantic
 
     # -- lifecycle (docs/store.md)
 
@@ -150,7 +158,7 @@ class Synapse:
                 conn, body, source, project, head_commit=head.commit, branch=head.branch
             )
             if vector is not None:
-                vectors.put(conn, MODEL_ID, [(new_id, body, vector)])
+                self.semantic.store(conn, [(new_id, body, vector)])
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
         return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
@@ -174,7 +182,7 @@ class Synapse:
                 old.source if source is None else source,
             )
             if vector is not None and body is not None and body != old.body:
-                vectors.put(conn, MODEL_ID, [(memory_id, body, vector)])
+                self.semantic.store(conn, [(memory_id, body, vector)])
             return memories.require(conn, memory_id, scope.projects)
 
     def supersede(self, old_id: int, new_id: int, scope: Scope) -> Memory:
@@ -459,25 +467,18 @@ class Synapse:
                 integrity.repair(conn)
             return integrity.check(conn)
 
-    def vector_coverage(self, *, repair: bool = False) -> vectors.Coverage | None:
+    def vector_coverage(self, *, repair: bool = False) -> Coverage | None:
         """How many live memories have a current vector (None when semantic recall
         is not installed and no vector is stored); `repair` drops outdated ones."""
         if not self._exists():
             return None
         with self.connection() as conn:
-            if not self.semantic.installed() and not vectors.any_stored(conn):
-                return None
-            if repair:
-                with database.transaction(conn):
-                    vectors.drop_outdated(conn, MODEL_ID)
-            return vectors.coverage(conn, MODEL_ID)
+            return self.semantic.coverage(conn, repair=repair)
 
     def embed(self, progress: Callable[[int, int], None] | None = None) -> EmbedReport:
         """Compute the vectors live memories lack (`memory embed`), a batch per
         transaction: interrupting it keeps what is done, and a rerun resumes."""
-        if not self._exists():
-            return EmbedReport(0, 0)
-        return self.semantic.embed_missing(self.connection, progress)
+        return self.semantic.embed_missing(self.connection if self._exists() else None, progress)
 
     def export(self) -> Iterator[str]:
         if not self._exists():

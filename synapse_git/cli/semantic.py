@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
 
 from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, service
-from synapse_git.semantic.engine import EmbedReport
 from synapse_git.service import Synapse
+
+if TYPE_CHECKING:
+    from synapse_git.semantic.engine import EmbedReport
 
 
 @app.command("embed")

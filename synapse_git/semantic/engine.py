@@ -129,12 +129,31 @@ class Semantic:
         note = f"semantic: {model.MODEL_ID}, {len(matrix.where)} memories with vectors"
         return replace(fused, notes=(*fused.notes, note)), notice
 
+    def store(self, conn: sqlite3.Connection, rows: Sequence[tuple[int, str, bytes]]) -> None:
+        """Keep (memory id, body, vector) rows; inside the caller's write transaction."""
+        vectors.put(conn, model.MODEL_ID, rows)
+
+    def coverage(
+        self, conn: sqlite3.Connection, *, repair: bool = False
+    ) -> vectors.Coverage | None:
+        """Vectors against live memories (None when semantic recall is not installed and
+        no vector is stored); `repair` first drops those of another model or body."""
+        if not self.installed() and not vectors.any_stored(conn):
+            return None
+        if repair:
+            with database.transaction(conn):
+                vectors.drop_outdated(conn, model.MODEL_ID)
+        return vectors.coverage(conn, model.MODEL_ID)
+
     def embed_missing(
         self,
-        connect: Callable[[], AbstractContextManager[sqlite3.Connection]],
+        connect: Callable[[], AbstractContextManager[sqlite3.Connection]] | None,
         progress: Callable[[int, int], None] | None = None,
     ) -> EmbedReport:
-        """Embed every live memory lacking a current vector, a batch per transaction."""
+        """Embed every live memory lacking a current vector, a batch per transaction
+        (`connect` None: there is no store yet)."""
+        if connect is None:
+            return EmbedReport(0, 0)
         with connect() as conn, database.transaction(conn):
             vectors.drop_outdated(conn, model.MODEL_ID)
             total = vectors.coverage(conn, model.MODEL_ID).missing

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git.errors import StoreError
-from synapse_git.semantic.tokenizer import WordPiece
 
 if TYPE_CHECKING:
     import numpy as np
@@ -92,6 +91,8 @@ class Model:
             raise StoreError(f"the model {path} has sha256 {found[:12]}…, not the pinned one")
         import numpy
         import onnxruntime
+
+        from synapse_git.semantic.tokenizer import WordPiece
 
         options = onnxruntime.SessionOptions()
         # Two cores are shared with git, SQLite and the agent itself.

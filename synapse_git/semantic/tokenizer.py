@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from importlib import resources
+from pathlib import Path
 
 CLS, SEP, PAD, UNK = "[CLS]", "[SEP]", "[PAD]", "[UNK]"
 MAX_WORD_CHARS = 100
@@ -92,7 +92,7 @@ class WordPiece:
     @classmethod
     def bundled(cls) -> WordPiece:
         """The vocabulary shipped with Synapse (all-MiniLM-L6-v2's, Apache-2.0)."""
-        text = resources.files("synapse_git.semantic").joinpath("vocab.txt").read_text("utf-8")
+        text = (Path(__file__).parent / "vocab.txt").read_text("utf-8")
         return cls(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
 
     def word_ids(self, word: str) -> list[int]:
