@@ -89,14 +89,17 @@ class Model:
             raise StoreError(f"cannot read the model {path}: {exc.strerror}") from None
         if found != SHA256:
             raise StoreError(f"the model {path} has sha256 {found[:12]}…, not the pinned one")
-        import numpy
+        numpy = numpy_module()
         import onnxruntime
 
         from synapse_git.semantic.tokenizer import WordPiece
 
         options = onnxruntime.SessionOptions()
-        # Two cores are shared with git, SQLite and the agent itself.
-        options.intra_op_num_threads = min(2, os.cpu_count() or 1)
+        # One thread: the machine is shared with git, SQLite and the agent itself,
+        # and on a busy 2-core machine a second thread made embedding slower
+        # (docs/semantic.md has the figures).
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
         options.log_severity_level = 3
         self._np = numpy
         self._session: Any = onnxruntime.InferenceSession(
@@ -131,17 +134,27 @@ class Model:
         return result
 
 
+def numpy_module() -> Any:
+    """numpy, with one BLAS thread: a product of a query with ten thousand rows
+    gains nothing from more, and on a busy machine the extra threads wait on
+    each other (only effective before numpy's first import, which this is)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import numpy
+
+    return numpy
+
+
 def pack(vector: Matrix) -> bytes:
     """A unit vector as 384 signed bytes (components times 127): a quarter of float32,
     and cosines within about 0.001 of the full vector's."""
-    import numpy as np
+    np = numpy_module()
 
     return bytes(np.clip(np.rint(vector * 127.0), -127, 127).astype(np.int8).tobytes())
 
 
 def unpack(blobs: Sequence[bytes]) -> Matrix:
     """Stored vectors as unit-length float32 rows (zero rows for malformed blobs)."""
-    import numpy as np
+    np = numpy_module()
 
     out = np.zeros((len(blobs), DIMENSIONS), dtype=np.float32)
     for row, blob in enumerate(blobs):

@@ -122,46 +122,52 @@ class VectorMatrix:
     with the table by reading only rows written (or removed) since the last look."""
 
     def __init__(self, model: str) -> None:
-        import numpy as np
+        from synapse_git.semantic.model import DIMENSIONS, numpy_module
 
-        from synapse_git.semantic.model import DIMENSIONS
-
+        np = numpy_module()
         self._np = np
         self.model = model
         self.rows: Matrix = np.zeros((0, DIMENSIONS), dtype=np.float32)
         self.ids = np.zeros(0, dtype=np.int64)
         self.where: dict[int, int] = {}
         self.used = 0
-        self.seq = 0
+        # The last seq of `vectors` and of `vectors_gone` read.
         self.stamp: tuple[int, int] = (-1, -1)
 
     def refresh(self, conn: sqlite3.Connection) -> int:
         """Bring the matrix up to date; returns how many rows were read."""
-        count, top = conn.execute(
-            "SELECT count(*), coalesce(max(seq), 0) FROM vectors WHERE model = ?", (self.model,)
-        ).fetchone()
-        if (count, top) == self.stamp:
+        # AUTOINCREMENT keeps each table's last seq in sqlite_sequence: one cheap read
+        # tells whether anything was written or removed since the last look.
+        stamps = dict(
+            conn.execute(
+                "SELECT name, seq FROM sqlite_sequence WHERE name IN ('vectors', 'vectors_gone')"
+            ).fetchall()
+        )
+        stamp = (int(stamps.get("vectors", 0)), int(stamps.get("vectors_gone", 0)))
+        if stamp == self.stamp:
             return 0
         from synapse_git.semantic.model import unpack
 
+        gone = [
+            int(row[0])
+            for row in conn.execute(
+                "SELECT memory_id FROM vectors_gone WHERE seq > ?", (self.stamp[1],)
+            )
+        ]
+        # A memory whose vector went may have a new one since: its row is read again.
+        marks = ",".join(str(i) for i in dict.fromkeys(gone))
+        again = f" OR memory_id IN ({marks})" if gone else ""
         fresh = conn.execute(
-            "SELECT memory_id, vector FROM vectors WHERE model = ? AND seq > ? ORDER BY seq",
-            (self.model, self.seq),
+            f"SELECT memory_id, vector FROM vectors WHERE model = ? AND (seq > ?{again})",
+            (self.model, self.stamp[0]),
         ).fetchall()
+        for memory_id in gone:
+            at = self.where.pop(memory_id, None)
+            if at is not None:
+                self.rows[at] = 0.0
         if fresh:
             self._place([int(i) for i, _ in fresh], unpack([bytes(v) for _, v in fresh]))
-        if len(self.where) != count:
-            # Some vectors went (a body changed): only their ids are read, not the rows.
-            kept = {
-                int(row[0])
-                for row in conn.execute(
-                    "SELECT memory_id FROM vectors WHERE model = ?", (self.model,)
-                )
-            }
-            for gone in [i for i in self.where if i not in kept]:
-                self.rows[self.where.pop(gone)] = 0.0
-        self.seq = max(self.seq, int(top))
-        self.stamp = (int(count), int(top))
+        self.stamp = stamp
         return len(fresh)
 
     def _place(self, ids: list[int], rows: Matrix) -> None:
@@ -211,15 +217,19 @@ class VectorMatrix:
         if not self.used:
             return []
         scores = self.cosines(query)
-        above = np.flatnonzero(scores >= least)
-        order = above[np.argsort(-scores[above], kind="stable")]
-        found: list[tuple[int, float]] = []
-        # Out-of-scope and hidden memories keep their vectors: skip them in chunks.
-        for start in range(0, len(order), count * 4):
-            chunk = order[start : start + count * 4]
-            ids = [int(i) for i in self.ids[chunk]]
+        # Out-of-scope and hidden memories keep their vectors: take a few times as
+        # many as wanted, and more while too few of them are visible.
+        wanted = count * 4
+        while True:
+            if wanted < self.used:
+                top = np.argpartition(-scores, wanted)[:wanted]
+            else:
+                top = np.arange(self.used)
+            top = top[scores[top] >= least]
+            top = top[np.argsort(-scores[top], kind="stable")]
+            ids = [int(i) for i in self.ids[top]]
             seen = visible_live(conn, ids, projects)
-            found += [(i, float(scores[at])) for i, at in zip(ids, chunk, strict=True) if i in seen]
-            if len(found) >= count:
-                break
-        return found[:count]
+            found = [(i, float(scores[at])) for i, at in zip(ids, top, strict=True) if i in seen]
+            if len(found) >= count or len(top) < wanted or wanted >= self.used:
+                return found[:count]
+            wanted *= 4

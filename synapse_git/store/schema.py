@@ -138,9 +138,10 @@ END;
 """
 
 # Vectors of the optional semantic recall (docs/semantic.md), one per memory,
-# written by the model named in `model`. `seq` grows with every write, so a
-# process that keeps the vectors in memory reads only what changed. A vector
-# never outlives the body it was computed from: changing the body drops it.
+# written by the model named in `model`. A vector never outlives the body it
+# was computed from: changing the body drops it. `seq` grows with every write
+# and `vectors_gone` logs every removal, so a process that keeps the vectors in
+# memory reads only what changed since it last looked.
 _V4 = """
 CREATE TABLE vectors (
     seq       INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -149,9 +150,16 @@ CREATE TABLE vectors (
     body_hash TEXT NOT NULL,
     vector    BLOB NOT NULL
 );
+CREATE TABLE vectors_gone (
+    seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id INTEGER NOT NULL
+);
 CREATE TRIGGER vectors_body AFTER UPDATE OF body ON memories
 WHEN old.body IS NOT new.body BEGIN
     DELETE FROM vectors WHERE memory_id = old.id;
+END;
+CREATE TRIGGER vectors_ad AFTER DELETE ON vectors BEGIN
+    INSERT INTO vectors_gone (memory_id) VALUES (old.memory_id);
 END;
 """
 

@@ -165,3 +165,12 @@ def test_the_matrix_reads_only_rows_written_since_it_last_looked(
     with svc.connection() as conn:
         assert matrix.refresh(conn) == 1
         assert sorted(matrix.where) == [ids[1], ids[2], ids[2] + 1]
+    # A body embedded again: its old vector goes and the new one is read, not lost.
+    monkeypatch.setenv("SYNAPSE_SEMANTIC", "on")
+    Synapse().edit(ids[1], here, body=WEBHOOK + " See runbooks/payments.md.")
+    with svc.connection() as conn:
+        assert matrix.refresh(conn) == 1
+        assert ids[1] in matrix.where
+        query = Synapse().semantic.load().embed([PARAPHRASE])[0]  # type: ignore[union-attr]
+        near = matrix.nearest(conn, query, here.projects, least=0.3, count=2)
+        assert {i for i, _ in near} == {ids[1], ids[2]}
