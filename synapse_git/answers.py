@@ -7,12 +7,9 @@ reads nested stdlib TypedDicts only from Python 3.12.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NotRequired
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
-
-if TYPE_CHECKING:
-    from synapse_git.service import Remembered
 
 
 class HitOut(TypedDict):
@@ -24,6 +21,7 @@ class HitOut(TypedDict):
     abridged: bool
     bytes: int
     score: float
+    author: NotRequired[str]
 
 
 class CutOut(TypedDict):
@@ -42,6 +40,10 @@ class RecallOut(TypedDict):
     cut: CutOut
     # Present where semantic recall is installed or vectors are stored (docs/semantic.md).
     semantic: NotRequired[str]
+
+
+class RecallExplainedOut(RecallOut):
+    explain: list[dict[str, object]]
 
 
 class PageOut(TypedDict):
@@ -76,10 +78,12 @@ class ForgetOut(TypedDict):
     state: str
 
 
-def remembered(result: Remembered) -> RememberOut:
-    return {
-        "id": result.id,
-        "project": result.project,
-        "duplicate_of": result.duplicate_of,
-        "drift": result.drift,
-    }
+class MemoryOut(TypedDict):
+    id: int
+    project: str | None
+    source: str
+    body: str
+    created_at: str
+    updated_at: str
+    state: str
+    superseded_by: int | None

@@ -27,9 +27,12 @@ from synapse_git.settings import Config
 from synapse_git.store import database, integrity, memories, pages, readonly, transfer
 from synapse_git.store.memories import Memory, Version
 from synapse_git.store.pages import Page
+from synapse_git.team import git_side
+from synapse_git.team import sync as team_sync
 from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
 
 if TYPE_CHECKING:
+    from synapse_git.answers import RememberOut, SupersedeOut
     from synapse_git.drift.findings import Report as DriftReport
     from synapse_git.semantic.engine import EmbedReport, Semantic
     from synapse_git.semantic.vectors import Coverage
@@ -42,13 +45,24 @@ class Remembered:
     duplicate_of: int | None
     drift: list[dict[str, Any]] = field(default_factory=list)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RememberOut:
         return {
             "id": self.id,
             "project": self.project,
             "duplicate_of": self.duplicate_of,
             "drift": self.drift,
         }
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A supersession: the old memory after it, and the memory that now says it."""
+
+    old: Memory
+    new: Remembered
+
+    def as_json(self) -> SupersedeOut:
+        return {**self.new.as_json(), "supersedes": self.old.id}
 
 
 @dataclass(frozen=True)
@@ -127,13 +141,17 @@ class Synapse:
         source: str = "",
         is_global: bool = False,
         supersedes: int | None = None,
+        share: bool = False,
     ) -> Remembered:
         """Store a memory in the project of `scope` (or globally); an exact duplicate
-        of a live memory in the same scope returns that memory instead."""
+        of a live memory in the same scope returns that memory instead. With `share`
+        it also goes into the repository's team file (docs/team.md)."""
         check_body(body)
         check_source(source)
         if not is_global and scope.project is None:
             raise BadInput(f"{scope.note}: pass --global to remember globally")
+        if share and (is_global or scope.checkout is None):
+            raise BadInput("only project memories in a repository with a work tree are shared")
         project = None if is_global else scope.project
         head = project_scope.head(scope) if project is not None else project_scope.Head(None, None)
         vector = self._vector(body)
@@ -150,6 +168,9 @@ class Synapse:
                     memories.set_state(
                         conn, old, "superseded", existing, f"superseded by {existing}"
                     )
+                    self._follow(conn, scope, [old.id, existing])
+                if share:
+                    self._share(conn, scope, [existing], force=False)
                 return Remembered(existing, project, existing)
             if project is not None and not memories.root_known(conn, project):
                 # Walking history to the root commit is paid once per project, not per memory.
@@ -161,6 +182,9 @@ class Synapse:
                 self.semantic.store(conn, [(new_id, body, vector)])
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+                self._follow(conn, scope, [old.id, new_id])
+            if share:
+                self._share(conn, scope, [new_id], force=False)
         return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
 
     def edit(
@@ -183,6 +207,7 @@ class Synapse:
             )
             if vector is not None and body is not None and body != old.body:
                 self.semantic.store(conn, [(memory_id, body, vector)])
+            self._follow(conn, scope, [memory_id])
             return memories.require(conn, memory_id, scope.projects)
 
     def supersede(self, old_id: int, new_id: int, scope: Scope) -> Memory:
@@ -193,14 +218,60 @@ class Synapse:
             old = _live(memories.require(conn, old_id, scope.projects))
             _live(memories.require(conn, new_id, scope.projects))
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+            self._follow(conn, scope, [old_id, new_id])
             return memories.require(conn, old_id, scope.projects)
 
-    def forget(self, memory_id: int, scope: Scope) -> Memory:
+    def replace(
+        self,
+        old_id: int,
+        scope: Scope,
+        *,
+        body: str | None = None,
+        by: int | None = None,
+        source: str = "",
+        live_only: bool = False,
+    ) -> Replaced:
+        """Supersede `old_id` by a new memory holding `body` (stored in the old one's
+        scope) or by the existing memory `by`. With `live_only` (an agent's view) a
+        hidden memory is reported as not found rather than as superseded or forgotten."""
+        if (body is None) == (by is None):
+            raise BadInput("give either the corrected text or the id of a memory that replaces it")
+        old = self._visible(old_id, scope, live_only=live_only)
+        if body is not None:
+            new = self.remember(
+                body, scope, source=source, is_global=old.project is None, supersedes=old_id
+            )
+            return Replaced(self._visible(old_id, scope, live_only=False), new)
+        assert by is not None
+        self._visible(by, scope, live_only=live_only)
+        after = self.supersede(old_id, by, scope)
+        with self.connection() as conn:
+            project = memories.require(conn, by, scope.projects).project
+            drift = self._drift_about(conn, scope, [by])
+        return Replaced(after, Remembered(by, project, None, drift))
+
+    def _visible(self, memory_id: int, scope: Scope, *, live_only: bool) -> Memory:
+        """The memory `memory_id` as `scope` sees it; hidden ones count as missing
+        when `live_only`."""
+        missing = NotFound(f"no memory {memory_id} is visible from here")
+        if not self._exists():
+            raise missing
+        with self.connection() as conn:
+            memory = memories.require(conn, memory_id, scope.projects)
+        if live_only and not memory.live:
+            raise missing
+        return memory
+
+    def forget(self, memory_id: int, scope: Scope, *, live_only: bool = False) -> Memory:
+        """Hide a memory. With `live_only` (an agent's view) only a live memory can be
+        forgotten: a hidden one is reported as not found."""
+        self._visible(memory_id, scope, live_only=live_only)
         with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             if old.state == "forgotten":
                 return old
             memories.set_state(conn, old, "forgotten", None, "forgotten")
+            self._follow(conn, scope, [memory_id])
             return memories.require(conn, memory_id, scope.projects)
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:
@@ -209,6 +280,7 @@ class Synapse:
             if old.live:
                 return old
             memories.set_state(conn, old, "live", None, "restored")
+            self._follow(conn, scope, [memory_id])
             return memories.require(conn, memory_id, scope.projects)
 
     def history(self, memory_id: int, scope: Scope) -> History:
@@ -445,19 +517,65 @@ class Synapse:
     ) -> tuple[Path, list[hook_scripts.Action]]:
         """Install the plain git hooks into the repository's real hooks folder."""
         folder = self._hooks_folder(scope)
-        return folder, hook_scripts.install(folder, names, bindir)
+        actions = hook_scripts.install(folder, names, bindir)
+        assert scope.checkout is not None
+        git_side.install_driver(scope.checkout, bindir)
+        return folder, actions
 
     def uninstall_hooks(
         self, scope: Scope, names: Sequence[str]
     ) -> tuple[Path, list[hook_scripts.Action]]:
         """Remove Synapse's hooks and put back the hooks they chained."""
         folder = self._hooks_folder(scope)
-        return folder, hook_scripts.uninstall(folder, names)
+        actions = hook_scripts.uninstall(folder, names)
+        assert scope.checkout is not None
+        git_side.uninstall_driver(scope.checkout)
+        return folder, actions
 
     def _hooks_folder(self, scope: Scope) -> Path:
         if scope.checkout is None:
             raise BadInput(f"{scope.note}: hooks need a repository with a work tree")
         return git_command.hooks_dir(scope.checkout)
+
+    # -- team memory (docs/team.md): team/
+
+    def _follow(self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int]) -> None:
+        root = scope.checkout
+        team_sync.follow(
+            conn, scope.project, root, ids, lambda: git_side.author(root) if root else ""
+        )
+
+    def _team_root(self, scope: Scope) -> tuple[str, Path]:
+        if scope.project is None or scope.checkout is None:
+            where = scope.note or str(scope.folder)
+            raise BadInput(f"{where}: team memory needs a repository with a work tree")
+        return scope.project, scope.checkout
+
+    def _share(
+        self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int], *, force: bool
+    ) -> team_sync.ShareReport:
+        project, root = self._team_root(scope)
+        return team_sync.share(conn, project, root, ids, git_side.author(root), force=force)
+
+    def share(
+        self, ids: Sequence[int], scope: Scope, *, force: bool = False
+    ) -> team_sync.ShareReport:
+        """Share project memories through the repository's tracked team file."""
+        self._team_root(scope)
+        with self.connection() as conn, database.transaction(conn):
+            return self._share(conn, scope, ids, force=force)
+
+    def unshare(self, ids: Sequence[int], scope: Scope) -> list[int]:
+        """Take memories out of the team file (they stay in this store)."""
+        project, root = self._team_root(scope)
+        with self.connection() as conn, database.transaction(conn):
+            return team_sync.unshare(conn, project, root, ids)
+
+    def sync_team(self, scope: Scope) -> team_sync.SyncReport:
+        """Bring the team file's changes into this store (idempotent)."""
+        project, root = self._team_root(scope)
+        with self.connection() as conn, database.transaction(conn):
+            return team_sync.sync(conn, project, root)
 
     # -- the store as a whole ---------------------------------------------------------
 

@@ -56,5 +56,9 @@ def cut_utf8(data: bytes, limit: int) -> bytes:
 
 
 def first_line(body: str, width: int = 100) -> str:
-    line = body.strip().splitlines()[0] if body.strip() else ""
-    return line if len(line) <= width else line[: width - 1] + "…"
+    """A body's first non-empty line, shortened to `width` characters for a table."""
+    for line in body.splitlines():
+        if line.strip():
+            line = line.strip().replace("\t", " ")
+            return line if len(line) <= width else line[: width - 1] + "…"
+    return ""

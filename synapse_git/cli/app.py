@@ -14,6 +14,7 @@ from synapse_git.cli import (
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
     semantic,  # noqa: F401  (adds embed to memory_app)
+    team,
 )
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
@@ -30,6 +31,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+memory_app.command("share")(team.share)
+memory_app.command("unshare")(team.unshare)
+memory_app.command("sync")(team.sync)
+hook_app.command("merge-file")(team.merge_file)
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
 app.command("mcp")(mcp_command)

@@ -14,10 +14,6 @@ from synapse_git.errors import BadInput
 if TYPE_CHECKING:
     from synapse_git.drift.findings import Finding
 
-# Unverified paths are listed but, being a quieter kind, never make the exit code 1.
-BLOCKING = ("stale", "conflict", "duplicate")
-
-
 @app.command("drift")
 def drift(
     folder: Path = typer.Argument(None, help="Check what this folder sees (default: here)."),
@@ -43,7 +39,7 @@ def drift(
         emit(report.as_json())
     else:
         _table(report.findings, report.checked)
-    if any(finding.kind in BLOCKING for finding in report.findings):
+    if report.needs_attention:
         raise typer.Exit(1)
 
 

@@ -16,8 +16,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from synapse_git import settings
-from synapse_git.errors import BadInput, report
+from synapse_git.errors import report
+from synapse_git.mcp.launch import OPTIONS as MCP_OPTIONS
+from synapse_git.mcp.launch import serve_mcp
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,19 +43,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli_main(args)
 
 
-def serve_mcp(project: Path | None, budget: str | None) -> None:
-    """Serve MCP over stdio (the body of `synapse mcp`, whichever way it was reached)."""
-    config = settings.load()
-    if budget is not None:
-        config.budget(budget)
-    if project is not None and not project.expanduser().is_dir():
-        raise BadInput(f"--project {project}: not a folder")
-    # Imported only now: nothing else should pay for the MCP SDK.
-    from synapse_git.mcp import server
-
-    server.serve(config, project=project, budget=budget)
-
-
 def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:
     """`--project PATH` and `--budget B` (either as `--opt=value`), or None for anything else."""
     found: dict[str, str] = {}
@@ -62,7 +50,7 @@ def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:
     while rest:
         arg = rest.pop(0)
         name, eq, value = arg.partition("=")
-        if name not in ("--project", "--budget") or name in found:
+        if name not in MCP_OPTIONS or name in found:
             return None
         if not eq:
             if not rest:

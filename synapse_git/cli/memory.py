@@ -18,12 +18,12 @@ from synapse_git.cli.output import (
     emit,
     here,
     moved_hints,
-    one_line,
     service,
 )
 from synapse_git.errors import NotFound
 from synapse_git.service import Remembered
 from synapse_git.store.memories import Memory
+from synapse_git.textrules import first_line
 
 HIDDEN_KEYS = ("state", "superseded_by")
 
@@ -40,6 +40,9 @@ def remember(
     source: str = typer.Option("", "--source", "-s", help="Where it comes from (file, URL…)."),
     is_global: bool = typer.Option(False, "--global", help="Store globally, not in the project."),
     supersedes: int = typer.Option(None, "--supersedes", help="Id of the memory this replaces."),
+    share: bool = typer.Option(
+        False, "--share", help="Also share it with the team through the repository."
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -48,7 +51,12 @@ def remember(
     # Outside a project the service's own error (or --global) already says where it goes.
     scope = here(svc, folder, quiet=True)
     result = svc.remember(
-        body_arg(text), scope, source=source, is_global=is_global, supersedes=supersedes
+        body_arg(text),
+        scope,
+        source=source,
+        is_global=is_global,
+        supersedes=supersedes,
+        share=share,
     )
     _print_remembered(result, as_json, supersedes)
 
@@ -94,17 +102,14 @@ def supersede(
 ) -> None:
     """Replace a memory: by new TEXT (stored in OLD_ID's scope) or by an existing one (--by)."""
     svc = service()
-    scope = here(svc, folder)
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
+    body = None if text is None else body_arg(text)
+    done = svc.replace(old_id, here(svc, folder), body=body, by=by, source=source)
     if by is not None:
-        _print_state(svc.supersede(old_id, by, scope), "superseded", as_json, f" by {by}")
-        return
-    old = svc.history(old_id, scope).memory
-    result = svc.remember(
-        body_arg(text), scope, source=source, is_global=old.project is None, supersedes=old_id
-    )
-    _print_remembered(result, as_json, old_id)
+        _print_state(done.old, "superseded", as_json, f" by {by}")
+    else:
+        _print_remembered(done.new, as_json, old_id)
 
 
 @app.command("forget")
@@ -129,24 +134,11 @@ def restore(
     _print_state(svc.restore(memory_id, here(svc, folder)), "restored", as_json)
 
 
-def _memory_json(memory: Memory) -> dict[str, object]:
-    return {
-        "id": memory.id,
-        "project": memory.project,
-        "source": memory.source,
-        "body": memory.body,
-        "created_at": memory.created_at,
-        "updated_at": memory.updated_at,
-        "state": memory.state,
-        "superseded_by": memory.superseded_by,
-    }
-
-
 def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
-        emit(_memory_json(memory))
+        emit(memory.as_json())
     else:
-        typer.echo(f"{what} {memory.id}{why}: {one_line(memory.body)}")
+        typer.echo(f"{what} {memory.id}{why}: {first_line(memory.body)}")
 
 
 @app.command("history")
@@ -161,7 +153,7 @@ def history(
     if as_json:
         emit(
             {
-                "memory": _memory_json(found.memory),
+                "memory": found.memory.as_json(),
                 "versions": [vars(version) for version in found.versions],
                 "supersedes": found.supersedes,
                 "chain": found.chain,
@@ -172,9 +164,9 @@ def history(
     typer.echo(f"memory {memory.id} ({memory.state}), created {memory.created_at}")
     for number, version in enumerate(found.versions, start=1):
         typer.echo(f"  v{number} [{version.state}] until {version.changed_at} ({version.change})")
-        typer.echo(f"     {one_line(version.body)}")
+        typer.echo(f"     {first_line(version.body)}")
     typer.echo(f"  v{len(found.versions) + 1} [{memory.state}] current, since {memory.updated_at}")
-    typer.echo(f"     {one_line(memory.body)}")
+    typer.echo(f"     {first_line(memory.body)}")
     if memory.superseded_by is not None:
         typer.echo(f"  superseded by {memory.superseded_by}")
     if found.supersedes:
@@ -250,7 +242,7 @@ def list_(
                 "project": found.project,
                 "total": found.total,
                 "memories": [
-                    {k: v for k, v in _memory_json(m).items() if k not in HIDDEN_KEYS}
+                    {k: v for k, v in m.as_json().items() if k not in HIDDEN_KEYS}
                     for m in found.memories
                 ],
             }
@@ -264,7 +256,7 @@ def list_(
     for memory in found.memories:
         scope_name = "global " if memory.project is None else "project"
         typer.echo(
-            f"{memory.id:>6}  {scope_name}  {memory.created_at[:10]}  {one_line(memory.body)}"
+            f"{memory.id:>6}  {scope_name}  {memory.created_at[:10]}  {first_line(memory.body)}"
         )
     rest = found.total - len(found.memories)
     if rest > 0:

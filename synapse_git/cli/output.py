@@ -43,15 +43,6 @@ def body_arg(text: str) -> str:
         raise BadInput(f"standard input is not valid UTF-8 (byte {exc.start})") from None
 
 
-def one_line(text: str, width: int = 100) -> str:
-    """A body's first non-empty line, shortened for a table."""
-    for line in text.splitlines():
-        if line.strip():
-            line = line.strip().replace("\t", " ")
-            return line if len(line) <= width else line[: width - 1] + "…"
-    return ""
-
-
 def moved_hints(moved_from: list[str], project: str | None) -> list[str]:
     """What to run when this repository's memories still carry its old path."""
     return [

@@ -8,9 +8,10 @@ from pathlib import Path
 import typer
 
 from synapse_git.cli.memory import FOLDER_OPTION, app
-from synapse_git.cli.output import JSON_OPTION, emit, here, one_line, service
+from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.recall.evaluation import baseline_json, load_cases, read_baseline, regressions
 from synapse_git.recall.response import Recalled
+from synapse_git.textrules import first_line
 
 BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
 
@@ -34,10 +35,7 @@ def recall(
     if found.semantic is not None and found.semantic.startswith("off"):
         typer.echo(f"note: semantic recall {found.semantic}", err=True)
     if as_json:
-        data = found.as_json()
-        if explain:
-            data["explain"] = found.explain_json()
-        emit(data)
+        emit(found.explained_json() if explain else found.as_json())
         return
     _print(found, question)
     if explain:
@@ -48,7 +46,8 @@ def _print(found: Recalled, question: str) -> None:
     for hit in found.hits:
         where = "global" if hit.project is None else "project"
         label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
-        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{label}")
+        shared = f"  (shared by {hit.author})" if hit.author else ""
+        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{label}{shared}")
         for line in hit.body.splitlines() or [""]:
             typer.echo(f"        {line}")
         if hit.abridged:
@@ -60,7 +59,7 @@ def _print(found: Recalled, question: str) -> None:
     if any(cut):
         summary += f"; cut {cut[0]} by the floor, {cut[1]} by the limit, {cut[2]} by the budget"
     if not found.hits:
-        typer.echo(f"nothing recalled for {one_line(question)!r} among {found.searched} memories")
+        typer.echo(f"nothing recalled for {first_line(question)!r} among {found.searched} memories")
         typer.echo("  try `synapse memory list QUERY` for every match, or other words")
         return
     typer.echo(summary)
@@ -104,7 +103,7 @@ def eval_(
                 mark = f"{outcome.hits} hits (none expected)"
             else:
                 mark = f"rank {rank}" + ("" if outcome.survived else ", cut from the response")
-            typer.echo(f"{one_line(outcome.case.query, 60):<60}  {mark}")
+            typer.echo(f"{first_line(outcome.case.query, 60):<60}  {mark}")
         metrics = "  ".join(
             f"{name} {'-' if value is None else format(value, 'g')}"
             for name, value in report.metrics().items()

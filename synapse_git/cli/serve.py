@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.entry import serve_mcp
+from synapse_git.mcp.launch import serve_mcp
 
 
 def mcp(

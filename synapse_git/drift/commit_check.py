@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from synapse_git.git.git_command import Change
+from synapse_git.store import fts
 
 # Past this many needles one pass over the project's bodies beats a long MATCH.
 MAX_NEEDLES = 200
@@ -68,11 +69,6 @@ def _emptied(parents: set[str], still_tracked: Callable[[Sequence[str]], set[str
     return emptied
 
 
-def _match_phrase(needle: str) -> str:
-    # A quoted FTS5 string is data: doubling the quote is the only escape it needs.
-    return '"' + needle.replace('"', '""') + '"'
-
-
 def _candidates(
     conn: sqlite3.Connection, project: str, needles: Sequence[str]
 ) -> list[tuple[int, str]]:
@@ -84,7 +80,7 @@ def _candidates(
     short = [n for n in needles if n not in set(long)]
     rows: dict[int, str] = {}
     if long:
-        query = " OR ".join(_match_phrase(n) for n in long)
+        query = fts.any_of(long)
         sql = f"{base} AND id IN (SELECT rowid FROM memorygram WHERE memorygram.body MATCH ?)"
         rows.update(conn.execute(sql, (project, query)).fetchall())
     for needle in short:

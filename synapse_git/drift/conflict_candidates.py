@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from synapse_git.drift import conflict_words
 from synapse_git.git.project_scope import Scope
-from synapse_git.store import memories
+from synapse_git.store import fts, memories
 from synapse_git.store.memories import COLUMNS, Memory
 
 CANDIDATES = 4  # conflict candidates fetched per memory
@@ -33,11 +33,6 @@ def _fts_terms(body: str, limit: int = 10) -> list[str]:
         ):
             words.append(word)
     return sorted(words, key=len, reverse=True)[:limit]
-
-
-def _quote(text: str) -> str:
-    """A word as FTS5 data, never syntax."""
-    return '"' + text.replace('"', '""') + '"'
 
 
 class Candidates:
@@ -62,7 +57,7 @@ class Candidates:
         if term not in self._lists:
             rows = self.conn.execute(
                 "SELECT rowid FROM memory WHERE memory MATCH ? AND rowid > ? LIMIT ?",
-                (_quote(term), self._floor, self.common + 1),
+                (fts.quote(term), self._floor, self.common + 1),
             ).fetchall()
             self._lists[term] = [] if len(rows) > self.common else [row[0] for row in rows]
         return self._lists[term]

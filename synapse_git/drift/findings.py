@@ -23,6 +23,7 @@ from synapse_git.store.memories import COLUMNS, Memory
 from synapse_git.textrules import cut_utf8
 
 KINDS = ("stale", "unverified", "conflict", "duplicate")
+BLOCKING = ("stale", "conflict", "duplicate")
 QUOTE_BYTES = 320  # a contradicting memory quoted in a recall, abridged to this
 COMMON_SHARE = 0.05  # terms in more than this share of memories do not pair memories
 
@@ -62,6 +63,12 @@ class Report:
     checked: int
     findings: list[Finding]
 
+    @property
+    def needs_attention(self) -> bool:
+        """Whether a finding asks for a change (`drift` exits 1): unverified paths are
+        listed but, being a quieter kind, never do."""
+        return any(finding.kind in BLOCKING for finding in self.findings)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "folder": self.folder,
@@ -92,9 +99,33 @@ def check(
         findings += stale(rows, scope, chosen, checkout=checkout)
     if "conflict" in chosen:
         findings += conflicts_among(rows)
+        findings += _team_forks(conn, scope, findings)
     if "duplicate" in chosen:
         findings += duplicates(conn, scope)
     return Report(str(scope.folder), scope.project, len(rows), _ordered(findings))
+
+
+def _team_forks(
+    conn: sqlite3.Connection, scope: Scope, found: Sequence[Finding]
+) -> list[Finding]:
+    """A shared memory changed on two clones at once: both versions are live until a
+    person supersedes one (docs/team.md)."""
+    from synapse_git.team.forks import live_forks
+
+    paired = {frozenset(f.ids) for f in found if f.kind == "conflict"}
+    return [
+        Finding(
+            "conflict",
+            (fork, original),
+            f"memory {fork} and {original} are two versions of one shared memory, changed "
+            "on two clones at once",
+            f"synapse memory supersede {original} --by {fork}",
+            newer=fork,
+            older=original,
+        )
+        for fork, original in live_forks(conn, scope.project)
+        if frozenset((fork, original)) not in paired
+    ]
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:
@@ -115,9 +146,9 @@ def stale(
     if not named:
         return []
     if checkout is None:
-        from synapse_git.drift.staleness import Checkout  # pygit2 only when paths need it
+        from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
 
-        checkout = Checkout(scope)
+        checkout = CheckoutPaths(scope)
     findings: list[Finding] = []
     for memory, paths in named:
         gone: list[str] = []

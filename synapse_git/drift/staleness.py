@@ -1,6 +1,6 @@
 """Is a path a memory names still there? Asked of git, the git-aware way (docs/drift.md, stale).
 
-`Checkout` loads what it needs once — the index, the never-missing rules — and
+`CheckoutPaths` loads what it needs once — the index, the never-missing rules — and
 walks recent history only when some path is actually missing. A missing path
 git has seen (at the commit the memory was written on, in the index, or in
 recent history) is stale, with its new name when rename detection finds one;
@@ -47,7 +47,7 @@ def _tails(path: str) -> list[str]:
     return ["/".join(parts[start:]) for start in range(1, len(parts))]
 
 
-class Checkout:
+class CheckoutPaths:
     """What the checkout `scope` stands in holds and what its git history has seen.
 
     With `tree` (e.g. the staged tree a commit would record), presence is judged

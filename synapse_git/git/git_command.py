@@ -23,7 +23,7 @@ from synapse_git.errors import BadInput
 # costs the commit hook more than its own git calls.
 
 
-class Checkout(NamedTuple):
+class Worktree(NamedTuple):
     """Where a folder stands in git, with the same project key as `scope.resolve`."""
 
     toplevel: Path
@@ -67,7 +67,7 @@ def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def locate(folder: Path | str | None = None) -> Checkout | None:
+def locate(folder: Path | str | None = None) -> Worktree | None:
     """The checkout `folder` stands in, or None outside a work tree (no git, bare)."""
     done = git(
         [
@@ -89,7 +89,7 @@ def locate(folder: Path | str | None = None) -> Checkout | None:
     toplevel, git_dir, common = (Path(os.path.realpath(line)) for line in lines[:3])
     head = lines[3] if done.returncode == 0 and len(lines) > 3 else None
     project = str(toplevel) if git_dir == common else _main_worktree(toplevel, common)
-    return Checkout(toplevel, git_dir, common, project, head)
+    return Worktree(toplevel, git_dir, common, project, head)
 
 
 def _main_worktree(toplevel: Path, common: Path) -> str:

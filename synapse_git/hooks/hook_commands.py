@@ -81,6 +81,15 @@ def check_commit(*, warn_only: bool = False, folder: Path | None = None) -> int:
     if checkout is None:
         return PASS
     changes = git_command.staged_changes(checkout.toplevel)
+    if any(change.path == TEAM_FILE and change.status != "D" for change in changes):
+        problems = _team_file_problems(checkout.toplevel)
+        if problems:
+            lead = "synapse: warning:" if warn_only else "synapse: this commit"
+            _say(f"{lead} stages a team memory file that would break it for the team:")
+            for problem in problems[:SCREEN_LINES]:
+                _say(f"  {problem}")
+            if not warn_only:
+                return BLOCK
     where = data_dir()
     broken: list[Broken] = []
     if any(change.status in "DR" for change in changes):
@@ -92,8 +101,27 @@ def check_commit(*, warn_only: bool = False, folder: Path | None = None) -> int:
     return PASS if warn_only else BLOCK
 
 
+TEAM_FILE = ".synapse/memories.jsonl"
+
+
+def _team_file_problems(toplevel: Path) -> list[str]:
+    """What is wrong with the staged team file: bad or repeated lines, secrets."""
+    from synapse_git.team import records, secrets
+
+    staged = git_command.git(["show", f":{TEAM_FILE}"], toplevel)
+    if staged.returncode != 0:
+        return []
+    found, errors = records.parse(staged.stdout.decode("utf-8", "replace"))
+    problems = [f"{TEAM_FILE}:{error.number}: {error.reason}" for error in errors]
+    for record in found.values():
+        kinds = secrets.secrets_in(record.body + "\n" + record.source)
+        if kinds and record.state == "live":
+            problems.append(f"shared memory {record.id} seems to hold {', '.join(kinds)}")
+    return problems
+
+
 def _broken(
-    where: Path, checkout: git_command.Checkout, changes: Sequence[git_command.Change]
+    where: Path, checkout: git_command.Worktree, changes: Sequence[git_command.Change]
 ) -> list[Broken]:
     from contextlib import closing
 
@@ -183,12 +211,23 @@ def post_checkout(
     # covers switches made while the hook was not installed, not against OLD.
     del old, new
     try:
-        if flag != "1" or not data_dir().joinpath("memory.db").is_file():
+        if flag != "1":
+            return PASS
+        found = git_command.locate(folder)
+        team = found is not None and (found.toplevel / TEAM_FILE).is_file()
+        if not team and not data_dir().joinpath("memory.db").is_file():
             return PASS
         from synapse_git.service import Synapse
 
         svc = Synapse()
-        refresh = svc.refresh_checkout(svc.scope(folder))
+        scope = svc.scope(folder)
+        if team:
+            synced = svc.sync_team(scope)
+            for skipped in synced.skipped[:SCREEN_LINES]:
+                _say(f"synapse: skipped {skipped}")
+            if synced.changed or synced.skipped:
+                _say(f"synapse: {synced.summary()}")
+        refresh = svc.refresh_checkout(scope)
         if refresh is not None:
             for line in _refresh_lines(refresh)[:SCREEN_LINES]:
                 _say(line)

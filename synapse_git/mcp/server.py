@@ -40,9 +40,8 @@ from synapse_git.answers import (
     RecallOut,
     RememberOut,
     SupersedeOut,
-    remembered,
 )
-from synapse_git.errors import BadInput, NotFound, SynapseError
+from synapse_git.errors import BadInput, SynapseError
 from synapse_git.session.guidance import instructions
 from synapse_git.settings import BUDGET_NAMES, Config
 
@@ -264,7 +263,7 @@ def recall(
             query, where, budget=server.budget_or_default(budget), limit=limit
         )
     server.tell_semantic(found.semantic)
-    return found.as_json()  # type: ignore[return-value]
+    return found.as_json()
 
 
 def readmemory(
@@ -308,20 +307,7 @@ def readmemory(
             project=project,
             check_project=True,
         )
-    if page is None:
-        return {"memory": None}
-    return {
-        "memory": {
-            "id": page.id,
-            "project": page.project,
-            "source": page.source,
-            "sourceabridged": page.sourceabridged,
-            "body": page.body,
-            "offset": page.offset,
-            "next": page.next,
-            "total": page.total,
-        }
-    }
+    return {"memory": None if page is None else page.as_json()}
 
 
 def remember(
@@ -336,6 +322,13 @@ def remember(
     supersedes: Annotated[
         int | None, Field(description="Id of a memory this one corrects; it stops being recalled.")
     ] = None,
+    share: Annotated[
+        bool,
+        Field(
+            description="Also share it with the team through the repository's tracked "
+            "file (the user commits it). Never for personal or secret facts."
+        ),
+    ] = False,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -361,9 +354,14 @@ def remember(
         if scope == "project" and where.project is None:
             raise BadInput(f'{where.note}: pass scope "global" to remember globally')
         result = server.synapse.remember(
-            body, where, source=source, is_global=scope == "global", supersedes=supersedes
+            body,
+            where,
+            source=source,
+            is_global=scope == "global",
+            supersedes=supersedes,
+            share=share,
         )
-    return remembered(result)
+    return result.as_json()
 
 
 def supersede(
@@ -394,27 +392,11 @@ def supersede(
     server = _server(ctx)
     with _tool_errors():
         where = server.scope_for(roots, ctx.protocol_version)
-        svc = server.synapse
         if (body is None) == (by is None):
+            # Worded with this tool's argument names; the service checks the same.
             raise BadInput("give either body (the corrected fact) or by (an existing memory id)")
-        if by is None:
-            assert body is not None
-            old = svc.read(id, where, budget="lean")
-            if old is None:
-                raise NotFound(f"no memory {id} is visible from here")
-            result = svc.remember(
-                body, where, source=source, is_global=old.project is None, supersedes=id
-            )
-            return {**remembered(result), "supersedes": id}
-        svc.supersede(id, by, where)
-        new = svc.read(by, where, budget="lean")
-        return {
-            "id": by,
-            "project": None if new is None else new.project,
-            "duplicate_of": None,
-            "drift": svc.drift_about(where, [by]),
-            "supersedes": id,
-        }
+        done = server.synapse.replace(id, where, body=body, by=by, source=source, live_only=True)
+    return done.as_json()
 
 
 def forget(
@@ -436,12 +418,9 @@ def forget(
     server = _server(ctx)
     with _tool_errors():
         where = server.scope_for(roots, ctx.protocol_version)
-        svc = server.synapse
         # The agent never sees hidden memories: only a live, visible one can be forgotten.
-        if svc.read(id, where, budget="lean") is None:
-            raise NotFound(f"no memory {id} is visible from here")
-        memory = svc.forget(id, where)
-    return {"id": memory.id, "project": memory.project, "state": memory.state}
+        memory = server.synapse.forget(id, where, live_only=True)
+    return memory.state_json()
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)

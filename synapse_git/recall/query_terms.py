@@ -110,16 +110,6 @@ def parse(text: str) -> Query:
     return Query(text, tuple(terms[:MAX_TERMS]), tuple(compounds), tuple(dropped))
 
 
-def quote(text: str) -> str:
-    """`text` as one FTS5 string: a phrase of its tokens, never an operator."""
-    return '"' + text.replace('"', '""') + '"'
-
-
-def any_of(items: list[str]) -> str:
-    """An FTS5 expression matching any of `items` (each quoted)."""
-    return " OR ".join(quote(item) for item in items)
-
-
 def trigrams(word: str) -> list[str]:
     """The distinct three-character pieces of `word`, in order."""
     return list(dict.fromkeys(word[i : i + 3] for i in range(len(word) - 2)))

@@ -16,7 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from synapse_git.recall import query_terms
+from synapse_git.recall.fusion import fuse
 from synapse_git.recall.query_terms import Query, Term
+from synapse_git.store import fts
 from synapse_git.store.memories import COLUMNS, Memory, visible
 
 K = 60
@@ -124,7 +126,7 @@ class _Counts:
             # One pass serves both ends: COMMON_AT rows read means common.
             rows = self.conn.execute(
                 f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
-                (query_terms.quote(item),),
+                (fts.quote(item),),
             )
             found = [int(row[0]) for row in rows]
             self.found[key] = None if len(found) >= COMMON_AT else found
@@ -156,7 +158,7 @@ def _plan(counts: _Counts, index: str, items: Iterable[str], notes: list[str]) -
         notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
     elif common:
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
-    return _Plan(query_terms.any_of(rare or found), not rare, tuple(rare or found))
+    return _Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
 
 
 def _rank(
@@ -263,6 +265,7 @@ def search(
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
+    fused = fuse((porter_ids, gram_ids), K)
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
     held = _held(conn, counts, query.terms, rescued, ids)
     candidates = [
@@ -270,7 +273,7 @@ def search(
             memory_id,
             ranks_p.get(memory_id),
             ranks_t.get(memory_id),
-            sum(1 / (K + r) for r in (ranks_p.get(memory_id), ranks_t.get(memory_id)) if r),
+            fused[memory_id],
             tuple(w for w in words if w in held.get(memory_id, set())),
         )
         for memory_id in ids
@@ -365,7 +368,7 @@ def _every(
     rows = conn.execute(
         f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
         f" WHERE {index} MATCH ? AND {where}",
-        (query_terms.any_of(list(items)), *params),
+        (fts.any_of(list(items)), *params),
     )
     return {int(row[0]) for row in rows}
 

@@ -10,13 +10,16 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.recall import query_terms
 from synapse_git.recall.ranking import Candidate, Search
 from synapse_git.settings import Budget
 from synapse_git.store.pages import abridge_source
 from synapse_git.textrules import cut_utf8
+
+if TYPE_CHECKING:
+    from synapse_git.answers import HitOut, RecallExplainedOut, RecallOut
 
 QUERY_ECHO_BYTES = 240
 MIN_BODY_BYTES = 48
@@ -33,9 +36,10 @@ class Hit:
     abridged: bool
     bytes: int
     score: float
+    author: str | None = None  # who shared it, for a team memory (docs/team.md)
 
-    def as_json(self) -> dict[str, Any]:
-        return {
+    def as_json(self) -> HitOut:
+        found: HitOut = {
             "id": self.id,
             "project": self.project,
             "source": self.source,
@@ -45,6 +49,9 @@ class Hit:
             "bytes": self.bytes,
             "score": round(self.score, 6),
         }
+        if self.author is not None:
+            found["author"] = self.author
+        return found
 
 
 @dataclass(frozen=True)
@@ -68,9 +75,8 @@ class Recalled:
     def with_semantic(self, notice: str | None) -> Recalled:
         return self if notice is None else replace(self, semantic=notice)
 
-    def as_json(self) -> dict[str, Any]:
-        extra = {} if self.semantic is None else {"semantic": self.semantic}
-        return {
+    def as_json(self) -> RecallOut:
+        out: RecallOut = {
             "query": self.query,
             "project": self.project,
             "budget": self.budget,
@@ -78,8 +84,14 @@ class Recalled:
             "drift": list(self.drift),
             "searched": self.searched,
             "cut": {"floor": self.cut_floor, "limit": self.cut_limit, "budget": self.cut_budget},
-            **extra,
         }
+        if self.semantic is not None:
+            out["semantic"] = self.semantic
+        return out
+
+    def explained_json(self) -> RecallExplainedOut:
+        """The answer with the ranking's account of itself (`recall --explain`)."""
+        return {**self.as_json(), "explain": self.explain_json()}
 
     def explain_json(self) -> list[dict[str, object]]:
         return [candidate.as_json() for candidate in self.candidates]
@@ -98,6 +110,7 @@ class _Meta:
     created_at: str
     norm: str
     bytes: int
+    author: str | None
 
 
 def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
@@ -105,7 +118,8 @@ def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
         return {}
     marks = ",".join(str(int(i)) for i in ids)
     rows = conn.execute(
-        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB))"
+        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB)),"
+        " (SELECT author FROM shared WHERE memory_id = memories.id)"
         f" FROM memories WHERE id IN ({marks})"
     )
     return {int(row[0]): _Meta(*row) for row in rows}
@@ -265,7 +279,9 @@ def _fit(
     characters of JSON, or None when not even a short excerpt fits."""
     source, source_cut = abridge_source(meta.source)
     body, abridged = _abridge(conn, search, meta, budget.hit_bytes)
-    hit = Hit(meta.id, meta.project, source, source_cut, body, abridged, meta.bytes, score)
+    hit = Hit(
+        meta.id, meta.project, source, source_cut, body, abridged, meta.bytes, score, meta.author
+    )
     data = body.encode("utf-8")
     keep = len(data)
     while (over := size(hit.as_json()) - room) > 0:

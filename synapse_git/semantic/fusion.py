@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from synapse_git.recall import fusion as rrf
 from synapse_git.recall.ranking import Candidate, K, Search
 
 LEAST = 0.30
@@ -36,19 +37,19 @@ def fuse(lexical: Search, dense: Sequence[tuple[int, float]], cosines: dict[int,
     """`lexical` (ranked without its floor) with `dense` (id, cosine; best first) fused
     in, floored by meaning and terms together."""
     ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(dense, start=1)}
+    # The lexical scores are already fused; the dense list adds its own share.
+    extra = rrf.fuse([list(ranks)], K)
     near = dict(cosines)
     near.update(dense)
     words = {term.word for term in lexical.query.terms}
     out: list[Candidate] = []
     for c in lexical.candidates:
-        rank = ranks.get(c.id)
-        score = c.score + (1 / (K + rank) if rank else 0.0)
-        out.append(_blend(c, score, rank, near.get(c.id)))
+        out.append(_blend(c, c.score + extra.get(c.id, 0.0), ranks.get(c.id), near.get(c.id)))
     known = {c.id for c in lexical.candidates}
     for memory_id, cosine in dense:
         if memory_id not in known:
             start = Candidate(memory_id, None, None, 0.0, ())
-            out.append(_blend(start, 1 / (K + ranks[memory_id]), ranks[memory_id], cosine))
+            out.append(_blend(start, extra[memory_id], ranks[memory_id], cosine))
     out.sort(key=lambda c: (-c.score, -c.id))
     floored = [_floor(c, len(words)) for c in out]
     return replace(lexical, candidates=tuple(floored))

@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from synapse_git.recall.fusion import fuse
 from synapse_git.session.guidance import READING_HINT
 from synapse_git.session.snapshot_file import SNAPSHOT_FORMAT, read_raw, snapshot_path
 from synapse_git.settings import Budget
-from synapse_git.textrules import first_line
+from synapse_git.store.memories import live_with_counts
+from synapse_git.textrules import cut_utf8, first_line
 
 LIMIT_BYTES = 8 * 1024  # agents cut longer start-up context
 STORED_BYTES = 6_000  # the most any budget shows of one body
@@ -81,14 +83,7 @@ def nothing(checkout: str, project: str | None, head: str | None) -> Snapshot:
 
 def visible_rows(conn: sqlite3.Connection, projects: Sequence[str]) -> list[Row]:
     """Every live memory visible from `projects` (the project's and global ones)."""
-    marks = ", ".join("?" for _ in projects)
-    where = f"(project IS NULL OR project IN ({marks}))" if projects else "project IS NULL"
-    rows = conn.execute(
-        f"SELECT id, body, project, created_at, recalled FROM memories"
-        f" WHERE state = 'live' AND {where}",
-        list(projects),
-    )
-    return [Row(int(a), str(b), c, str(d), int(e or 0)) for a, b, c, d, e in rows]
+    return [Row(*row) for row in live_with_counts(conn, projects)]
 
 
 def _useful_first(rows: Sequence[Row]) -> list[Row]:
@@ -96,21 +91,12 @@ def _useful_first(rows: Sequence[Row]) -> list[Row]:
     first: the two orders are fused by reciprocal rank, as recall fuses rankings."""
     newest = sorted(rows, key=lambda r: (r.created_at, r.id), reverse=True)
     recalled = sorted(newest, key=lambda r: r.recalled, reverse=True)
-    score: dict[int, float] = {}
-    for order in (newest, recalled):
-        for rank, row in enumerate(order):
-            score[row.id] = score.get(row.id, 0.0) + 1.0 / (10 + rank)
+    score = fuse(([r.id for r in newest], [r.id for r in recalled]), k=9)
     return sorted(rows, key=lambda r: (r.project is None, -score[r.id], -r.id))
 
 
 def _cut(text: str, limit: int) -> str:
-    data = text.encode("utf-8")
-    if len(data) <= limit:
-        return text
-    end = limit
-    while end > 0 and (data[end] & 0xC0) == 0x80:
-        end -= 1
-    return data[:end].decode("utf-8")
+    return cut_utf8(text.encode("utf-8"), limit).decode("utf-8")
 
 
 def build(

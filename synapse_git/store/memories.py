@@ -10,9 +10,13 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import NotFound
 from synapse_git.textrules import norm_key
+
+if TYPE_CHECKING:
+    from synapse_git.answers import ForgetOut, MemoryOut
 
 # SQLite integers are 64-bit: anything larger is no id and no offset it holds.
 MAX_INT = 2**63 - 1
@@ -38,6 +42,22 @@ class Memory:
     @property
     def live(self) -> bool:
         return self.state == "live"
+
+    def as_json(self) -> MemoryOut:
+        return {
+            "id": self.id,
+            "project": self.project,
+            "source": self.source,
+            "body": self.body,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "state": self.state,
+            "superseded_by": self.superseded_by,
+        }
+
+    def state_json(self) -> ForgetOut:
+        """Where a memory stands after a change of state."""
+        return {"id": self.id, "project": self.project, "state": self.state}
 
 
 @dataclass(frozen=True)
@@ -68,6 +88,19 @@ def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
         return f"{col} IS NULL", []
     marks = ", ".join("?" for _ in projects)
     return f"({col} IS NULL OR {col} IN ({marks}))", list(projects)
+
+
+def live_with_counts(
+    conn: sqlite3.Connection, projects: Sequence[str]
+) -> list[tuple[int, str, str | None, str, int]]:
+    """(id, body, project, created_at, recalled) of every live memory `projects` see."""
+    where, params = visible(projects)
+    rows = conn.execute(
+        f"SELECT id, body, project, created_at, recalled FROM memories"
+        f" WHERE state = 'live' AND {where}",
+        params,
+    )
+    return [(int(a), str(b), c, str(d), int(e or 0)) for a, b, c, d, e in rows]
 
 
 def _memory(row: sqlite3.Row | tuple[object, ...]) -> Memory:

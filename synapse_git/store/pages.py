@@ -9,11 +9,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
 from synapse_git.settings import SOURCE_ALLOWANCE
 from synapse_git.store.memories import MAX_INT, visible
 from synapse_git.textrules import cut_utf8
+
+if TYPE_CHECKING:
+    from synapse_git.answers import PageOut
 
 
 @dataclass(frozen=True)
@@ -27,7 +31,7 @@ class Page:
     next: int | None
     total: int
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> PageOut:
         return {
             "id": self.id,
             "project": self.project,

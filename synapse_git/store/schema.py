@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -137,12 +137,30 @@ WHEN new.state = 'live' BEGIN
 END;
 """
 
+# Team memory (docs/team.md): which memories are shared through a repository's
+# tracked file, under which stable id, and the file's digest at the last sync.
+_V4 = """
+CREATE TABLE shared (
+    memory_id INTEGER PRIMARY KEY REFERENCES memories(id),
+    project   TEXT NOT NULL,
+    uid       TEXT NOT NULL,
+    author    TEXT NOT NULL,
+    origin    TEXT NOT NULL CHECK (origin IN ('here', 'team')),
+    line      TEXT NOT NULL,
+    UNIQUE (project, uid)
+);
+CREATE TABLE team_files (
+    project TEXT PRIMARY KEY,
+    digest  TEXT NOT NULL
+);
+"""
+
 # Vectors of the optional semantic recall (docs/semantic.md), one per memory,
 # written by the model named in `model`. A vector never outlives the body it
 # was computed from: changing the body drops it. `seq` grows with every write
 # and `vectors_gone` logs every removal, so a process that keeps the vectors in
 # memory reads only what changed since it last looked.
-_V4 = """
+_V5 = """
 CREATE TABLE vectors (
     seq       INTEGER PRIMARY KEY AUTOINCREMENT,
     memory_id INTEGER NOT NULL UNIQUE REFERENCES memories(id),
@@ -164,7 +182,7 @@ END;
 """
 
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 
 
 def statements(script: str) -> Iterator[str]:

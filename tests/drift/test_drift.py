@@ -9,7 +9,7 @@ from typing import Any
 import pygit2
 from conftest import git, make_repo
 
-from synapse_git.drift.staleness import Checkout
+from synapse_git.drift.staleness import CheckoutPaths
 from synapse_git.git.project_scope import open_repository
 from synapse_git.service import Synapse
 
@@ -188,10 +188,10 @@ def test_a_staged_tree_can_stand_for_the_checkout(tmp_path: Path) -> None:
     scope = svc.scope(repo)
     pyrepo = open_repository(scope)
     staged = pyrepo[pyrepo.index.write_tree()].peel(pygit2.Tree)
-    checkout = Checkout(scope, tree=staged)
+    checkout = CheckoutPaths(scope, tree=staged)
     assert checkout.check("cut.py").status == "stale"
     assert checkout.check("keep.py").status == "present"
-    assert Checkout(scope).check("cut.py").status == "present"
+    assert CheckoutPaths(scope).check("cut.py").status == "present"
 
 
 # -- conflicts and duplicates ------------------------------------------------------------

@@ -1,0 +1,87 @@
+"""Team memory benchmark: syncing a team file of N shared memories into a store, in
+temporary folders that are removed afterwards.
+
+    python examples/team_bench.py [MEMORIES]   (default 10000)
+
+Prints JSON: the first sync (every line new), a repeated sync of the same file
+(its digest is unchanged), a sync after ten lines changed, and the merge of two
+versions that each added a hundred memories, each as CPU and wall seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+
+def _timed(step: object) -> tuple[float, float, object]:
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = step()  # type: ignore[operator]
+    return time.process_time() - cpu, time.perf_counter() - wall, result
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["SYNAPSE_DATA"] = str(Path(tmp) / "data")
+        from synapse_git.service import Synapse
+        from synapse_git.team import records
+        from synapse_git.team.merge import merge_files
+        from synapse_git.team.records import Record
+
+        repo = Path(tmp) / "repo"
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        shared = [
+            Record(
+                uuid.uuid4().hex,
+                f"Note {n}: the service area{n % 40} keeps its queue depth under {n % 500}.",
+                f"docs/area{n % 40}.md",
+                "Bench <bench@example.com>",
+                "2026-01-01T00:00:00+00:00",
+                "2026-01-01T00:00:00+00:00",
+                None,
+                "live",
+            )
+            for n in range(count)
+        ]
+        path = repo / records.FILE
+        records.write(path, shared)
+        svc = Synapse()
+        scope = svc.scope(repo)
+        figures: dict[str, object] = {
+            "memories": count,
+            "python": platform.python_version(),
+            "load": os.getloadavg()[0],
+        }
+        cpu, wall, report = _timed(lambda: svc.sync_team(scope))
+        figures["first sync"] = {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3)}
+        cpu, wall, _ = _timed(lambda: svc.sync_team(scope))
+        figures["same file again"] = {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3)}
+        for n in range(10):
+            shared[n * 97] = shared[n * 97]._replace(body=f"Changed note {n}.")
+        records.write(path, shared)
+        cpu, wall, report = _timed(lambda: svc.sync_team(scope))
+        figures["ten lines changed"] = {
+            "cpu_s": round(cpu, 3),
+            "wall_s": round(wall, 3),
+            "updated": len(report.updated),  # type: ignore[attr-defined]
+        }
+        base, ours, theirs = (Path(tmp) / name for name in ("base", "ours", "theirs"))
+        records.write(base, shared)
+        extra = [r._replace(id=uuid.uuid4().hex) for r in shared[:200]]
+        records.write(ours, shared + extra[:100])
+        records.write(theirs, shared + extra[100:])
+        cpu, wall, _ = _timed(lambda: merge_files(base, ours, theirs))
+        figures["merge driver"] = {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3)}
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Starting `synapse mcp`: checks its options, then imports the SDK-backed server.
+
+Kept apart from `mcp/server.py` so that both ways of reaching `synapse mcp`
+(the console script's fast path and the typer command) share this body
+without importing the MCP SDK until the server really starts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from synapse_git import settings
+from synapse_git.errors import BadInput
+
+# The options `synapse mcp` takes, each with a value; the fast path parses these
+# and tests check they are exactly the typer command's.
+OPTIONS = ("--project", "--budget")
+
+
+def serve_mcp(project: Path | None, budget: str | None) -> None:
+    """Serve MCP over stdio (the body of `synapse mcp`, whichever way it was reached)."""
+    config = settings.load()
+    if budget is not None:
+        config.budget(budget)
+    if project is not None and not project.expanduser().is_dir():
+        raise BadInput(f"--project {project}: not a folder")
+    # Imported only now: nothing else should pay for the MCP SDK.
+    from synapse_git.mcp import server
+
+    server.serve(config, project=project, budget=budget)
