@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from synapse_git.service import Synapse
 
@@ -174,3 +176,19 @@ def test_the_matrix_reads_only_rows_written_since_it_last_looked(
         query = Synapse().semantic.load().embed([PARAPHRASE])[0]  # type: ignore[union-attr]
         near = matrix.nearest(conn, query, here.projects, least=0.3, count=2)
         assert {i for i, _ in near} == {ids[1], ids[2]}
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(query=st.text(max_size=300))
+def test_any_question_recalls_with_vectors_without_error(repo: Path, query: str) -> None:
+    svc = Synapse()
+    here = svc.scope(repo)
+    coverage = svc.vector_coverage()
+    if coverage is None or coverage.live == 0:
+        for body in NOTES:
+            svc.remember(body, here)
+    found = svc.recall(query, here, budget="lean")
+    assert found.semantic in (None, "on")
+    assert len(found.hits) <= 3
