@@ -50,9 +50,13 @@ def test_remembered_memories_get_vectors_and_recall_finds_a_paraphrase(
     for body in NOTES:
         svc.remember(body, here)
     assert svc.vector_coverage().current == 3  # type: ignore[union-attr]
-    found = svc.recall(PARAPHRASE, here).as_json()
+    recalled = svc.recall(PARAPHRASE, here, explain=True)
+    found = recalled.as_json()
     assert found["semantic"] == "on"
     assert _bodies(found)[0] == WEBHOOK
+    best = recalled.explain_json()[0]
+    assert best["dense"] == 1 and best["porter"] is None and best["cosine"] >= 0.30
+    assert any(note.startswith("semantic: all-MiniLM-L6-v2-int8, 3") for note in recalled.notes)
     monkeypatch.setenv("SYNAPSE_SEMANTIC", "off")
     lexical = Synapse().recall(PARAPHRASE, here).as_json()
     assert WEBHOOK not in _bodies(lexical) and "semantic" not in lexical
