@@ -1,4 +1,5 @@
-"""Where the data lives, what `config.toml` says, and the three budgets (docs/recall.md)."""
+"""Where the data lives and what `config.toml` says (docs/store.md); the three budgets
+(docs/recall.md)."""
 
 from __future__ import annotations
 

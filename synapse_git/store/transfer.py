@@ -1,4 +1,4 @@
-"""JSON Lines import and export (docs/recall.md): one object a line,
+"""JSON Lines import and export (docs/store.md): one object a line,
 `{"body", "source", "project", "created_at"}`; `project` is a folder path or null."""
 
 from __future__ import annotations
