@@ -2,9 +2,10 @@
 
 Seeds a deterministic all-global corpus of N memories of about 240 bytes in a
 temporary store (removed afterwards) and prints JSON: versions, seed and open
-times, database size, and p50/p95/max latency with response size for four
-operations. Each operation gets one untimed warm-up; timings include JSON
-serialization and exclude process start-up.
+times, database size, and p50/p95/max latency with response size for six
+operations (a rare word recalled alone and with one and two rewordings). Each
+operation gets one untimed warm-up; timings include JSON serialization and
+exclude process start-up.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ BODY_BYTES = 240
 COMMON = "zephyr"  # in every memory
 SELECTIVE = "quasar"  # in every thousandth memory
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
+# Words of the vocabulary below (each in about one memory in 170), as rewordings.
+REWORDINGS = ["flestoma lolo", "miwabri rurupepe"]
 _SYLLABLE_TEXT = "ka lo mi ne ru sa ti vo wa ze bri cha dro fle gri ko lu ma pe qui sto tra"
 SYLLABLES = _SYLLABLE_TEXT.split()
 
@@ -134,6 +137,13 @@ def main(argv: list[str]) -> int:
             "selective_recall": measure(lambda: svc.recall(SELECTIVE, scope).as_json(), iters),
             "common_term_recall": measure(lambda: svc.recall(COMMON, scope).as_json(), iters),
             "recent_scoped_recall": measure(lambda: svc.recall("", scope).as_json(), iters),
+            # The question plus one and two rewordings of rarer words (docs/recall.md).
+            "selective_recall_1_rewording": measure(
+                lambda: svc.recall(SELECTIVE, scope, alternatives=REWORDINGS[:1]).as_json(), iters
+            ),
+            "selective_recall_2_rewordings": measure(
+                lambda: svc.recall(SELECTIVE, scope, alternatives=REWORDINGS).as_json(), iters
+            ),
             "read_page": measure(lambda: _page(svc, scope, n // 2), iters),
         }
         report = {

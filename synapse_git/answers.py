@@ -22,12 +22,14 @@ class HitOut(TypedDict):
     bytes: int
     score: float
     author: NotRequired[str]
+    weak: NotRequired[bool]  # present (true) only on a hit that covers little of the question
 
 
 class CutOut(TypedDict):
     floor: int
     limit: int
     budget: int
+    weak: int
 
 
 class RecallOut(TypedDict):

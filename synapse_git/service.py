@@ -16,15 +16,23 @@ from typing import TYPE_CHECKING, Any
 
 from synapse_git import settings
 from synapse_git.errors import BadInput, NotFound
-from synapse_git.git import git_command, project_scope
+from synapse_git.git import git_command, project_move, project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
-from synapse_git.recall import evaluation, query_terms, ranking, response
+from synapse_git.recall import evaluation, query_terms, ranking, response, rewordings
 from synapse_git.recall.response import Recalled
 from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Refresh, Snapshot
 from synapse_git.settings import Config
-from synapse_git.store import database, integrity, memories, pages, readonly, transfer
+from synapse_git.store import (
+    database,
+    integrity,
+    memories,
+    output_file,
+    pages,
+    readonly,
+    transfer,
+)
 from synapse_git.store.memories import Memory, Version
 from synapse_git.store.pages import Page
 from synapse_git.team import git_side
@@ -96,6 +104,16 @@ def _live(memory: Memory) -> Memory:
     return memory
 
 
+def _may_replace(old: Memory, project: str | None) -> None:
+    """Refuse a project memory replacing a global one: every project sees a global
+    memory, and no project may change what another one sees (docs/store.md)."""
+    if old.project is None and project is not None:
+        raise BadInput(
+            f"memory {old.id} is global and every project sees it: a project memory cannot"
+            f" supersede it; supersede it with a global memory (--global), or edit it"
+        )
+
+
 class Synapse:
     """The memory store as seen from one data folder."""
 
@@ -159,6 +177,7 @@ class Synapse:
             old = None
             if supersedes is not None:
                 old = _live(memories.require(conn, supersedes, scope.projects))
+                _may_replace(old, project)
             existing = memories.find_duplicate(conn, body, project)
             if existing is not None:
                 if old is not None:
@@ -182,10 +201,15 @@ class Synapse:
                 self.semantic.store(conn, [(new_id, body, vector)])
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+            # Checked before the commit (and before the team file is touched): a damaged
+            # index that fails this read rolls the write back, so "nothing was written"
+            # is then the truth.
+            drift = self._drift_of_new(conn, scope, new_id)
+            if old is not None:
                 self._follow(conn, scope, [old.id, new_id])
             if share:
                 self._share(conn, scope, [new_id], force=False)
-        return Remembered(new_id, project, None, self._drift_of_new(scope, new_id))
+        return Remembered(new_id, project, None, drift)
 
     def edit(
         self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
@@ -216,7 +240,7 @@ class Synapse:
             raise BadInput("a memory cannot supersede itself")
         with self.connection() as conn, database.transaction(conn):
             old = _live(memories.require(conn, old_id, scope.projects))
-            _live(memories.require(conn, new_id, scope.projects))
+            _may_replace(old, _live(memories.require(conn, new_id, scope.projects)).project)
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             self._follow(conn, scope, [old_id, new_id])
             return memories.require(conn, old_id, scope.projects)
@@ -368,18 +392,23 @@ class Synapse:
         budget: str | None = None,
         limit: int | None = None,
         explain: bool = False,
+        alternatives: Sequence[str] = (),
     ) -> Recalled:
-        """The visible memories that answer `query`, within the budget (docs/recall.md)."""
+        """The visible memories that answer `query`, within the budget (docs/recall.md);
+        `alternatives` are up to four rewordings of it, fused with it."""
         chosen = self.config.budget(budget)
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
         count = chosen.hits if limit is None else limit
         echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
+        for text in alternatives:
+            utf8(text, "rewording")
         parsed = query_terms.parse(query)
+        others = rewordings.parse(alternatives)
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.connection() as conn:
-            found, notice = self._search(conn, parsed, scope, count)
+            found, notice = self._search(conn, parsed, scope, count, others)
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.
             return response.build(
@@ -393,17 +422,25 @@ class Synapse:
             ).with_semantic(notice)
 
     def _search(
-        self, conn: sqlite3.Connection, parsed: query_terms.Query, scope: Scope, count: int
+        self,
+        conn: sqlite3.Connection,
+        parsed: query_terms.Query,
+        scope: Scope,
+        count: int,
+        others: Sequence[query_terms.Query] = (),
     ) -> tuple[ranking.Search, str | None]:
         """The ranked candidates and, when semantic recall is wanted, whether it ran."""
-        if parsed.empty:
+        if parsed.empty and not others:
             return ranking.recent(conn, parsed, scope.projects, count), None
+        queries = [parsed, *others] if not parsed.empty else list(others)
         depth = max(ranking.DEPTH, count)
         return self.semantic.search(
             conn,
-            parsed,
+            queries[0],
             scope.projects,
-            lambda floor: ranking.search(conn, parsed, scope.projects, depth=depth, floor=floor),
+            lambda floor: rewordings.search(
+                conn, queries, scope.projects, depth=depth, floor=floor
+            ),
         )
 
     def _vector(self, body: str) -> bytes | None:
@@ -431,7 +468,11 @@ class Synapse:
             raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
         with closing(database.connect_readonly(self.config.db_path)) as conn:
             return evaluation.run(
-                conn, cases, chosen, self.scope, lambda c, q, s, n: self._search(c, q, s, n)[0]
+                conn,
+                cases,
+                chosen,
+                self.scope,
+                lambda c, q, s, n, o: self._search(c, q, s, n, o)[0],
             )
 
     # -- drift (docs/drift.md): drift/findings.py
@@ -470,14 +511,13 @@ class Synapse:
         with self.connection() as conn:
             return findings.check(conn, scope, chosen)
 
-    def _drift_of_new(self, scope: Scope, new_id: int) -> list[dict[str, Any]]:
+    def _drift_of_new(
+        self, conn: sqlite3.Connection, scope: Scope, new_id: int
+    ) -> list[dict[str, Any]]:
         """What a just-stored memory contradicts or repeats."""
         from synapse_git.drift import findings
 
-        with self.connection() as conn:
-            found = findings.about(
-                conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False
-            )
+        found = findings.about(conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False)
         return [finding.as_json() for finding in found]
 
     # -- sessions and hooks (docs/hooks.md): session/snapshots.py
@@ -580,9 +620,10 @@ class Synapse:
     # -- the store as a whole ---------------------------------------------------------
 
     def check(self, *, repair: bool = False) -> integrity.CheckReport:
-        with self.connection() as conn:
-            if repair:
+        if repair:
+            with database.long_write(self.config.db_path), self.connection() as conn:
                 integrity.repair(conn)
+        with self.connection() as conn:
             return integrity.check(conn)
 
     def vector_coverage(self, *, repair: bool = False) -> Coverage | None:
@@ -607,7 +648,11 @@ class Synapse:
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
     ) -> transfer.ImportReport:
-        with self.connection() as conn, database.transaction(conn):
+        with (
+            database.long_write(self.config.db_path),
+            self.connection() as conn,
+            database.transaction(conn),
+        ):
             return transfer.import_lines(conn, lines, progress)
 
     # -- projects (docs/store.md)
@@ -644,17 +689,42 @@ class Synapse:
             raise BadInput(f"{new} is not inside a git repository")
         old_key = os.path.realpath(old) if os.path.exists(old) else os.path.abspath(old)
         utf8(old_key, "the old folder")
+        root = project_scope.root_commit(target)
+        project_move.check_move(old_key, target.project, root)
         with self.connection() as conn, database.transaction(conn):
-            moved = memories.rekey(conn, old_key, target.project)
+            moved = memories.rekey(conn, old_key, target.project, root)
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project
 
     # -- backup --------------------------------------------------------------------------
 
-    def backup(self, target: str | os.PathLike[str]) -> integrity.BackupReport:
-        """Write a consistent copy of the store to `target` (a new file) while writers run."""
+    def backup(
+        self, target: str | os.PathLike[str], *, force: bool = False
+    ) -> integrity.BackupReport:
+        """Write a consistent copy of the store to `target` (a new file, or any regular
+        file but the store's own with `force`) while writers run."""
+        path = self.output_target(target, force=force)
         if not self._exists():
             raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
         with self.connection(create=False) as conn:
-            return integrity.backup(conn, self.config.db_path, Path(target))
+            return integrity.backup(conn, self.config.db_path, path)
+
+    # -- files the user names (docs/store.md): store/output_file.py
+
+    def output_target(self, target: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """`target` checked as a file a command may write: never the store or its
+        companions, a folder, or an existing file unless `force`."""
+        return output_file.checked_target(target, self.config.db_path, force=force)
+
+    def write_lines(
+        self, target: str | os.PathLike[str], lines: Iterable[str], *, force: bool = False
+    ) -> tuple[Path, int]:
+        """Write `lines` to `target` whole or not at all; returns the path and the count."""
+        path = self.output_target(target, force=force)
+        return path, output_file.write_lines(path, lines)
+
+    def export_to(self, target: str | os.PathLike[str], *, force: bool = False) -> tuple[Path, int]:
+        """Export every live memory to the file `target` (`memory export FILE`)."""
+        path = self.output_target(target, force=force)
+        return path, output_file.write_lines(path, self.export())

@@ -13,10 +13,11 @@ from synapse_git.cli.output import JSON_OPTION, emit, service
 @app.command("backup")
 def backup(
     path: Path = typer.Argument(..., help="The new file to write the copy to."),
+    force: bool = typer.Option(False, "--force", help="Replace PATH if it exists."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Copy the whole store to PATH (a new file) with SQLite's online backup."""
-    report = service().backup(path)
+    report = service().backup(path, force=force)
     if as_json:
         emit({"path": str(report.path), "live": report.live, "bytes": report.bytes})
     else:

@@ -48,6 +48,7 @@ def check(
 @app.command("export")
 def export(
     output: Path = typer.Argument(None, help="File to write (default: standard output)."),
+    force: bool = typer.Option(False, "--force", help="Replace OUTPUT if it exists."),
 ) -> None:
     """Write every live memory as JSON Lines."""
     if output is None:
@@ -57,15 +58,8 @@ def export(
             out.write(line.encode("utf-8") + b"\n")
         out.flush()
         return
-    count = 0
-    try:
-        with output.open("w", encoding="utf-8") as handle:
-            for line in service().export():
-                handle.write(line + "\n")
-                count += 1
-    except OSError as exc:
-        raise BadInput(f"cannot write {output}: {exc.strerror}") from None
-    typer.echo(f"exported {count} memories to {output}", err=True)
+    path, count = service().export_to(output, force=force)
+    typer.echo(f"exported {count} memories to {path}", err=True)
 
 
 @app.command("import")

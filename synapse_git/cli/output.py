@@ -45,8 +45,10 @@ def body_arg(text: str) -> str:
 
 def moved_hints(moved_from: list[str], project: str | None) -> list[str]:
     """What to run when this repository's memories still carry its old path."""
+    from synapse_git.drift.settle import command
+
     return [
         f"hint: {old} no longer exists and has this repository's root commit; "
-        f"run: synapse project move '{old}' '{project}'"
+        f"run: {command('synapse', 'project', 'move', old, project or '.')}"
         for old in moved_from
     ]

@@ -24,13 +24,24 @@ def recall(
     explain: bool = typer.Option(
         False, "--explain", help="Show every candidate: ranks, score, terms held, verdict."
     ),
+    also: list[str] = typer.Option(
+        [],
+        "--also",
+        help="Another wording of the question (repeatable, at most 4): likely words of the"
+        " note, identifiers, synonyms. Ranked with it; the question weighs most.",
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Recall the memories that answer QUESTION, within a budget."""
     svc = service()
     found = svc.recall(
-        question, here(svc, folder, quiet=as_json), budget=budget, limit=limit, explain=explain
+        question,
+        here(svc, folder, quiet=as_json),
+        budget=budget,
+        limit=limit,
+        explain=explain,
+        alternatives=also,
     )
     if found.semantic is not None and found.semantic.startswith("off"):
         typer.echo(f"note: semantic recall {found.semantic}", err=True)
@@ -47,7 +58,8 @@ def _print(found: Recalled, question: str) -> None:
         where = "global" if hit.project is None else "project"
         label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
         shared = f"  (shared by {hit.author})" if hit.author else ""
-        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{label}{shared}")
+        weak = "  weak" if hit.weak else ""
+        typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{weak}{label}{shared}")
         for line in hit.body.splitlines() or [""]:
             typer.echo(f"        {line}")
         if hit.abridged:
@@ -58,6 +70,10 @@ def _print(found: Recalled, question: str) -> None:
     summary = f"{len(found.hits)} of {found.searched} memories"
     if any(cut):
         summary += f"; cut {cut[0]} by the floor, {cut[1]} by the limit, {cut[2]} by the budget"
+    if found.cut_weak:
+        summary += f"; {found.cut_weak} left out as weak evidence"
+    if any(hit.weak for hit in found.hits):
+        summary += "; weak: nothing covers much of the question (try other words with --also)"
     if not found.hits:
         typer.echo(f"nothing recalled for {first_line(question)!r} among {found.searched} memories")
         typer.echo("  try `synapse memory list QUERY` for every match, or other words")
@@ -88,12 +104,17 @@ def eval_(
     write_baseline: Path = typer.Option(
         None, "--write-baseline", help="Record this run's metrics as a baseline file."
     ),
+    force: bool = typer.Option(False, "--force", help="Replace the --write-baseline file."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score recall on labeled questions (read-only): top1, found, mrr, survived, noise."""
+    svc = service()
+    if write_baseline is not None:
+        # Refused before the run, so a bad target costs nothing.
+        svc.output_target(write_baseline, force=force)
     loaded = load_cases(cases)
     expected = read_baseline(baseline) if baseline is not None else None
-    report = service().evaluate(loaded, budget=budget)
+    report = svc.evaluate(loaded, budget=budget)
     if as_json:
         emit(report.as_json())
     else:
@@ -101,6 +122,7 @@ def eval_(
             rank = "-" if outcome.rank is None else str(outcome.rank)
             if outcome.case.expect is None:
                 mark = f"{outcome.hits} hits (none expected)"
+                mark += f", {outcome.weak} weak" if outcome.weak else ""
             else:
                 mark = f"rank {rank}" + ("" if outcome.survived else ", cut from the response")
             typer.echo(f"{first_line(outcome.case.query, 60):<60}  {mark}")
@@ -109,11 +131,16 @@ def eval_(
             for name, value in report.metrics().items()
         )
         typer.echo(f"{len(report.outcomes)} cases, budget {report.budget}: {metrics}")
+        if report.reworded is not None:
+            reworded = "  ".join(
+                f"{name} {'-' if value is None else format(value, 'g')}"
+                for name, value in report.reworded.metrics().items()
+            )
+            typer.echo(f"with their alternatives: {reworded}")
     if write_baseline is not None:
-        write_baseline.write_text(
-            json.dumps(baseline_json(report), indent=2) + "\n", encoding="utf-8"
-        )
-        typer.echo(f"baseline written to {write_baseline}", err=True)
+        text = json.dumps(baseline_json(report), indent=2)
+        path, _ = svc.write_lines(write_baseline, [text], force=force)
+        typer.echo(f"baseline written to {path}", err=True)
     if expected is not None and (worse := regressions(report, expected)):
         for line in worse:
             typer.echo(f"regression: {line}", err=True)

@@ -79,6 +79,8 @@ def merge_file(
     for path in (base, ours, theirs):
         if not path.is_file():
             raise BadInput(f"{path}: no such file")
+    # OURS is overwritten: never when it is the store or a file SQLite keeps beside it.
+    service().output_target(ours, force=True)
     code, said = merge_files(base, ours, theirs)
     for line in said:
         print(line, file=sys.stderr)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from synapse_git.drift import conflicts
+from synapse_git.drift import conflicts, settle
 from synapse_git.drift.conflict_candidates import Candidates
 from synapse_git.drift.paths import find_paths
 from synapse_git.git.project_scope import Scope
@@ -189,7 +189,7 @@ def _stale_finding(memory: Memory, gone: list[str], renamed: list[tuple[str, str
         "stale",
         (memory.id,),
         detail + (f"; {moves}" if moves else ""),
-        f"synapse memory edit {memory.id}",
+        settle.stale(memory.id, memory.body, gone, renamed),
         paths=tuple(gone),
         renamed=tuple(renamed),
     )

@@ -164,34 +164,29 @@ def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
         )
 
 
-def _suggest(body: str, old: str, new: str | None) -> str:
-    import shlex
-
-    if new is not None and "\n" not in body.strip() and len(body) <= 300:
-        return shlex.quote(body.strip().replace(old, new))
-    return "'…'"
-
-
 def _report_broken(items: Sequence[Broken], *, blocking: bool) -> None:
+    from synapse_git.drift import settle
     from synapse_git.textrules import first_line
 
     ids = sorted({b.memory_id for b in items})
     noun = "memory" if len(ids) == 1 else "memories"
     lead = "synapse: this commit" if blocking else "synapse: warning: this commit"
     _say(f"{lead} makes {len(ids)} project {noun} stale:")
-    for b in items:
-        _say(f"  memory {b.memory_id}: {first_line(b.body)}")
-        if b.new_path is None:
-            _say(f"    {b.path} is deleted")
-            _say(
-                f"    update: synapse memory edit {b.memory_id} '…'   "
-                f"or: synapse memory forget {b.memory_id}"
-            )
+    for memory_id in ids:
+        mine = [b for b in items if b.memory_id == memory_id]
+        body = mine[0].body
+        _say(f"  memory {memory_id}: {first_line(body)}")
+        for b in mine:
+            moved = "is deleted" if b.new_path is None else f"is renamed to {b.new_path}"
+            _say(f"    {b.path} {moved}")
+        renamed = [(b.path, b.new_path) for b in mine if b.new_path is not None]
+        fixed = settle.corrected(body, [b.path for b in mine], renamed)
+        forget = settle.command("synapse", "memory", "forget", str(memory_id))
+        if fixed is None:
+            _say(f"    settle: {forget}   (or edit it to say what is true now)")
         else:
-            _say(f"    {b.path} is renamed to {b.new_path}")
-            suggestion = _suggest(b.body, b.path, b.new_path)
-            _say(f"    update: synapse memory edit {b.memory_id} {suggestion}")
-            _say(f"    or:     synapse memory supersede {b.memory_id} {suggestion}")
+            _say(f"    update: {settle.replacing('edit', memory_id, fixed)}")
+            _say(f"    or:     {settle.replacing('supersede', memory_id, fixed)}")
     if blocking:
         _say(
             "Update or forget these memories, then commit again "

@@ -1,10 +1,12 @@
 """The plain git hook scripts, and installing them without losing anyone's hook (docs/hooks.md).
 
-A hook Synapse writes carries MARK on its second line. A hook it finds that
-it did not write is chained, not replaced: it is renamed NAME.synapse-chained,
-Synapse's script runs it first (its failure still stops git), and uninstall
-renames it back. Every check happens before the first write, so a refusal
-leaves the hooks folder as it was.
+A hook Synapse writes carries MARK on its second line, but only a hook byte for
+byte identical to one Synapse writes counts as Synapse's. A hook it finds that
+it did not write (an edited copy of Synapse's own included) is chained, not
+replaced: it is renamed NAME.synapse-chained, Synapse's script runs it first
+(its failure still stops git), and uninstall renames it back byte for byte.
+Every check happens before the first write, so a refusal leaves the hooks
+folder as it was.
 """
 
 from __future__ import annotations
@@ -45,9 +47,18 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-def script(name: str, bindir: str | None = None) -> str:
-    """The shell script for hook `name`; `bindir` is put first on PATH when given."""
+def script(name: str, bindir: str | None = None, *, edition: int = 2) -> str:
+    """The shell script for hook `name`; `bindir` is put first on PATH when given.
+
+    Edition 1 is the script earlier versions wrote, kept so that they are still
+    recognised as Synapse's own: it lacked the guard that stops a chained copy of
+    the script from running itself.
+    """
     program, command, stop_on_failure = _COMMANDS[name]
+    # A hand-edited copy of this script, once chained, finds itself as "$chained".
+    run_chained = '[ -x "$chained" ]'
+    if edition > 1:
+        run_chained += ' && [ "$chained" != "$0" ]'
     lines = [
         "#!/bin/sh",
         f"{MARK}: {name}",
@@ -58,14 +69,14 @@ def script(name: str, bindir: str | None = None) -> str:
     if stop_on_failure:
         lines += [
             "# A hook that was here first runs first; its failure still stops the commit.",
-            'if [ -x "$chained" ]; then "$chained" "$@" || exit $?; fi',
+            f'if {run_chained}; then "$chained" "$@" || exit $?; fi',
             "status=0",
         ]
     else:
         lines += [
             "# A hook that was here first runs first; its exit status is the hook's.",
             "status=0",
-            'if [ -x "$chained" ]; then "$chained" "$@" || status=$?; fi',
+            f'if {run_chained}; then "$chained" "$@" || status=$?; fi',
         ]
     if name == "post-checkout":
         # A file checkout (flag 0) has nothing to refresh: skip starting Python.
@@ -85,13 +96,41 @@ def script(name: str, bindir: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _ours(path: Path) -> bool:
+EDITIONS = (1, 2)
+
+
+def _ours(path: Path, name: str) -> bool:
+    """Whether `path` is byte for byte a script Synapse wrote for hook `name`.
+
+    The marker alone proves nothing: a user's edited copy carries it too, and
+    must be chained and given back intact, never overwritten or deleted.
+    """
     try:
+        if path.is_symlink() or not path.is_file():
+            return False
         with path.open("rb") as handle:
-            head = handle.read(256)
+            content = handle.read(64 * 1024 + 1)
     except OSError:
         return False
-    return MARK.encode() in head
+    if MARK.encode() not in content[:256]:
+        return False
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return any(
+        content == script(name, bindir, edition=edition).encode("utf-8")
+        for bindir in (None, _bindir(text))
+        for edition in EDITIONS
+    )
+
+
+def _bindir(text: str) -> str | None:
+    """The folder a Synapse script puts first on PATH, read back from its text."""
+    for line in text.splitlines():
+        if line.startswith("PATH='") and line.endswith("':$PATH"):
+            return line[len("PATH='") : -len("':$PATH")].replace("'\\''", "'")
+    return None
 
 
 def _check_names(names: Sequence[str]) -> list[str]:
@@ -120,8 +159,8 @@ def install(folder: Path, names: Sequence[str], bindir: str | None) -> list[Acti
         target, backup = folder / name, folder / (name + CHAINED)
         if not os.path.lexists(target):
             plan.append((name, "installed"))
-        elif _ours(target):
-            same = target.read_text(encoding="utf-8", errors="replace") == script(name, bindir)
+        elif _ours(target, name):
+            same = target.read_bytes() == script(name, bindir).encode("utf-8")
             plan.append((name, "unchanged" if same else "updated"))
         elif target.is_dir():
             raise BadInput(f"{target} is a folder, not a hook script: cannot chain it")
@@ -158,7 +197,7 @@ def uninstall(folder: Path, names: Sequence[str]) -> list[Action]:
     actions: list[Action] = []
     for name in wanted:
         target, backup = folder / name, folder / (name + CHAINED)
-        if os.path.lexists(target) and not _ours(target):
+        if os.path.lexists(target) and not _ours(target, name):
             actions.append(Action(name, "left alone", target))
             continue
         if os.path.lexists(target):

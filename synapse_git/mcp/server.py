@@ -232,6 +232,14 @@ def recall(
     limit: Annotated[
         int | None, Field(description="At most this many hits (default: the budget's).")
     ] = None,
+    alternatives: Annotated[
+        list[str] | None,
+        Field(
+            description="Up to 4 rewordings of the query in the words a note would"
+            " use: likely terms, identifiers, synonyms.",
+            max_length=4,
+        ),
+    ] = None,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -248,19 +256,29 @@ def recall(
     gone, two memories that contradict each other); `cut` says how many
     candidates were left out and why.
 
+    Notes rarely use your question's words. Pass 2-3 `alternatives` worded
+    as the note likely is: its probable terms, identifiers, file or tool
+    names, synonyms ("how long is a login valid" -> "access token expiry",
+    "OAuth2 token lifetime minutes"). A hit with `weak: true` covers little
+    of the question: treat it as a guess, and recall again with rewordings.
+
     Example: recall(query="how do we run the integration tests?") ->
     {"query": "how do we run the integration tests?", "project": "/home/me/src/app",
     "budget": "balanced", "hits": [{"id": 57, "project": "/home/me/src/app",
     "source": "Makefile", "sourceabridged": false, "body": "Integration tests need
     `make db-up` first; they use port 5433.", "abridged": false, "bytes": 61,
-    "score": 0.032}], "drift": [], "searched": 140, "cut": {"floor": 2, "limit": 0,
-    "budget": 0}}
+    "score": 1.032}], "drift": [], "searched": 140, "cut": {"floor": 2, "limit": 0,
+    "budget": 0, "weak": 0}}
     """
     server = _server(ctx)
     with _tool_errors():
         where = server.scope_for(roots, ctx.protocol_version)
         found = server.synapse.recall(
-            query, where, budget=server.budget_or_default(budget), limit=limit
+            query,
+            where,
+            budget=server.budget_or_default(budget),
+            limit=limit,
+            alternatives=alternatives or (),
         )
     server.tell_semantic(found.semantic)
     return found.as_json()

@@ -2,9 +2,13 @@
 
 Each `[[case]]` of CASES.toml has a `query`, an optional `project` (a folder)
 and an optional `expect` (text a useful memory contains; none for a question
-nothing answers). A case's rank is the position of the first memory holding
-`expect` among those recall ranks and keeps past the relevance floor; it
-`survived` when that text is in a hit of the budgeted response.
+nothing answers), optional `alternatives` (rewordings, as a caller would pass
+them) and an optional `kind` (a label the report groups by). A case's rank is
+the position of the first memory holding `expect` among those recall ranks and
+keeps past the relevance floor; it `survived` when that text is in a hit of
+the budgeted response. `noise` counts the hits a question nothing answers gets
+that are not marked weak. Cases are scored as asked, and again with their
+alternatives (the `alternatives` figures).
 """
 
 from __future__ import annotations
@@ -14,18 +18,26 @@ import os
 import sqlite3
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.git.project_scope import Scope
-from synapse_git.recall import query_terms, ranking, response
+from synapse_git.recall import query_terms, ranking, response, rewordings
 from synapse_git.settings import Budget
 
 METRICS = ("top1", "found", "mrr", "survived", "noise")
 DEFAULT_EPSILON = 0.02
-_KEYS = {"query", "project", "expect"}
+_KEYS = {"query", "project", "expect", "alternatives", "kind"}
+
+
+# How recall ranks a question and its rewordings: (connection, question, scope,
+# hits wanted, rewordings) to the ranked search.
+Searcher = Callable[
+    [sqlite3.Connection, query_terms.Query, Scope, int, Sequence[query_terms.Query]],
+    ranking.Search,
+]
 
 
 @dataclass(frozen=True)
@@ -34,6 +46,8 @@ class Case:
     query: str
     project: str | None
     expect: str | None
+    alternatives: tuple[str, ...] = ()
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -41,16 +55,19 @@ class Outcome:
     case: Case
     rank: int | None
     survived: bool
-    hits: int
+    hits: int  # not marked weak
+    weak: int = 0
 
     def as_json(self) -> dict[str, Any]:
         return {
             "query": self.case.query,
             "project": self.case.project,
             "expect": self.case.expect,
+            "kind": self.case.kind,
             "rank": self.rank,
             "survived": self.survived,
             "hits": self.hits,
+            "weak": self.weak,
         }
 
 
@@ -63,16 +80,30 @@ class Report:
     mrr: float | None
     survived: float | None
     noise: float | None
+    # The same cases asked with their alternatives (None when no case has any).
+    reworded: Report | None = None
 
     def metrics(self) -> dict[str, float | None]:
         return {name: getattr(self, name) for name in METRICS}
 
-    def as_json(self) -> dict[str, Any]:
+    def kinds(self) -> dict[str, dict[str, float | None]]:
+        """The metrics of each kind of case (cases without a kind are left out)."""
+        labels = dict.fromkeys(o.case.kind for o in self.outcomes if o.case.kind)
         return {
-            "budget": self.budget,
-            **self.metrics(),
-            "cases": [outcome.as_json() for outcome in self.outcomes],
+            kind: summarize(
+                self.budget, [o for o in self.outcomes if o.case.kind == kind]
+            ).metrics()
+            for kind in labels
         }
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"budget": self.budget, **self.metrics()}
+        if self.reworded is not None:
+            data["alternatives"] = self.reworded.metrics()
+        if kinds := self.kinds():
+            data["kinds"] = kinds
+        data["cases"] = [outcome.as_json() for outcome in self.outcomes]
+        return data
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -96,13 +127,25 @@ def _case(path: Path, number: int, item: object) -> Case:
     if unknown := set(item) - _KEYS:
         raise BadInput(f"{where}: unknown key {sorted(unknown)[0]!r} (use query, project, expect)")
     query, project, expect = item.get("query"), item.get("project"), item.get("expect")
+    alternatives, kind = item.get("alternatives", []), item.get("kind")
+    if not (
+        isinstance(alternatives, list)
+        and len(alternatives) <= rewordings.MAX_ALTERNATIVES
+        and all(isinstance(text, str) for text in alternatives)
+    ):
+        raise BadInput(
+            f"{where}: 'alternatives' must be a list of at most"
+            f" {rewordings.MAX_ALTERNATIVES} strings"
+        )
+    if kind is not None and not (isinstance(kind, str) and kind):
+        raise BadInput(f"{where}: 'kind' must be a non-empty string")
     if not isinstance(query, str):
         raise BadInput(f"{where}: 'query' must be a string")
     if project is not None and not (isinstance(project, str) and project):
         raise BadInput(f"{where}: 'project' must be a folder path")
     if expect is not None and not (isinstance(expect, str) and expect.strip()):
         raise BadInput(f"{where}: 'expect' must be non-empty text")
-    return Case(number, query, project, expect)
+    return Case(number, query, project, expect, tuple(alternatives), kind)
 
 
 def run(
@@ -110,19 +153,22 @@ def run(
     cases: Sequence[Case],
     budget: Budget,
     resolve: Callable[[str | None], Scope],
-    search: Callable[[sqlite3.Connection, query_terms.Query, Scope, int], ranking.Search]
-    | None = None,
+    search: Searcher | None = None,
 ) -> Report:
     """Recall every case on `conn` (opened read-only) and score the answers; `search`
-    ranks a query as recall does (default: the lexical rankings)."""
-    outcomes = []
+    ranks a query and its rewordings as recall does (default: the lexical rankings)."""
+    outcomes, reworded = [], []
     for case in cases:
         try:
             scope = resolve(case.project or os.getcwd())
         except SynapseError as exc:
             raise BadInput(f"case {case.number} ({case.query!r}): {exc}") from None
-        outcomes.append(_score(conn, case, scope, budget, search))
-    return summarize(budget.name, outcomes)
+        outcomes.append(_score(conn, case, scope, budget, (), search))
+        reworded.append(_score(conn, case, scope, budget, case.alternatives, search))
+    report = summarize(budget.name, outcomes)
+    if any(case.alternatives for case in cases):
+        report = replace(report, reworded=summarize(budget.name, reworded))
+    return report
 
 
 def _score(
@@ -130,27 +176,31 @@ def _score(
     case: Case,
     scope: Scope,
     budget: Budget,
-    search: Callable[[sqlite3.Connection, query_terms.Query, Scope, int], ranking.Search]
-    | None = None,
+    alternatives: Sequence[str],
+    search: Searcher | None = None,
 ) -> Outcome:
     parsed = query_terms.parse(case.query)
+    others = rewordings.parse(alternatives)
     if search is not None:
-        found = search(conn, parsed, scope, budget.hits)
-    elif parsed.empty:
+        found = search(conn, parsed, scope, budget.hits, others)
+    elif parsed.empty and not others:
         found = ranking.recent(conn, parsed, scope.projects, budget.hits)
     else:
-        found = ranking.search(conn, parsed, scope.projects)
+        queries = [parsed, *others] if not parsed.empty else others
+        found = rewordings.search(conn, queries, scope.projects)
     answer = response.build(
         conn, found, budget=budget, limit=budget.hits, project=scope.project, drift=lambda _: []
     )
+    strong = len([hit for hit in answer.hits if not hit.weak])
+    weak = len(answer.hits) - strong
     if case.expect is None:
-        return Outcome(case, None, False, len(answer.hits))
+        return Outcome(case, None, False, strong, weak)
     expect = case.expect.casefold()
     kept = [c.id for c in found.candidates if c.verdict == "kept"]
     bodies = {m.id: m.body for m in ranking.rows(conn, kept)}
     rank = next((n for n, i in enumerate(kept, start=1) if expect in bodies[i].casefold()), None)
     survived = any(expect in hit.body.casefold() for hit in answer.hits)
-    return Outcome(case, rank, survived, len(answer.hits))
+    return Outcome(case, rank, survived, strong, weak)
 
 
 def summarize(budget: str, outcomes: Sequence[Outcome]) -> Report:
@@ -180,9 +230,13 @@ def read_baseline(path: Path) -> dict[str, float]:
         raise BadInput(f"baseline {path} is not valid JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise BadInput(f"baseline {path} must be a JSON object")
+    reworded = doc.get("alternatives", {})
+    if not isinstance(reworded, dict):
+        raise BadInput(f"baseline {path}: 'alternatives' must be a JSON object")
     out: dict[str, float] = {}
-    for key in (*METRICS, "epsilon"):
-        value = doc.get(key)
+    keys = [(key, doc.get(key)) for key in (*METRICS, "epsilon")]
+    keys += [(f"{REWORDED}{key}", reworded.get(key)) for key in METRICS]
+    for key, value in keys:
         if value is None:
             continue
         if not isinstance(value, int | float) or isinstance(value, bool):
@@ -191,19 +245,30 @@ def read_baseline(path: Path) -> dict[str, float]:
     return out
 
 
+REWORDED = "alternatives."
+
+
 def baseline_json(report: Report, epsilon: float = DEFAULT_EPSILON) -> dict[str, Any]:
-    return {**report.metrics(), "epsilon": epsilon}
+    data: dict[str, Any] = {**report.metrics(), "epsilon": epsilon}
+    if report.reworded is not None:
+        data["alternatives"] = report.reworded.metrics()
+    return data
 
 
 def regressions(report: Report, baseline: dict[str, float]) -> list[str]:
-    """Each metric worse than its baseline by more than epsilon (noise worse = higher)."""
+    """Each metric worse than its baseline by more than epsilon (noise worse = higher),
+    asked as written and (`alternatives.` figures) with the cases' rewordings."""
     epsilon = baseline.get("epsilon", DEFAULT_EPSILON)
     worse = []
-    for name in METRICS:
-        now, then = getattr(report, name), baseline.get(name)
-        if now is None or then is None:
-            continue
-        drop = (now - then) if name == "noise" else (then - now)
-        if drop > epsilon + 1e-9:
-            worse.append(f"{name} {now:g} against baseline {then:g} (epsilon {epsilon:g})")
+    for prefix, measured in (("", report), (REWORDED, report.reworded)):
+        for name in METRICS:
+            now = None if measured is None else getattr(measured, name)
+            then = baseline.get(prefix + name)
+            if now is None or then is None:
+                continue
+            drop = (now - then) if name == "noise" else (then - now)
+            if drop > epsilon + 1e-9:
+                worse.append(
+                    f"{prefix}{name} {now:g} against baseline {then:g} (epsilon {epsilon:g})"
+                )
     return worse

@@ -9,9 +9,12 @@ column names are only ever searched for as words.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
+
+from synapse_git.recall import word_forms
 
 MAX_TERMS = 32
 # Words that carry no topic. They are dropped from a query that has other
@@ -23,6 +26,7 @@ STOPWORDS = frozenset(_STOP_TEXT.split())
 # Characters that may join the parts of an identifier (`PAY-7731`, `CACHE_TTL`,
 # `src/app/db.py`); such a compound is also searched whole in the trigram index.
 _JOINERS = frozenset("-_./:@#+~=")
+SUBSTRING_SHAPED = 3
 
 
 @dataclass(frozen=True)
@@ -32,11 +36,15 @@ class Term:
 
     word: str
     raw: str
+    shaped: bool = False  # digits, camelCase or CJK: a piece of an identifier or a text run
 
     @property
     def substring(self) -> bool:
-        """Long enough to match inside longer tokens in the trigram index."""
-        return len(self.raw) >= 3
+        """Worth matching inside longer tokens in the trigram index: a fragment of
+        an identifier (digits, camelCase) or CJK text. A plain word's other forms
+        are found through its family (word_forms); inside other tokens it finds
+        mostly unrelated words, the way `one` sits in `zone` and `done`."""
+        return self.shaped and len(self.raw) >= SUBSTRING_SHAPED
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,8 @@ class Query:
     terms: tuple[Term, ...]
     compounds: tuple[str, ...]
     dropped: tuple[str, ...]
+    # Neighbouring words written as one (`roll back` -> `rollback`), as notes often do.
+    joined: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -100,14 +110,20 @@ def parse(text: str) -> Query:
     for token in tokens(text):
         word = fold(token)
         if word and word not in seen:
-            seen[word] = Term(word, token.lower())
+            seen[word] = Term(word, token.lower(), word_forms.shaped(token))
     terms = list(seen.values())
     dropped: list[str] = []
     if any(term.word not in STOPWORDS for term in terms):
         dropped = [term.word for term in terms if term.word in STOPWORDS]
         terms = [term for term in terms if term.word not in STOPWORDS]
     compounds = list(dict.fromkeys(_compounds(text)))[:8]
-    return Query(text, tuple(terms[:MAX_TERMS]), tuple(compounds), tuple(dropped))
+    terms = terms[:MAX_TERMS]
+    joined = [
+        a.word + b.word
+        for a, b in itertools.pairwise(terms)
+        if a.word.isalpha() and b.word.isalpha() and min(len(a.word), len(b.word)) >= 2
+    ]
+    return Query(text, tuple(terms), tuple(compounds), tuple(dropped), tuple(joined[:8]))
 
 
 def trigrams(word: str) -> list[str]:

@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from synapse_git.recall import query_terms
+from synapse_git.recall import coverage, query_terms, word_forms
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.store import fts
@@ -38,6 +38,12 @@ class Candidate:
     score: float
     held: tuple[str, ...]
     verdict: str = "kept"
+    share: float = 1.0  # coverage of the question (recall/coverage.py)
+
+    @property
+    def weak(self) -> bool:
+        """Holds too small a share of the question to count as an answer."""
+        return self.share < coverage.WEAK_SHARE
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -46,6 +52,8 @@ class Candidate:
             "trigram": self.trigram,
             "score": round(self.score, 6),
             "held": list(self.held),
+            "coverage": round(self.share, 4),
+            "weak": self.weak,
             "verdict": self.verdict,
         }
 
@@ -61,6 +69,7 @@ class Search:
     trigram_expr: str | None
     notes: tuple[str, ...]
     beyond: int = 0  # matches never ranked (older memories of an empty query)
+    weights: tuple[tuple[str, float], ...] = ()  # each term's rarity (coverage.rarity)
 
     @property
     def best_held(self) -> int:
@@ -214,16 +223,28 @@ def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
 def _near_misses(
     conn: sqlite3.Connection, rescued: Sequence[Term], ids: Sequence[int]
 ) -> dict[int, set[str]]:
-    """Which rescued (misspelled) terms each memory holds by trigram similarity."""
+    """Which rescued (misspelled) terms each memory holds within a small edit distance."""
     held: dict[int, set[str]] = {}
     if not rescued or not ids:
         return held
     for memory_id, text in _texts(conn, ids).items():
         words = {query_terms.fold(t) for t in query_terms.tokens(text)}
         for term in rescued:
-            if any(query_terms.similar(term.word, word) for word in words):
+            if any(word_forms.close(term.word, word) for word in words):
                 held.setdefault(memory_id, set()).add(term.word)
     return held
+
+
+def _forms(query: Query, counts: _Counts | None = None) -> dict[str, list[str]]:
+    """Each term's other family members (word_forms.variants), searched in the porter
+    index; none for a word in COMMON_AT or more memories, whose family is as common
+    and would only cost the reading that shows it."""
+    return {
+        term.word: []
+        if counts is not None and counts("memory", term.word) >= COMMON_AT
+        else word_forms.variants(term.word)
+        for term in query.terms
+    }
 
 
 def search(
@@ -234,16 +255,19 @@ def search(
     depth: int = DEPTH,
     floor: bool = True,
 ) -> Search:
-    """Rank `query` in both indexes, fuse by RRF (K = 60), count the terms each
-    candidate holds and cut those holding fewer than half the best's."""
+    """Rank `query` in both indexes, fuse by RRF (K = 60), weigh each candidate's
+    coverage of the question above the fused rank, and cut those covering less
+    than half the best's share."""
     notes: list[str] = []
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
     counts = _Counts(conn)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
+    forms = _forms(query, counts)
     substrings = [term.raw for term in query.terms if term.substring]
-    porter = _plan(counts, "memory", words, notes)
+    family = [form for word in words for form in forms[word]]
+    porter = _plan(counts, "memory", [*words, *family, *query.joined], notes)
     for term in query.terms:
         # A word in a large share of the store is at least as common as a
         # substring: spare the trigram index the phrase matching that shows it.
@@ -253,93 +277,90 @@ def search(
     porter_ids = _rank(conn, "memory", porter, projects, depth)
     gram_ids = _rank(conn, "memorygram", gram, projects, depth)
 
-    rescued = _misspelled(counts, query.terms)
-    rescued_only: set[int] = set()
+    rescued = _misspelled(counts, query.terms, forms)
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
         rescue = _plan(counts, "memorygram", grams, notes)
-        near = [i for i in _rank(conn, "memorygram", rescue, projects, depth) if i not in gram_ids]
-        gram_ids += near
-        rescued_only = set(near) - set(porter_ids)
+        near = _rank(conn, "memorygram", rescue, projects, depth)
+        gram_ids += [i for i in near if i not in gram_ids]
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
     fused = fuse((porter_ids, gram_ids), K)
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
-    held = _held(conn, counts, query.terms, rescued, ids)
-    candidates = [
-        Candidate(
-            memory_id,
-            ranks_p.get(memory_id),
-            ranks_t.get(memory_id),
-            fused[memory_id],
-            tuple(w for w in words if w in held.get(memory_id, set())),
+    weights = _weights(counts, query.terms, forms, total)
+    held = coverage.assess(
+        _texts(conn, ids) if ids else {},
+        query.terms,
+        weights,
+        [term.word for term in rescued],
+        (*query.compounds, *query.joined),
+    )
+    candidates = []
+    for memory_id in ids:
+        found = held[memory_id]
+        if not found.terms:
+            # A trigram match that holds no term at all shares only a few
+            # letters with the question (a misspelling rescue's near miss).
+            continue
+        ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
+        score = found.share + fused[memory_id]
+        candidates.append(
+            Candidate(memory_id, *ranks, score, found.terms, share=found.share)
         )
-        for memory_id in ids
-    ]
-    # A memory the misspelling rescue found that holds no term at all only shares
-    # a few common trigrams with the question: it is no match.
-    candidates = [c for c in candidates if c.held or c.id not in rescued_only]
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
-        candidates = _floor(candidates)
-    return Search(query, total, tuple(candidates), porter.expr, gram.expr, tuple(notes))
+        candidates = cut_floor(candidates)
+    return Search(
+        query,
+        total,
+        tuple(candidates),
+        porter.expr,
+        gram.expr,
+        tuple(notes),
+        weights=tuple(weights.items()),
+    )
 
 
-def _misspelled(counts: _Counts, wanted: Sequence[Term]) -> list[Term]:
+def _weights(
+    counts: _Counts, terms: Sequence[Term], forms: dict[str, list[str]], total: int
+) -> dict[str, float]:
+    """Each term's rarity: how many memories hold it, as a word, another form of
+    it or (for an identifier) a substring; a term nothing holds weighs most."""
+    out: dict[str, float] = {}
+    for term in terms:
+        found_in = counts("memory", term.word)
+        if not found_in:
+            found_in = max((counts("memory", form) for form in forms[term.word]), default=0)
+        if not found_in and term.substring:
+            found_in = counts("memorygram", term.raw)
+        out[term.word] = coverage.rarity(total, found_in)
+    return out
+
+
+def _misspelled(
+    counts: _Counts, wanted: Sequence[Term], forms: dict[str, list[str]] | None = None
+) -> list[Term]:
     """Terms that match nothing as written, in either index, and have trigrams to try."""
     return [
         term
         for term in wanted
         if len(query_terms.trigrams(term.raw)) >= 2
         and not counts("memory", term.word)
-        and not counts("memorygram", term.raw)
+        and not any(counts("memory", form) for form in (forms or {}).get(term.word, ()))
+        and not (term.substring and counts("memorygram", term.raw))
     ]
 
 
-def _held(
-    conn: sqlite3.Connection,
-    counts: _Counts,
-    asked: Sequence[Term],
-    rescued: Sequence[Term],
-    ids: Sequence[int],
-) -> dict[int, set[str]]:
-    """For each candidate, the query terms it holds: stemmed, as a substring, or
-    (for a misspelled term) by a word sharing most of its trigrams. A rare term's
-    matches are read whole from the index; a common one's are checked in the text."""
-    held: dict[int, set[str]] = {}
-    if not ids:
-        return held
-    wanted = set(ids)
-    texts: dict[int, str] | None = None
-    for term in asked:
-        checks = [("memory", term.word)]
-        if term.substring:
-            checks.append(("memorygram", term.raw))
-        hits: set[int] = set()
-        for index, item in checks:
-            if not counts(index, item):
-                continue
-            if counts.rare(index, item):
-                hits |= wanted.intersection(counts.matches(index, item))
-                continue
-            if texts is None:
-                texts = _texts(conn, ids)
-            hits |= {i for i, text in texts.items() if query_terms.mentions(text, (term,))}
-        for memory_id in hits:
-            held.setdefault(memory_id, set()).add(term.word)
-    for memory_id, words in _near_misses(conn, rescued, ids).items():
-        held.setdefault(memory_id, set()).update(words)
-    return held
-
-
-def _floor(candidates: list[Candidate]) -> list[Candidate]:
-    best = max((len(c.held) for c in candidates), default=0)
+def cut_floor(candidates: list[Candidate]) -> list[Candidate]:
+    """Cut (mark) the candidates covering less than half the best one's share."""
+    best = max((c.share for c in candidates), default=0.0)
     out = []
     for c in candidates:
-        if len(c.held) * 2 < best:
-            c = replace(c, verdict=f"floor: holds {len(c.held)} of the best's {best} terms")
+        if c.share * 2 < best:
+            verdict = f"floor: covers {c.share:.2f} of the question, the best {best:.2f}"
+            c = replace(c, verdict=verdict)
         out.append(c)
     return out
 
@@ -348,9 +369,10 @@ def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> 
     """Every visible memory matching any term, stemmed or as a substring (or, for a
     misspelled term, by trigram similarity): no floor, limit or budget."""
     found: set[int] = set()
-    found.update(_every(conn, "memory", [t.word for t in query.terms], projects))
+    family = [form for forms in _forms(query).values() for form in forms]
+    found.update(_every(conn, "memory", [*(t.word for t in query.terms), *family], projects))
     found.update(_every(conn, "memorygram", [t.raw for t in query.terms if t.substring], projects))
-    rescued = _misspelled(_Counts(conn), query.terms)
+    rescued = _misspelled(_Counts(conn), query.terms, _forms(query))
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         near = _every(conn, "memorygram", grams, projects)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from synapse_git.recall import query_terms
+from synapse_git.recall import excerpts
 from synapse_git.recall.ranking import Candidate, Search
 from synapse_git.settings import Budget
 from synapse_git.store.pages import abridge_source
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 QUERY_ECHO_BYTES = 240
 MIN_BODY_BYTES = 48
 SNIPPET_TOKENS = 64
+# A question nothing answers well still gets its best guesses, this many at
+# most, each marked weak and after every hit that is not.
+WEAK_HITS = 2
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class Hit:
     bytes: int
     score: float
     author: str | None = None  # who shared it, for a team memory (docs/team.md)
+    weak: bool = False  # covers little of the question (recall/coverage.py)
 
     def as_json(self) -> HitOut:
         found: HitOut = {
@@ -51,6 +55,8 @@ class Hit:
         }
         if self.author is not None:
             found["author"] = self.author
+        if self.weak:
+            found["weak"] = True
         return found
 
 
@@ -69,6 +75,7 @@ class Recalled:
     cut_budget: int
     candidates: tuple[Candidate, ...] = ()
     notes: tuple[str, ...] = ()
+    cut_weak: int = 0
     # "on" or "off: why" where semantic recall is installed or vectors are stored.
     semantic: str | None = None
 
@@ -83,7 +90,12 @@ class Recalled:
             "hits": [hit.as_json() for hit in self.hits],
             "drift": list(self.drift),
             "searched": self.searched,
-            "cut": {"floor": self.cut_floor, "limit": self.cut_limit, "budget": self.cut_budget},
+            "cut": {
+                "floor": self.cut_floor,
+                "limit": self.cut_limit,
+                "budget": self.cut_budget,
+                "weak": self.cut_weak,
+            },
         }
         if self.semantic is not None:
             out["semantic"] = self.semantic
@@ -164,13 +176,6 @@ def _dedupe(
     return kept, dropped
 
 
-def _opening_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip():
-            return line
-    return ""
-
-
 def _abridge(
     conn: sqlite3.Connection, search: Search, meta: _Meta, allowance: int
 ) -> tuple[str, bool]:
@@ -184,9 +189,8 @@ def _abridge(
     if meta.bytes <= allowance:
         return head.decode("utf-8"), False
     prefix = cut_utf8(head, allowance).decode("utf-8")
-    line = _opening_line(prefix)
-    if line and query_terms.mentions(line, search.query.terms):
-        return line, True
+    if (around := excerpts.around_rarest(conn, search, meta.id, allowance)) is not None:
+        return around, True
     for index, expr in (("memory", search.porter_expr), ("memorygram", search.trigram_expr)):
         if expr is None:
             continue
@@ -198,6 +202,15 @@ def _abridge(
         if found and found[0]:
             return cut_utf8(str(found[0]).encode("utf-8"), allowance).decode("utf-8"), True
     return prefix, True
+
+
+def _weak_apart(ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidate]]:
+    """The candidates to answer with, and the weak ones cut: the first WEAK_HITS
+    weak ones follow those that are not weak, the rest are counted apart."""
+    strong = [c for c in ranked if not c.weak]
+    weak = [c for c in ranked if c.weak]
+    cut = [replace(c, verdict="weak: covers too little of the question") for c in weak[WEAK_HITS:]]
+    return [*strong, *weak[:WEAK_HITS]], cut
 
 
 def build(
@@ -215,6 +228,7 @@ def build(
     ranked = [c for c in search.candidates if c.verdict == "kept"]
     metas = _metas(conn, [c.id for c in ranked])
     ranked, duplicates = _dedupe(conn, ranked, metas)
+    ranked, weak = _weak_apart(ranked)
     within, over = ranked[:limit], ranked[limit:]
     if explain:
         over = [replace(c, verdict="limit") for c in over]
@@ -229,6 +243,7 @@ def build(
         len(floored),
         len(over) + search.beyond,
         0,
+        cut_weak=len(weak),
     )
 
     # The response's size is its frame (with the budget cut counted at its
@@ -243,7 +258,7 @@ def build(
         # A hit costs at least its fixed keys, project, source label and a short
         # excerpt: when that cannot fit, do not spend a snippet finding out.
         least = MIN_BODY_BYTES + len(meta.project or "") + min(len(meta.source), 240) + 120
-        hit = None if least > room else _fit(conn, search, meta, c.score, budget, room)
+        hit = None if least > room else _fit(conn, search, meta, c, budget, room)
         if hit is None:
             cut.append(replace(c, verdict="budget"))
             continue
@@ -261,7 +276,7 @@ def build(
     response = replace(response, drift=tuple(kept))
     if explain:
         order = {c.id: n for n, c in enumerate(search.candidates)}
-        every = [*chosen, *cut, *over, *duplicates, *floored]
+        every = [*chosen, *cut, *over, *duplicates, *weak, *floored]
         every.sort(key=lambda c: order[c.id])
         response = replace(response, candidates=tuple(every), notes=search.notes)
     return response
@@ -271,7 +286,7 @@ def _fit(
     conn: sqlite3.Connection,
     search: Search,
     meta: _Meta,
-    score: float,
+    candidate: Candidate,
     budget: Budget,
     room: int,
 ) -> Hit | None:
@@ -280,7 +295,16 @@ def _fit(
     source, source_cut = abridge_source(meta.source)
     body, abridged = _abridge(conn, search, meta, budget.hit_bytes)
     hit = Hit(
-        meta.id, meta.project, source, source_cut, body, abridged, meta.bytes, score, meta.author
+        meta.id,
+        meta.project,
+        source,
+        source_cut,
+        body,
+        abridged,
+        meta.bytes,
+        candidate.score,
+        meta.author,
+        candidate.weak,
     )
     data = body.encode("utf-8")
     keep = len(data)

@@ -12,7 +12,7 @@ question is cut by both tests.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from synapse_git.recall import fusion as rrf
 from synapse_git.recall.ranking import Candidate, K, Search
@@ -56,7 +56,8 @@ def fuse(lexical: Search, dense: Sequence[tuple[int, float]], cosines: dict[int,
 
 
 def _blend(c: Candidate, score: float, rank: int | None, cosine: float | None) -> Blended:
-    return Blended(c.id, c.porter, c.trigram, score, c.held, c.verdict, rank, cosine)
+    kept = {f.name: getattr(c, f.name) for f in fields(Candidate)}
+    return Blended(**{**kept, "score": score}, dense=rank, cosine=cosine)
 
 
 def _floor(c: Candidate, words: int) -> Candidate:

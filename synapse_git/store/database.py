@@ -3,6 +3,7 @@ transactions, and turning SQLite's failures into errors a user can act on (docs/
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import time
@@ -14,6 +15,8 @@ from synapse_git.errors import StoreError, StoreVersion
 from synapse_git.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
 
 BUSY_TIMEOUT_S = 10.0
+# Beside the store: held (flock) by a write that may outlast the busy timeout.
+LONG_WRITE_SUFFIX = "-long-write"
 
 
 def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
@@ -80,11 +83,17 @@ def explain(exc: sqlite3.Error, path: Path | None) -> StoreError:
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreError(
             f"{where} is damaged or not a readable Synapse store ({exc}); nothing was written:"
-            " restore a backup or move the file aside"
+            " `synapse memory check` says whether `--repair` can rebuild a damaged index;"
+            " otherwise restore a backup or move the file aside"
         )
     if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
         folder = "its folder" if path is None else str(path.parent)
         state = "" if path is None or os.access(path.parent, os.W_OK) else " (it is read-only)"
+        if path is not None and path.exists() and not os.access(path, os.W_OK):
+            return StoreError(
+                f"{where} is read-only ({exc}): make the file writable for Synapse;"
+                " nothing was written"
+            )
         return StoreError(
             f"cannot use {where} ({exc}): Synapse needs to write in {folder}{state},"
             " beside the database; nothing was written"
@@ -131,9 +140,55 @@ def patiently(conn: sqlite3.Connection, sql: str) -> sqlite3.Cursor:
             if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise
             if time.monotonic() >= deadline:
-                raise
+                if not _long_write_running(conn):
+                    raise
+                # An import or a repair holds the store: wait as long as it does.
+                deadline = time.monotonic() + BUSY_TIMEOUT_S
             time.sleep(delay)
             delay = min(delay * 2, 0.1)
+
+
+def long_write_path(store: Path) -> Path:
+    return store.with_name(store.name + LONG_WRITE_SUFFIX)
+
+
+@contextmanager
+def long_write(store: Path) -> Iterator[None]:
+    """Held around a write that may take longer than the busy timeout (a large import,
+    rebuilding the indexes): other writers that find the store busy wait for it to end
+    instead of failing with "database is locked". Two long writes run one after the
+    other. The lock goes with the process, so a killed import leaves nothing held."""
+    path = long_write_path(store)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot use {path} ({exc.strerror}); nothing was written") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _long_write_running(conn: sqlite3.Connection) -> bool:
+    store = _where(conn)
+    return store is not None and long_write_held(store)
+
+
+def long_write_held(store: Path) -> bool:
+    """Whether some process holds the long-write lock of `store` right now."""
+    try:
+        fd = os.open(long_write_path(store), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:

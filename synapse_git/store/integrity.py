@@ -3,13 +3,13 @@ consistent online backups."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
-from contextlib import closing, suppress
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from synapse_git.errors import BadInput, StoreError
+from synapse_git.errors import StoreError
+from synapse_git.store import output_file
 from synapse_git.store.database import transaction
 from synapse_git.store.schema import FTS_DDL, FTS_SHADOWS, INDEXES, TALLY_SQL
 
@@ -47,10 +47,12 @@ def check(conn: sqlite3.Connection) -> CheckReport:
         try:
             conn.execute(f"INSERT INTO {index} ({index}, rank) VALUES ('integrity-check', 1)")
         except sqlite3.DatabaseError as exc:
+            _unless_damage(exc)
             problems.append(f"index {index} fails its integrity check: {exc}")
         try:
             indexed = {row[0] for row in conn.execute(f"SELECT rowid FROM {index}_docsize")}
         except sqlite3.DatabaseError as exc:
+            _unless_damage(exc)
             problems.append(f"index {index} cannot be read: {exc}")
             continue
         if missing := live_ids - indexed:
@@ -65,6 +67,26 @@ def check(conn: sqlite3.Connection) -> CheckReport:
     }:
         problems.append("the live counts per project (tallies) are out of step with the rows")
     return CheckReport(tuple(problems), len(live_ids))
+
+
+# Failures that say nothing about the indexes: a read-only file or folder, another
+# writer holding the lock, a full or failing disk. They are reported as what they
+# are (store/database.py explains them), never as damage with --repair advice.
+_NOT_DAMAGE = {
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_PERM,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_BUSY,
+    sqlite3.SQLITE_LOCKED,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_IOERR,
+}
+
+
+def _unless_damage(exc: sqlite3.DatabaseError) -> None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _NOT_DAMAGE:
+        raise exc
 
 
 def _tallies(conn: sqlite3.Connection) -> dict[str, int]:
@@ -116,40 +138,25 @@ def _recreate(conn: sqlite3.Connection, index: str) -> None:
 
 
 def backup(conn: sqlite3.Connection, source: Path, target: Path) -> BackupReport:
-    """Copy the store behind `conn` to the new file `target` with SQLite's online backup.
+    """Copy the store behind `conn` to `target` (checked by output_file.checked_target)
+    with SQLite's online backup.
 
     The copy is made in one step, inside one read transaction: in WAL mode other
     processes keep writing meanwhile, and the copy is the store as of one instant.
     It is checked before it takes its final name, so `target` is never a half copy.
     """
-    target = Path(os.path.abspath(target.expanduser()))
-    if target.exists() or target.is_symlink():
-        raise BadInput(f"{target} already exists: give a new file name for the backup")
-    if not target.parent.is_dir():
-        raise BadInput(f"cannot write {target}: folder {target.parent} does not exist")
-    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
-        with closing(sqlite3.connect(partial, isolation_level=None)) as copy:
-            conn.backup(copy)
-            report = check(copy)
-            damage = copy.execute("PRAGMA quick_check").fetchone()[0]
-        if damage != "ok" or not report.ok:
-            problems = "; ".join(report.problems) or damage
-            raise StoreError(
-                f"the copy of {source} does not check out ({problems}): run"
-                " `synapse memory check` on the store; no backup was written"
-            )
-        with open(partial, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(partial, target)
+        with output_file.replacing(target) as partial:
+            with closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+                conn.backup(copy)
+                report = check(copy)
+                damage = copy.execute("PRAGMA quick_check").fetchone()[0]
+            if damage != "ok" or not report.ok:
+                problems = "; ".join(report.problems) or damage
+                raise StoreError(
+                    f"the copy of {source} does not check out ({problems}): run"
+                    " `synapse memory check` on the store; no backup was written"
+                )
     except sqlite3.Error as exc:
         raise StoreError(f"backup to {target} failed ({exc}); the store is unchanged") from None
-    except OSError as exc:
-        raise StoreError(
-            f"backup to {target} failed ({exc.strerror}); the store is unchanged"
-        ) from None
-    finally:
-        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
-            with suppress(OSError):
-                leftover.unlink()
     return BackupReport(target, report.live, target.stat().st_size)

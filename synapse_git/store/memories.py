@@ -269,9 +269,28 @@ def counts(conn: sqlite3.Connection, project: str | None) -> dict[str, int]:
     return {state: found.get(state, 0) for state in ("live", "superseded", "forgotten")}
 
 
-def rekey(conn: sqlite3.Connection, old: str, new: str) -> int:
+def rekey(conn: sqlite3.Connection, old: str, new: str, new_root: str | None) -> int:
+    """Move project `old`'s memories to `new`, whose root commit is `new_root`.
+
+    Each moved memory gets a history row, which also moves the store's version
+    on, so every session snapshot taken before the move is out of date. The
+    project row of `new`, when there is one, is kept as it is.
+    """
+    if old == new:
+        row = conn.execute("SELECT count(*) FROM memories WHERE project = ?", (old,)).fetchone()
+        return int(row[0])
+    conn.execute(
+        "INSERT INTO history (memory_id, body, source, state, superseded_by, changed_at, change)"
+        " SELECT id, body, source, state, superseded_by, ?, ? FROM memories WHERE project = ?"
+        " ORDER BY id",
+        (now(), f"moved from {old}", old),
+    )
     cursor = conn.execute("UPDATE memories SET project = ? WHERE project = ?", (new, old))
-    conn.execute("UPDATE OR REPLACE projects SET key = ? WHERE key = ?", (new, old))
+    conn.execute("DELETE FROM projects WHERE key = ?", (old,))
+    conn.execute(
+        "INSERT INTO projects (key, root_commit) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+        (new, new_root),
+    )
     return cursor.rowcount
 
 

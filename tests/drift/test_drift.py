@@ -46,7 +46,7 @@ def test_a_deleted_file_makes_its_memory_stale(tmp_path: Path) -> None:
     assert found["kind"] == "stale" and found["ids"] == [mid]
     assert found["paths"] == ["src/billing/invoice.py"]
     assert "renamed" not in found
-    assert found["suggest"] == f"synapse memory edit {mid}"
+    assert found["suggest"] == f"synapse memory forget {mid}"
 
 
 def test_a_path_git_never_saw_is_unverified_not_stale(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def test_drift_table_json_and_exit_codes(tmp_path: Path) -> None:
     assert table.returncode == 1, table.stderr
     assert "stale" in table.stdout and "conflict" in table.stdout
     assert "settle: synapse memory supersede 2 --by 3" in table.stdout
-    assert "settle: synapse memory edit 1" in table.stdout
+    assert "settle: synapse memory forget 1" in table.stdout
 
     as_json = run_cli("memory", "drift", "--json", "--kind", "conflict,duplicate", cwd=repo)
     assert as_json.returncode == 1

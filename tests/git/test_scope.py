@@ -13,6 +13,7 @@ from conftest import git, run_cli
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import project_scope
 from synapse_git.service import Synapse
+from synapse_git.store import database, memories
 
 
 def test_any_folder_inside_a_repository_resolves_to_its_root(repo: Path) -> None:
@@ -165,10 +166,37 @@ def test_history_elsewhere_does_not_name_a_replacement_from_another_project(
 ) -> None:
     a, b, _secret, shared = two_projects
     svc = Synapse()
-    replacement = svc.remember("a project-specific habit", svc.scope(a), supersedes=shared).id
+    # Stores written before a project memory was refused as a global one's replacement.
+    replacement = svc.remember("a project-specific habit", svc.scope(a)).id
+    with svc.connection() as conn, database.transaction(conn):
+        old = memories.require(conn, shared, [])
+        memories.set_state(conn, old, "superseded", replacement, f"superseded by {replacement}")
     from_a = svc.history(shared, svc.scope(a))
     assert (from_a.memory.superseded_by, from_a.chain) == (replacement, [shared, replacement])
     from_b = svc.history(shared, svc.scope(b))
     assert from_b.memory.state == "superseded"
     assert from_b.memory.superseded_by is None and from_b.chain == [shared]
     assert [(v.superseded_by, v.change) for v in from_b.versions] == [(None, "superseded")]
+
+
+def test_a_project_memory_cannot_supersede_a_global_one(
+    two_projects: tuple[Path, Path, int, int], isolated_store: Path
+) -> None:
+    a, b, _secret, shared = two_projects
+    svc = Synapse()
+    own = svc.remember("a project-specific habit", svc.scope(a)).id
+    before = (isolated_store / "memory.db").read_bytes()
+    with pytest.raises(BadInput, match=f"memory {shared} is global"):
+        svc.remember("a project correction", svc.scope(a), supersedes=shared)
+    with pytest.raises(BadInput, match=f"memory {shared} is global"):
+        svc.supersede(shared, own, svc.scope(a))
+    done = run_cli("memory", "remember", "yet another", "--supersedes", str(shared), cwd=a)
+    assert done.returncode == 2 and "is global" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    done = run_cli("memory", "supersede", str(shared), "--by", str(own), cwd=a)
+    assert done.returncode == 2 and "is global" in done.stderr
+    assert (isolated_store / "memory.db").read_bytes() == before
+    # What project B sees is untouched; a global correction stays possible.
+    assert shared in [m.id for m in svc.list_memories(svc.scope(b)).memories]
+    fixed = svc.remember("a better habit", svc.scope(a), is_global=True, supersedes=shared).id
+    assert [m.id for m in svc.list_memories(svc.scope(b)).memories if m.project is None] == [fixed]

@@ -56,7 +56,7 @@ def test_commit_renaming_a_named_path_names_the_new_path_and_command(hooked: Pat
     done = run_git(hooked, "commit", "-m", "rename")
     assert done.returncode != 0
     assert "scripts/deploy.sh is renamed to scripts/ship.sh" in done.stdout
-    assert f"synapse memory edit {memory} 'Deploys go out with scripts/ship.sh'" in done.stdout
+    assert f"synapse memory edit {memory} -- 'Deploys go out with scripts/ship.sh'" in done.stdout
     assert f"synapse memory supersede {memory}" in done.stdout
 
 

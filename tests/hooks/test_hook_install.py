@@ -140,3 +140,46 @@ def test_every_published_hook_is_documented_and_its_entry_exists() -> None:
         assert f"`{hook_id}`" in readme
         program = hook["entry"].split()[0]
         assert (Path(sys.executable).parent / program).exists(), program
+
+
+def test_an_edited_copy_of_synapses_hook_is_chained_and_given_back_intact(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    # The published script, copied and extended by hand: it carries the marker.
+    edited = (ROOT / "hooks" / "pre-commit").read_bytes().replace(
+        b"status=0\n", b"status=0\necho my-line-ran\n", 1
+    )
+    assert hook_scripts.MARK.encode() in edited
+    (hooks / "pre-commit").write_bytes(edited)
+    (hooks / "pre-commit").chmod(0o755)
+    done = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert done.returncode == 0 and "chained" in done.stdout, done.stdout
+    assert (hooks / "pre-commit.synapse-chained").read_bytes() == edited
+    # The chained copy runs once (it does not find and run itself) and the commit passes.
+    (repo / "a.txt").write_text("a\n")
+    git(repo, "add", "a.txt")
+    ok = run_git(repo, "commit", "-m", "passes")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.count("my-line-ran") == 1
+    gone = run_cli("hook", "uninstall", "--hooks", "pre-commit", cwd=repo)
+    assert "restored" in gone.stdout
+    assert (hooks / "pre-commit").read_bytes() == edited
+    assert not (hooks / "pre-commit.synapse-chained").exists()
+
+
+def test_uninstall_leaves_a_marked_hook_it_did_not_write(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    mine = hook_scripts.script("post-merge") + "echo the user's own step\n"
+    write_hook(hooks / "post-merge", mine)
+    done = run_cli("hook", "uninstall", "--hooks", "post-merge", cwd=repo)
+    assert done.returncode == 0 and "left alone" in done.stdout
+    assert (hooks / "post-merge").read_text(encoding="utf-8") == mine
+
+
+def test_scripts_written_by_earlier_versions_are_still_synapses(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    for bindir in (None, "/opt/it's/bin"):
+        write_hook(hooks / "pre-commit", hook_scripts.script("pre-commit", bindir, edition=1))
+        done = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+        assert "updated" in done.stdout, done.stdout
+        assert not (hooks / "pre-commit.synapse-chained").exists()
+        assert '[ "$chained" != "$0" ]' in (hooks / "pre-commit").read_text()

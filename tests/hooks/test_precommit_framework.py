@@ -111,7 +111,7 @@ def test_installed_config_blocks_a_real_commit_and_refreshes_on_checkout(
     blocked = run(repo, env, "git", "commit", "-m", "rename")
     assert blocked.returncode != 0, blocked.stdout
     assert "docs/deploy.md is renamed to docs/release.md" in blocked.stdout
-    assert "synapse memory edit 1 'Deploy steps: docs/release.md'" in blocked.stdout
+    assert "synapse memory edit 1 -- 'Deploy steps: docs/release.md'" in blocked.stdout
 
     git(repo, "reset", "-q", "--hard")
     (repo / "app.py").write_text("b\n", encoding="utf-8")

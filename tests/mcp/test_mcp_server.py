@@ -128,6 +128,20 @@ def test_recall_accounts_for_what_it_cut(session: Session) -> None:
     assert found["searched"] >= 4
 
 
+def test_recall_fuses_the_alternatives_a_caller_passes(session: Session) -> None:
+    made = session.ok("remember", {"body": "Access tokens expire after 15 minutes (OAuth2)."})
+    question = {"query": "how long does a login stay valid", "budget": "lean"}
+    alone = session.ok("recall", question)
+    assert made["id"] not in [hit["id"] for hit in alone["hits"]]
+    reworded = session.ok(
+        "recall", {**question, "alternatives": ["access token expiry", "OAuth2 token lifetime"]}
+    )
+    assert reworded["hits"][0]["id"] == made["id"]
+    assert "weak" not in reworded["hits"][0] and reworded["cut"]["weak"] >= 0
+    too_many = session.error("recall", {**question, "alternatives": ["a", "b", "c", "d", "e"]})
+    assert "4" in too_many
+
+
 def test_remember_twice_returns_the_first_memory(session: Session) -> None:
     first = session.ok("remember", {"body": "The linter is ruff, line length 100."})
     again = session.ok("remember", {"body": "the linter is ruff,   line length 100."})

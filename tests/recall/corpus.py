@@ -138,6 +138,8 @@ MEMORIES = [
     "Docs are written in Markdown under docs/ and published with MkDocs on every merge to main.",
     "The design system components live in web/components/ui and are documented in Storybook.",
     "Kafka is not used anymore; all events go through RabbitMQ since 2023.",
+    "Experiments on pricing run for two weeks and need a sign-off from finance.",
+    "Configure the mail relay with MAIL_RELAY_HOST; nothing else is needed.",
 ]
 
 # (question, expected text or None)

@@ -62,7 +62,7 @@ def test_response_never_exceeds_its_cap(
         assert result.hits, "a budget always leaves room for at least one hit"
         cut = data["cut"]
         assert (
-            len(result.hits) + cut["floor"] + cut["limit"] + cut["budget"]
+            len(result.hits) + cut["floor"] + cut["limit"] + cut["budget"] + cut["weak"]
             >= min(len(bodies), limit or cap.hits)
             or query == "quota 7"
         )

@@ -11,11 +11,12 @@ import pytest
 from corpus import CASES, MEMORIES
 
 from synapse_git.recall import query_terms, ranking, response
-from synapse_git.recall.evaluation import load_cases, regressions
+from synapse_git.recall.evaluation import baseline_json, load_cases, regressions
 from synapse_git.service import Synapse
 from synapse_git.store import database
 
 BASELINE = Path(__file__).with_name("corpus_baseline.json")
+SETS = Path(__file__).with_name("sets")
 
 
 @pytest.fixture
@@ -33,6 +34,10 @@ def _cases_file(tmp_path: Path) -> Path:
         parts.append("[[case]]\nquery = " + json.dumps(query, ensure_ascii=False))
         if expect is not None:
             parts.append("expect = " + json.dumps(expect, ensure_ascii=False))
+    # The labeled sets (sets/dev and sets/test: kinds, rewordings, honest-none
+    # questions) are held to the same baseline.
+    for labeled in sorted(SETS.glob("*/*.toml")):
+        parts.append(labeled.read_text(encoding="utf-8"))
     path = tmp_path / "cases.toml"
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
     return path
@@ -78,8 +83,9 @@ def test_floor_loses_no_answer_and_returns_less_beside_it(svc: Synapse) -> None:
 
 
 def test_corpus_quality_holds_its_baseline(svc: Synapse, tmp_path: Path) -> None:
-    report = svc.evaluate(load_cases(_cases_file(tmp_path)))
-    print("\n" + json.dumps(report.metrics()))
+    report = svc.evaluate(load_cases(_cases_file(tmp_path)), budget="lean")
+    print("\n" + json.dumps(baseline_json(report)))
+    print(json.dumps(report.kinds()))
     for outcome in report.outcomes:
         if outcome.case.expect is not None and outcome.rank != 1:
             print(f"  rank {outcome.rank}: {outcome.case.query}")

@@ -62,6 +62,9 @@ def test_eval_budget_changes_what_survives(examples_store: Path, tmp_path: Path)
         ('[[case]]\nquery = "a"\nexpect = ""\n', "case 1: 'expect' must be non-empty"),
         ("title = 'no cases'\n", "no [[case]] tables"),
         ("[[case]\n", "not valid TOML"),
+        ('[[case]]\nquery = "a"\nalternatives = "b"\n', "case 1: 'alternatives' must be a list"),
+        ('[[case]]\nquery = "a"\nalternatives = ["1", "2", "3", "4", "5"]\n', "at most 4"),
+        ('[[case]]\nquery = "a"\nkind = 3\n', "case 1: 'kind' must be a non-empty string"),
     ],
 )
 def test_a_malformed_cases_file_names_the_case(tmp_path: Path, text: str, message: str) -> None:
@@ -111,3 +114,30 @@ def test_eval_without_a_store_is_an_error(tmp_path: Path) -> None:
     cases.write_text('[[case]]\nquery = "a"\n', encoding="utf-8")
     done = run_cli("memory", "eval", str(cases))
     assert done.returncode == 2 and "no store" in done.stderr
+
+
+def test_eval_reports_kinds_and_the_cases_with_their_rewordings(
+    examples_store: Path, outside: Path, tmp_path: Path
+) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text(
+        '[[case]]\nkind = "paraphrase"\nquery = "what do we check before shipping code"\n'
+        'expect = "ruff"\nalternatives = ["pre-commit hooks ruff", "lint before commit"]\n'
+        '[[case]]\nkind = "none"\nquery = "who waters the office plants"\n',
+        encoding="utf-8",
+    )
+    done = run_cli("memory", "eval", str(cases), "--json", "--budget", "lean", cwd=outside)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert set(report["kinds"]) == {"paraphrase", "none"}
+    assert report["alternatives"]["found"] == 1.0
+    assert report["alternatives"]["found"] >= report["found"]
+    assert report["noise"] == 0 and report["cases"][1]["kind"] == "none"
+    baseline = tmp_path / "baseline.json"
+    run_cli("memory", "eval", str(cases), "--write-baseline", str(baseline), cwd=outside)
+    recorded = json.loads(baseline.read_text())
+    assert recorded["alternatives"]["found"] == 1.0
+    recorded["alternatives"]["top1"] = 2.0
+    baseline.write_text(json.dumps(recorded))
+    done = run_cli("memory", "eval", str(cases), "--baseline", str(baseline), cwd=outside)
+    assert done.returncode == 1 and "regression: alternatives.top1" in done.stderr

@@ -39,7 +39,7 @@ def test_json_shape_is_exactly_the_contract(svc: Synapse, here: Scope) -> None:
     remember(svc, here, "Deploys go out from main with make deploy")
     data = svc.recall("deploy", here).as_json()
     assert set(data) == SPEC_KEYS
-    assert set(data["cut"]) == {"floor", "limit", "budget"}
+    assert set(data["cut"]) == {"floor", "limit", "budget", "weak"}
     assert [set(hit) for hit in data["hits"]] == [HIT_KEYS]
     assert data["searched"] == 1 and data["budget"] == "balanced"
 
@@ -175,7 +175,7 @@ def test_limit_and_accounting(svc: Synapse, here: Scope) -> None:
     remember(svc, here, *[f"deploy note number {n}" for n in range(12)])
     result = svc.recall("deploy note", here, limit=3)
     assert len(result.hits) == 3
-    assert result.as_json()["cut"] == {"floor": 0, "limit": 9, "budget": 0}
+    assert result.as_json()["cut"] == {"floor": 0, "limit": 9, "budget": 0, "weak": 0}
     assert result.searched == 12
 
 

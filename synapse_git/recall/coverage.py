@@ -1,0 +1,106 @@
+"""Coverage (docs/recall.md, "Coverage and weak evidence"): how much of the question
+a memory holds.
+
+Each query term weighs by its rarity (a word few memories hold says more about
+what is asked), and a memory holds it at one of four levels: the word itself,
+another form of it (same family, see word_forms), a misspelling of it within a
+small edit distance, or only as a substring of a longer token. A memory's
+coverage is the weighted share of the question it holds: 1.0 holds every
+word as written.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from synapse_git.recall import query_terms, word_forms
+from synapse_git.recall.query_terms import Term
+
+EXACT = 1.0
+STEM = 0.85
+TYPO = 0.8
+SUBSTRING = 0.5
+# Below this share the evidence is weak: the memory holds only a small,
+# common part of what was asked (tuned on the dev sets in tests/recall/sets).
+WEAK_SHARE = 0.35
+
+
+@dataclass(frozen=True)
+class Held:
+    """What one memory holds of the question: its coverage and the terms held."""
+
+    share: float
+    terms: tuple[str, ...]
+    levels: tuple[float, ...]
+
+
+def rarity(total: int, found_in: int) -> float:
+    """A term's weight: high for a word few of `total` memories hold."""
+    return math.log(1 + (total + 1) / (found_in + 1))
+
+
+class Words:
+    """The words of one memory's text, folded, with their families."""
+
+    def __init__(self, text: str) -> None:
+        self.lower = text.lower()
+        self.folded = query_terms.fold(text)
+        self.words = {query_terms.fold(token) for token in query_terms.tokens(text)}
+        self._families: set[str] | None = None
+
+    @property
+    def families(self) -> set[str]:
+        # Worked out only when a term is not held word for word.
+        if self._families is None:
+            self._families = {word_forms.family(word) for word in self.words}
+        return self._families
+
+    def level(self, term: Term, misspelled: bool) -> float:
+        """How this text holds `term`: EXACT, STEM, TYPO, SUBSTRING or 0."""
+        if term.word in self.words:
+            return EXACT
+        if word_forms.family(term.word) in self.families:
+            return STEM
+        if misspelled and any(word_forms.close(term.word, word) for word in self.words):
+            return TYPO
+        if term.substring and (term.raw in self.lower or term.word in self.folded):
+            return SUBSTRING
+        return 0.0
+
+    def holds(self, text: str) -> bool:
+        return text in self.lower
+
+
+def assess(
+    texts: Mapping[int, str],
+    terms: Sequence[Term],
+    weights: Mapping[str, float],
+    misspelled: Iterable[str] = (),
+    compounds: Sequence[str] = (),
+) -> dict[int, Held]:
+    """The coverage of each memory in `texts` for the question made of `terms`;
+    an identifier the question names whole (`src/app/db.py`) counts its parts
+    as held word for word."""
+    wrong = set(misspelled)
+    total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
+    out: dict[int, Held] = {}
+    for memory_id, text in texts.items():
+        words = Words(text)
+        whole = [c for c in compounds if words.holds(c)]
+        levels = []
+        for term in terms:
+            level = words.level(term, term.word in wrong)
+            if level < EXACT and any(term.raw in c for c in whole):
+                level = EXACT
+            levels.append(level)
+        share = sum(weights.get(t.word, 1.0) * lv for t, lv in zip(terms, levels, strict=True))
+        held = tuple(t.word for t, lv in zip(terms, levels, strict=True) if lv > 0)
+        out[memory_id] = Held(share / total, held, tuple(levels))
+    return out
+
+
+def rarest_first(terms: Sequence[Term], weights: Mapping[str, float]) -> list[Term]:
+    """`terms` from the rarest to the most common (for excerpts)."""
+    return sorted(terms, key=lambda term: -weights.get(term.word, 1.0))

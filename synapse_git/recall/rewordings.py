@@ -1,0 +1,101 @@
+"""Rewordings (docs/recall.md, "Rewordings"): the caller's question plus up to
+MAX_ALTERNATIVES other wordings of it, each ranked on its own and fused by
+reciprocal rank, the original weighted highest; one floor and (in response.py)
+one limit and one budget over the union.
+
+The caller is usually a language model: it knows the question's meaning, not
+the words a note used, and can guess those words (likely terms, identifiers,
+synonyms) where a model-free index cannot.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import replace
+
+from synapse_git.errors import BadInput
+from synapse_git.recall import query_terms, ranking
+from synapse_git.recall.query_terms import Query, Term
+from synapse_git.recall.ranking import Candidate, Search
+
+MAX_ALTERNATIVES = 4
+# A rewording's weight against the original's 1.0, in both the coverage and the
+# reciprocal rank it adds: the caller's own words stay the strongest evidence.
+WEIGHT = 0.8
+
+
+def parse(alternatives: Sequence[str]) -> list[Query]:
+    """The rewordings as queries; blank ones are skipped, more than
+    MAX_ALTERNATIVES is an error."""
+    if len(alternatives) > MAX_ALTERNATIVES:
+        raise BadInput(
+            f"{len(alternatives)} rewordings given; at most {MAX_ALTERNATIVES} are searched"
+        )
+    parsed = [query_terms.parse(text) for text in alternatives if text.strip()]
+    return [query for query in parsed if not query.empty]
+
+
+def search(
+    conn: sqlite3.Connection,
+    queries: Sequence[Query],
+    projects: Sequence[str],
+    *,
+    depth: int = ranking.DEPTH,
+    floor: bool = True,
+) -> Search:
+    """Rank each of `queries` (the original first) and fuse them into one search."""
+    found = [ranking.search(conn, query, projects, depth=depth, floor=False) for query in queries]
+    fused = union(found)
+    if floor:
+        fused = replace(fused, candidates=tuple(ranking.cut_floor(list(fused.candidates))))
+    return fused
+
+
+def union(searches: Sequence[Search]) -> Search:
+    """One search from several: a candidate's share is its best in any of them,
+    its score the best weighted share plus the weighted reciprocal ranks."""
+    first = searches[0]
+    if len(searches) == 1:
+        return first
+    best: dict[int, Candidate] = {}
+    weighted: dict[int, float] = {}
+    fused: dict[int, float] = {}
+    held: dict[int, dict[str, None]] = {}
+    for n, found in enumerate(searches):
+        weight = 1.0 if n == 0 else WEIGHT
+        for position, c in enumerate(found.candidates, start=1):
+            fused[c.id] = fused.get(c.id, 0.0) + weight / (ranking.K + position)
+            weighted[c.id] = max(weighted.get(c.id, 0.0), weight * c.share)
+            held.setdefault(c.id, {}).update(dict.fromkeys(c.held))
+            if c.id not in best or c.share > best[c.id].share:
+                best[c.id] = c
+    candidates = [
+        replace(c, score=weighted[i] + fused[i], held=tuple(held[i])) for i, c in best.items()
+    ]
+    candidates.sort(key=lambda c: (-c.score, -c.id))
+    weights: dict[str, float] = {}
+    for found in searches:
+        for word, weight in found.weights:
+            weights[word] = max(weights.get(word, 0.0), weight)
+    notes = list(first.notes)
+    for n, found in enumerate(searches[1:], start=1):
+        notes += [f"rewording {n}: {note}" for note in found.notes]
+    return Search(
+        _joint(first.query, [found.query for found in searches[1:]]),
+        first.searched,
+        tuple(candidates),
+        first.porter_expr,
+        first.trigram_expr,
+        tuple(notes),
+        weights=tuple(weights.items()),
+    )
+
+
+def _joint(original: Query, others: Sequence[Query]) -> Query:
+    """The original question holding every wording's terms (for excerpts)."""
+    terms: dict[str, Term] = {term.word: term for term in original.terms}
+    for query in others:
+        for term in query.terms:
+            terms.setdefault(term.word, term)
+    return replace(original, terms=tuple(terms.values()))

@@ -1,0 +1,97 @@
+"""Recall quality per kind of question on the labeled sets in sets/ (docs/recall.md):
+`python tests/recall/measure_sets.py dev|test`. Tune on dev, report on test.
+
+For each kind: top1 and found in the lean answer; paraphrase also with the
+cases' rewordings and at depth 5; unanswerable questions: mean hits not
+marked weak; answerable questions: `found` counts the answer in any hit,
+`found strong` only in hits not marked weak; `abstained` is an answerable
+question left with no hit that is not weak (false abstention), `no hit` one
+left with no hit at all."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+
+from corpus import MEMORIES  # noqa: E402
+
+from synapse_git.service import Synapse  # noqa: E402
+
+
+def cases(split: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for path in sorted((HERE / "sets" / split).glob("*.toml")):
+        found += tomllib.loads(path.read_text(encoding="utf-8"))["case"]
+    return found
+
+
+def _strong(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    return [hit for hit in answer["hits"] if not hit.get("weak")]
+
+
+def measure(split: str) -> dict[str, dict[str, float]]:
+    svc = Synapse()
+    svc.import_lines(json.dumps({"body": b, "source": "", "project": None}) for b in MEMORIES)
+    scope = svc.scope(Path(tempfile.mkdtemp()))
+    takes_alternatives = "alternatives" in inspect.signature(svc.recall).parameters
+
+    def ask(query: str, alternatives: list[str], **kw: Any) -> dict[str, Any]:
+        if alternatives and not takes_alternatives:
+            # Without rewordings in the API an agent can only add them to the question.
+            query, alternatives = " ".join([query, *alternatives]), []
+        if takes_alternatives:
+            kw["alternatives"] = alternatives
+        return svc.recall(query, scope, **kw).as_json()
+
+    rows: dict[str, list[dict[str, float]]] = {}
+    for case in cases(split):
+        kind, expect = case["kind"], case.get("expect")
+        variants = [("", [])]
+        if case.get("alternatives"):
+            variants.append((" + rewordings", case["alternatives"]))
+        for suffix, alts in variants:
+            lean = _strong(ask(case["query"], alts, budget="lean"))
+            if expect is None:
+                rows.setdefault(kind + suffix, []).append({"hits": len(lean)})
+                continue
+            expect_cf = expect.casefold()
+            every = ask(case["query"], alts, budget="lean")["hits"]
+            deep = ask(case["query"], alts, budget="full", limit=5)["hits"]
+            holds = [expect_cf in hit["body"].casefold() for hit in every]
+            strong = [expect_cf in hit["body"].casefold() for hit in lean]
+            rows.setdefault(kind + suffix, []).append(
+                {
+                    "top1": float(bool(holds) and holds[0]),
+                    "found": float(any(holds)),
+                    "found strong": float(any(strong)),
+                    "found@5": float(any(expect_cf in h["body"].casefold() for h in deep)),
+                    "abstained": float(not lean),
+                    "no hit": float(not every),
+                }
+            )
+    out: dict[str, dict[str, float]] = {}
+    for kind, values in rows.items():
+        out[kind] = {k: round(sum(v[k] for v in values) / len(values), 3) for k in values[0]}
+        out[kind]["cases"] = len(values)
+    answerable = [v for k, vs in rows.items() if "none" not in k and "+" not in k for v in vs]
+    out["all answerable"] = {
+        name: round(sum(v[name] for v in answerable) / len(answerable), 3)
+        for name in ("abstained", "no hit")
+    }
+    out["all answerable"]["cases"] = len(answerable)
+    return out
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("SYNAPSE_DATA", tempfile.mkdtemp(prefix="synapse-sets-"))
+    for name, figures in measure(sys.argv[1] if len(sys.argv) > 1 else "dev").items():
+        print(f"{name:<24} {json.dumps(figures)}")

@@ -1,0 +1,82 @@
+"""Word forms (docs/recall.md, "Stems that meet"): families, identifier shapes, edit distance."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from synapse_git.recall import word_forms
+from synapse_git.recall.query_terms import parse
+
+FAMILIES = [
+    ("deploy", "deployment", "deploying", "deploys", "deployed"),
+    ("experiment", "experimental", "experiments"),
+    ("configure", "configuration", "configuring", "configured"),
+    ("migrate", "migration", "migrations", "migrating"),
+    ("run", "running", "runs"),
+    ("use", "used"),
+]
+
+
+@pytest.mark.parametrize("members", FAMILIES)
+def test_a_family_shares_one_key(members: tuple[str, ...]) -> None:
+    assert len({word_forms.family(word) for word in members}) == 1
+
+
+@pytest.mark.parametrize(
+    ("word", "derived"),
+    [
+        ("deploy", "deployment"),
+        ("experiment", "experimental"),
+        ("configure", "configuration"),
+        ("migrate", "migration"),
+    ],
+)
+def test_a_base_and_its_derivation_are_searched_as_each_other(word: str, derived: str) -> None:
+    assert derived in word_forms.variants(word)
+    assert word in word_forms.variants(derived)
+
+
+def test_unrelated_words_stay_apart() -> None:
+    assert word_forms.family("access") == "access" and word_forms.family("status") == "status"
+    assert word_forms.family("deploy") != word_forms.family("depot")
+
+
+@pytest.mark.parametrize(
+    ("term", "word", "close"),
+    [
+        ("passwrod", "password", True),
+        ("kuberentes", "kubernetes", True),
+        ("grafanna", "grafana", True),
+        ("postgress", "postgresql", True),
+        ("email", "remains", False),
+        ("password", "pass", False),
+        ("zone", "done", False),
+    ],
+)
+def test_a_misspelling_must_be_a_small_edit_away(term: str, word: str, close: bool) -> None:
+    assert word_forms.close(term, word) is close
+
+
+def test_only_identifier_like_or_long_words_match_inside_other_words() -> None:
+    query = parse("one red zone 09 deployment cacheTtl 连接池")
+    terms = {term.word: term.substring for term in query.terms}
+    assert terms == {
+        "one": False,
+        "red": False,
+        "zone": False,
+        "09": False,  # two characters: too short for any trigram
+        "deployment": False,
+        "cachettl": True,
+        "连接池": True,
+    }
+
+
+@given(st.text(max_size=40))
+def test_word_forms_take_any_text(text: str) -> None:
+    for word in text.split():
+        key = word_forms.family(word)
+        assert len(key) <= len(word) + 1
+        assert all(word_forms.family(form) == key for form in word_forms.variants(word))
+        assert word_forms.distance(word, key, 2) >= 0
