@@ -48,7 +48,9 @@ def fuse(lexical: Search, dense: Sequence[tuple[int, float]], cosines: dict[int,
     known = {c.id for c in lexical.candidates}
     for memory_id, cosine in dense:
         if memory_id not in known:
-            start = Candidate(memory_id, None, None, 0.0, ())
+            # Found by meaning alone: its cosine stands for its coverage of the question,
+            # so a faint match is answered only as weak evidence.
+            start = Candidate(memory_id, None, None, 0.0, (), share=cosine)
             out.append(_blend(start, extra[memory_id], ranks[memory_id], cosine))
     out.sort(key=lambda c: (-c.score, -c.id))
     floored = [_floor(c, len(words)) for c in out]
