@@ -42,6 +42,8 @@ class RecallOut(TypedDict):
     cut: CutOut
     # Only when the caller's folder could not be learnt and a fallback was served.
     note: NotRequired[str]
+    # Present where semantic recall is installed or vectors are stored (docs/semantic.md).
+    semantic: NotRequired[str]
 
 
 class RecallExplainedOut(RecallOut):

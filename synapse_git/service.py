@@ -49,6 +49,8 @@ from synapse_git.textrules import check_body, check_source, cut_utf8, utf8
 if TYPE_CHECKING:
     from synapse_git.answers import RememberOut, SupersedeOut
     from synapse_git.drift.findings import Report as DriftReport
+    from synapse_git.semantic.engine import EmbedReport, Semantic
+    from synapse_git.semantic.vectors import Coverage
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,7 @@ class Synapse:
         self.config = config if config is not None else settings.load()
         self.reads = read_counts.ReadCounts(self.config.db_path)
         self._reader = Reader(self.config.db_path)
+        self._semantic: Semantic | None = None
 
     # -- plumbing -------------------------------------------------------------
 
@@ -163,6 +166,16 @@ class Synapse:
         if not self._exists():
             raise NotFound(f"no memory {memory_id} is visible from here")
 
+    @property
+    def semantic(self) -> Semantic:
+        """Semantic recall (docs/semantic.md), made on first use and kept, so that the
+        MCP server recalls with a warm model and `synapse --help` imports none of it."""
+        if self._semantic is None:
+            from synapse_git.semantic.engine import Semantic
+
+            self._semantic = Semantic()
+        return self._semantic
+
     # -- lifecycle (docs/store.md)
 
     def remember(
@@ -186,6 +199,7 @@ class Synapse:
             raise BadInput("only project memories in a repository with a work tree are shared")
         project = None if is_global else scope.project
         head = project_scope.head(scope) if project is not None else project_scope.Head(None, None)
+        vector = self._vector(body)
         with self.connection() as conn, database.transaction(conn):
             old = None
             if supersedes is not None:
@@ -210,6 +224,8 @@ class Synapse:
             new_id = memories.insert(
                 conn, body, source, project, head_commit=head.commit, branch=head.branch
             )
+            if vector is not None:
+                self.semantic.store(conn, [(new_id, body, vector)])
             if old is not None:
                 memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
             # Checked before the commit (and before the team file is touched): a damaged
@@ -232,6 +248,8 @@ class Synapse:
         if source is not None:
             check_source(source)
         self._require_store(memory_id)
+
+        vector = None if body is None else self._vector(body)
         with self.connection() as conn, database.transaction(conn):
             old = memories.require(conn, memory_id, scope.projects)
             memories.update_text(
@@ -240,6 +258,8 @@ class Synapse:
                 old.body if body is None else body,
                 old.source if source is None else source,
             )
+            if vector is not None and body is not None and body != old.body:
+                self.semantic.store(conn, [(memory_id, body, vector)])
             self._follow(conn, scope, [memory_id])
             return memories.require(conn, memory_id, scope.projects)
 
@@ -426,7 +446,7 @@ class Synapse:
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.reading() as conn:
-            found = self._search(conn, parsed, scope, count, others)
+            found, notice = self._search(conn, parsed, scope, count, others)
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.
             return response.build(
@@ -437,7 +457,7 @@ class Synapse:
                 project=scope.project,
                 drift=lambda ids: self._drift_about(conn, scope, ids),
                 explain=explain,
-            )
+            ).with_semantic(notice)
 
     def _search(
         self,
@@ -446,12 +466,24 @@ class Synapse:
         scope: Scope,
         count: int,
         others: Sequence[query_terms.Query] = (),
-    ) -> ranking.Search:
+    ) -> tuple[ranking.Search, str | None]:
+        """The ranked candidates and, when semantic recall is wanted, whether it ran."""
         if parsed.empty and not others:
-            return ranking.recent(conn, parsed, scope.projects, count)
+            return ranking.recent(conn, parsed, scope.projects, count), None
         queries = [parsed, *others] if not parsed.empty else list(others)
         depth = max(ranking.DEPTH, count)
-        return rewordings.search(conn, queries, scope.projects, depth=depth)
+        return self.semantic.search(
+            conn,
+            queries[0],
+            scope.projects,
+            lambda floor: rewordings.search(
+                conn, queries, scope.projects, depth=depth, floor=floor
+            ),
+        )
+
+    def _vector(self, body: str) -> bytes | None:
+        """The vector to store with `body` when the semantic extra is installed."""
+        return self.semantic.vector_of(body) if self.semantic.installed() else None
 
     def matching(self, query: str, scope: Scope) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
@@ -479,7 +511,13 @@ class Synapse:
         if not self._exists():
             raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
         with closing(database.connect_readonly(self.config.db_path)) as conn:
-            return evaluation.run(conn, cases, chosen, self.scope)
+            return evaluation.run(
+                conn,
+                cases,
+                chosen,
+                self.scope,
+                lambda c, q, s, n, o: self._search(c, q, s, n, o)[0],
+            )
 
     # -- drift (docs/drift.md): drift/findings.py
 
@@ -634,6 +672,19 @@ class Synapse:
                 integrity.repair(conn)
         with self.connection() as conn:
             return integrity.check(conn)
+
+    def vector_coverage(self, *, repair: bool = False) -> Coverage | None:
+        """How many live memories have a current vector (None when semantic recall
+        is not installed and no vector is stored); `repair` drops outdated ones."""
+        if not self._exists():
+            return None
+        with self.connection() as conn:
+            return self.semantic.coverage(conn, repair=repair)
+
+    def embed(self, progress: Callable[[int, int], None] | None = None) -> EmbedReport:
+        """Compute the vectors live memories lack (`memory embed`), a batch per
+        transaction: interrupting it keeps what is done, and a rerun resumes."""
+        return self.semantic.embed_missing(self.connection if self._exists() else None, progress)
 
     def export(self) -> Iterator[str]:
         if not self._exists():

@@ -42,6 +42,8 @@ def isolated_store(
     # A second line of defence: a command run with SYNAPSE_DATA emptied still lands in a
     # temporary folder, never in the user's.
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
+    # Recall stays lexical where the semantic extra is installed; tests/semantic turns it on.
+    monkeypatch.setenv("SYNAPSE_SEMANTIC", "off")
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
     real_connect = database.connect

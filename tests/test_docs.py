@@ -97,6 +97,9 @@ def test_cli_md_says_its_format_at_the_top() -> None:
 def package_texts() -> Iterator[tuple[Path, str]]:
     """Every source file of the package (compiled caches are not ours to read)."""
     for path in sorted((ROOT / "synapse_git").rglob("*")):
+        # The model's vocabulary is data: every character the model knows, § included.
+        if path.name == "vocab.txt":
+            continue
         if path.is_file() and "__pycache__" not in path.parts:
             yield path, path.read_text(encoding="utf-8")
 

@@ -13,6 +13,7 @@ from synapse_git.cli import (
     drift,  # noqa: F401  (adds drift to memory_app)
     maintenance,  # noqa: F401  (adds its commands to memory_app)
     recall,  # noqa: F401  (adds recall and eval to memory_app)
+    semantic,  # noqa: F401  (adds embed to memory_app)
     team,
 )
 from synapse_git.cli.demo import demo as demo_command

@@ -30,15 +30,25 @@ def check(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Verify the two search indexes against the stored rows (exit 1 when damaged)."""
-    report = service().check(repair=repair)
+    svc = service()
+    report = svc.check(repair=repair)
+    vectors = svc.vector_coverage(repair=repair)
     if as_json:
-        emit({"ok": report.ok, "live": report.live, "problems": list(report.problems)})
+        data = {"ok": report.ok, "live": report.live, "problems": list(report.problems)}
+        emit(data if vectors is None else {**data, "vectors": vectors.as_json()})
     elif report.ok:
         typer.echo(f"ok: {report.live} live memories, both indexes in step")
     else:
         for problem in report.problems:
             typer.echo(f"problem: {problem}")
         typer.echo("run `synapse memory check --repair` to rebuild the indexes")
+    if vectors is not None and not as_json:
+        # Vectors are derived data: lacking them is a task for `embed`, not damage.
+        typer.echo(
+            f"vectors: {vectors.current} of {vectors.live} live memories;"
+            f" {vectors.missing} missing, {vectors.outdated} outdated"
+            + ("; run `synapse memory embed`" if vectors.missing or vectors.outdated else "")
+        )
     if not report.ok:
         raise typer.Exit(1)
 
@@ -69,15 +79,23 @@ def import_(
         handle = sys.stdin.buffer if str(source) == "-" else source.open("rb")
     except OSError as exc:
         raise BadInput(f"cannot read {source}: {exc.strerror}") from None
+    svc = service()
     with handle:
         reader = _Lines(handle)
-        report = service().import_lines(reader, _progress(reader, _size(handle), sys.stderr))
+        report = svc.import_lines(reader, _progress(reader, _size(handle), sys.stderr))
     if as_json:
         emit(vars(report))
     else:
         typer.echo(f"imported {report.imported} memories ({report.duplicates} duplicates skipped)")
         if report.batch is not None:
             typer.echo(f"batch {report.batch}; undo: synapse memory forget --import {report.batch}")
+    if report.imported and svc.semantic.installed():
+        from synapse_git.cli.semantic import run_embed
+
+        # The import is committed; its vectors follow, resumable by `memory embed`.
+        embedded = run_embed(svc, show=not as_json and reader.done > PROGRESS_FROM)
+        if embedded.notice is not None:
+            typer.echo(f"synapse: semantic recall {embedded.notice}", err=True)
 
 
 class _Lines:

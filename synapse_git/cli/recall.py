@@ -43,6 +43,8 @@ def recall(
         explain=explain,
         alternatives=also,
     )
+    if found.semantic is not None and found.semantic.startswith("off"):
+        typer.echo(f"note: semantic recall {found.semantic}", err=True)
     if as_json:
         emit(found.explained_json() if explain else found.as_json())
         return
@@ -82,6 +84,8 @@ def _print(found: Recalled, question: str) -> None:
 
 def _print_explain(found: Recalled) -> None:
     typer.echo("explain (porter rank, trigram rank, fused score, terms held, verdict):")
+    if found.semantic is not None:
+        typer.echo(f"  semantic: {found.semantic}")
     for note in found.notes:
         typer.echo(f"  note: {note}")
     for c in found.candidates:

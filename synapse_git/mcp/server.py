@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -106,6 +107,7 @@ class SynapseServer(MCPServer[Any]):
         # The low-level registry is the one place the SDK's handlers are listed.
         for method in UNSERVED:
             self._lowlevel_server._request_handlers.pop(method, None)
+        self._told_semantic = False
         # MCPServer has no public hook for client notifications; the low-level
         # server's registration is the supported way underneath it.
         self._lowlevel_server.add_notification_handler(
@@ -204,6 +206,12 @@ class SynapseServer(MCPServer[Any]):
 
     def budget_or_default(self, budget: str | None) -> str | None:
         return budget if budget is not None else self.budget
+
+    def tell_semantic(self, notice: str | None) -> None:
+        """Say once on stderr (the client's log) that recall runs without vectors."""
+        if notice is not None and notice.startswith("off") and not self._told_semantic:
+            self._told_semantic = True
+            print(f"synapse: semantic recall {notice}", file=sys.stderr, flush=True)
 
 
 def _root_folder(uri: str) -> Path | None:
@@ -337,6 +345,7 @@ def recall(
             limit=limit,
             alternatives=alternatives or (),
         )
+    server.tell_semantic(found.semantic)
     return _noted(server, found.as_json())
 
 

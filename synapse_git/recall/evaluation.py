@@ -32,6 +32,14 @@ DEFAULT_EPSILON = 0.02
 _KEYS = {"query", "project", "expect", "alternatives", "kind"}
 
 
+# How recall ranks a question and its rewordings: (connection, question, scope,
+# hits wanted, rewordings) to the ranked search.
+Searcher = Callable[
+    [sqlite3.Connection, query_terms.Query, Scope, int, Sequence[query_terms.Query]],
+    ranking.Search,
+]
+
+
 @dataclass(frozen=True)
 class Case:
     number: int
@@ -82,8 +90,9 @@ class Report:
         """The metrics of each kind of case (cases without a kind are left out)."""
         labels = dict.fromkeys(o.case.kind for o in self.outcomes if o.case.kind)
         return {
-            kind: summarize(self.budget, [o for o in self.outcomes if o.case.kind == kind])
-            .metrics()
+            kind: summarize(
+                self.budget, [o for o in self.outcomes if o.case.kind == kind]
+            ).metrics()
             for kind in labels
         }
 
@@ -144,16 +153,18 @@ def run(
     cases: Sequence[Case],
     budget: Budget,
     resolve: Callable[[str | None], Scope],
+    search: Searcher | None = None,
 ) -> Report:
-    """Recall every case on `conn` (opened read-only) and score the answers."""
+    """Recall every case on `conn` (opened read-only) and score the answers; `search`
+    ranks a query and its rewordings as recall does (default: the lexical rankings)."""
     outcomes, reworded = [], []
     for case in cases:
         try:
             scope = resolve(case.project or os.getcwd())
         except SynapseError as exc:
             raise BadInput(f"case {case.number} ({case.query!r}): {exc}") from None
-        outcomes.append(_score(conn, case, scope, budget, ()))
-        reworded.append(_score(conn, case, scope, budget, case.alternatives))
+        outcomes.append(_score(conn, case, scope, budget, (), search))
+        reworded.append(_score(conn, case, scope, budget, case.alternatives, search))
     report = summarize(budget.name, outcomes)
     if any(case.alternatives for case in cases):
         report = replace(report, reworded=summarize(budget.name, reworded))
@@ -166,10 +177,13 @@ def _score(
     scope: Scope,
     budget: Budget,
     alternatives: Sequence[str],
+    search: Searcher | None = None,
 ) -> Outcome:
     parsed = query_terms.parse(case.query)
     others = rewordings.parse(alternatives)
-    if parsed.empty and not others:
+    if search is not None:
+        found = search(conn, parsed, scope, budget.hits, others)
+    elif parsed.empty and not others:
         found = ranking.recent(conn, parsed, scope.projects, budget.hits)
     else:
         queries = [parsed, *others] if not parsed.empty else others

