@@ -139,11 +139,11 @@ def test_post_checkout_fine_again_leaves_out_paths_still_missing(tmp_path: Path)
     git(repo, "checkout", "-q", "recent")
     ancient = _remember(repo, "How releases were cut: docs/ancient.md")
     to_recent = run_git(repo, "checkout", "-b", "side")  # the snapshot on `recent`'s commit
-    assert "synapse: checked 1 memories" in to_recent.stdout, to_recent.stdout
+    assert "synapse: checked 1 memory" in to_recent.stdout, to_recent.stdout
     assert "stale (1):" in to_recent.stdout
     to_main = run_git(repo, "checkout", "main")
     assert to_main.returncode == 0
-    assert "synapse: checked 1 memories" in to_main.stdout
+    assert "synapse: checked 1 memory" in to_main.stdout
     assert "fine again" not in to_main.stdout, to_main.stdout
     assert f"[{ancient}]" not in to_main.stdout
 

@@ -88,19 +88,19 @@ def test_export_and_import_carry_no_vectors(repo: Path, tmp_path: Path) -> None:
     assert _stored(other) == {}
 
 
-def test_a_version_4_store_gains_the_vectors_table(tmp_path: Path) -> None:
+def test_a_version_5_store_gains_the_vectors_table(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        for script in schema.MIGRATIONS[:4]:
+        for script in schema.MIGRATIONS[:5]:
             for statement in schema.statements(script):
                 conn.execute(statement)
-        conn.execute("PRAGMA user_version = 4")
+        conn.execute("PRAGMA user_version = 5")
         conn.execute(
             "INSERT INTO memories (body, created_at, updated_at, norm)"
             " VALUES ('kept', 't', 't', 'n')"
         )
     with closing(database.connect(path)) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
         assert integrity.check(conn).ok
         assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
         assert conn.execute("SELECT body FROM memories").fetchall() == [("kept",)]
