@@ -8,14 +8,7 @@ import sys
 import typer
 
 from synapse_git import __version__
-from synapse_git.cli import (
-    backup,  # noqa: F401  (adds backup to memory_app)
-    drift,  # noqa: F401  (adds drift to memory_app)
-    maintenance,  # noqa: F401  (adds its commands to memory_app)
-    recall,  # noqa: F401  (adds recall and eval to memory_app)
-    semantic,  # noqa: F401  (adds embed to memory_app)
-    team,
-)
+from synapse_git.cli import backup, drift, maintenance, recall, semantic, team
 from synapse_git.cli.demo import demo as demo_command
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
@@ -34,6 +27,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+# Commands that live in modules of their own join their groups here, in the order
+# `--help` lists them.
+memory_app.command("backup")(backup.backup)
+memory_app.command("drift")(drift.drift)
+memory_app.command("check")(maintenance.check)
+memory_app.command("export")(maintenance.export)
+memory_app.command("import")(maintenance.import_)
+memory_app.command("recall")(recall.recall)
+memory_app.command("eval")(recall.eval_)
+memory_app.command("embed")(semantic.embed)
 memory_app.command("share")(team.share)
 memory_app.command("unshare")(team.unshare)
 memory_app.command("sync")(team.sync)

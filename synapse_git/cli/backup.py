@@ -6,11 +6,9 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, service
 
 
-@app.command("backup")
 def backup(
     path: Path = typer.Argument(..., help="The new file to write the copy to."),
     force: bool = typer.Option(False, "--force", help="Replace PATH if it exists."),

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.errors import BadInput
 from synapse_git.textrules import counted
@@ -15,7 +14,6 @@ from synapse_git.textrules import counted
 if TYPE_CHECKING:
     from synapse_git.drift.findings import Finding
 
-@app.command("drift")
 def drift(
     folder: Path = typer.Argument(None, help="Check what this folder sees (default: here)."),
     kind: str = typer.Option(

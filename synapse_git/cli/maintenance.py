@@ -12,7 +12,6 @@ from typing import BinaryIO, TextIO
 
 import typer
 
-from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, service, write_bytes
 from synapse_git.errors import BadInput
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
@@ -24,7 +23,6 @@ PROGRESS_FROM = 256 * 1024
 MAX_LINE_BYTES = 6 * (MAX_BODY_BYTES + MAX_SOURCE_BYTES) + 4096
 
 
-@app.command("check")
 def check(
     repair: bool = typer.Option(False, "--repair", help="Rebuild both indexes from the rows."),
     as_json: bool = JSON_OPTION,
@@ -53,7 +51,6 @@ def check(
         raise typer.Exit(1)
 
 
-@app.command("export")
 def export(
     output: Path = typer.Argument(None, help="File to write (default: standard output)."),
     force: bool = typer.Option(False, "--force", help="Replace OUTPUT if it exists."),
@@ -69,7 +66,6 @@ def export(
     typer.echo(f"exported {counted(count, 'memory', 'memories')} to {path}", err=True)
 
 
-@app.command("import")
 def import_(
     source: Path = typer.Argument(..., help="A JSON Lines file, or - for standard input."),
     as_json: bool = JSON_OPTION,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.memory import FOLDER_OPTION, app
+from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.recall.evaluation import baseline_json, load_cases, read_baseline, regressions
 from synapse_git.recall.response import Recalled
@@ -16,7 +16,6 @@ from synapse_git.textrules import counted, first_line
 BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
 
 
-@app.command("recall")
 def recall(
     question: str = typer.Argument("", help="The question; empty for the newest memories."),
     budget: str = BUDGET_OPTION,
@@ -95,7 +94,6 @@ def _print_explain(found: Recalled) -> None:
         typer.echo(f"  {c.id:>6}  {porter:>3}  {gram:>3}  {c.score:.4f}  {held}  {c.verdict}")
 
 
-@app.command("eval")
 def eval_(
     cases: Path = typer.Argument(..., help="A CASES.toml file of [[case]] tables."),
     budget: str = BUDGET_OPTION,

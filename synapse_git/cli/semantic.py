@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from synapse_git.cli.memory import app
 from synapse_git.cli.output import JSON_OPTION, emit, service
 from synapse_git.service import Synapse
 
@@ -16,7 +15,6 @@ if TYPE_CHECKING:
     from synapse_git.semantic.engine import EmbedReport
 
 
-@app.command("embed")
 def embed(as_json: bool = JSON_OPTION) -> None:
     """Compute the vectors semantic recall needs for memories that lack one.
 

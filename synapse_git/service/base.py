@@ -1,0 +1,155 @@
+"""The store as one data folder sees it: connections, and the helpers every part of
+the service shares (drift about new memories, team-file upkeep, moved projects).
+
+Each method that writes opens the store for that one operation and closes it,
+so a long-lived caller (the MCP server) never holds a lock between calls;
+recall and read share one connection kept open, which holds no lock either.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from synapse_git import settings
+from synapse_git.errors import BadInput, NotFound
+from synapse_git.git import project_scope
+from synapse_git.git.project_scope import Scope
+from synapse_git.settings import Config
+from synapse_git.store import (
+    database,
+    memories,
+    read_counts,
+)
+from synapse_git.store.reader import Reader
+from synapse_git.team import git_side
+from synapse_git.team import sync as team_sync
+
+if TYPE_CHECKING:
+    from synapse_git.drift.findings import Report as DriftReport
+    from synapse_git.semantic.engine import Semantic
+
+
+class StoreAccess:
+    """The store as seen from one data folder."""
+
+    def __init__(self, config: Config | None = None) -> None:
+        self.config = config if config is not None else settings.load()
+        self.reads = read_counts.ReadCounts(self.config.db_path)
+        self._reader = Reader(self.config.db_path)
+        self._semantic: Semantic | None = None
+
+    @contextmanager
+    def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
+        path = self.config.db_path
+        with closing(database.connect(path, create=create)) as conn:
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                # A damaged, read-only or full store is the user's to fix, not a crash.
+                raise database.explain(exc, path) from None
+            except OverflowError:
+                # SQLite holds 64-bit integers: a larger id, offset or limit matches nothing.
+                raise BadInput("a number given is too large: at most 2**63 - 1") from None
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The kept connection for reads (recall, read): no open per call."""
+        with self._reader.use() as conn:
+            yield conn
+
+    def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
+        return project_scope.resolve(folder)
+
+    def _exists(self) -> bool:
+        return self.config.db_path.exists()
+
+    def _require_store(self, memory_id: int) -> None:
+        """A change to a memory fails without creating the store when there is none."""
+        if not self._exists():
+            raise NotFound(f"no memory {memory_id} is visible from here")
+
+    @property
+    def semantic(self) -> Semantic:
+        """Semantic recall (docs/semantic.md), made on first use and kept, so that the
+        MCP server recalls with a warm model and `synapse --help` imports none of it."""
+        if self._semantic is None:
+            from synapse_git.semantic.engine import Semantic
+
+            self._semantic = Semantic()
+        return self._semantic
+
+    def _vector(self, body: str) -> bytes | None:
+        """The vector to store with `body` when the semantic extra is installed."""
+        return self.semantic.vector_of(body) if self.semantic.installed() else None
+
+    def _drift_about(
+        self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int]
+    ) -> list[dict[str, Any]]:
+        if not ids:
+            return []
+        from synapse_git.drift import findings
+
+        return [
+            finding.as_json() for finding in findings.about(conn, scope, ids, corrections_only=True)
+        ]
+
+    def _drift_of_new(
+        self, conn: sqlite3.Connection, scope: Scope, new_id: int
+    ) -> list[dict[str, Any]]:
+        """What a just-stored memory contradicts or repeats."""
+        from synapse_git.drift import findings
+
+        found = findings.about(conn, scope, [new_id], kinds=("conflict", "duplicate"), quote=False)
+        return [finding.as_json() for finding in found]
+
+    def _follow(self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int]) -> None:
+        root = scope.checkout
+        team_sync.follow(
+            conn, scope.project, root, ids, lambda: git_side.author(root) if root else ""
+        )
+
+    def _team_root(self, scope: Scope) -> tuple[str, Path]:
+        if scope.project is None or scope.checkout is None:
+            where = scope.note or str(scope.folder)
+            raise BadInput(f"{where}: team memory needs a repository with a work tree")
+        return scope.project, scope.checkout
+
+    def _share(
+        self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int], *, force: bool
+    ) -> team_sync.ShareReport:
+        project, root = self._team_root(scope)
+        return team_sync.share(conn, project, root, ids, git_side.author(root), force=force)
+
+    def _moved_from(self, conn: sqlite3.Connection, scope: Scope, own: dict[str, int]) -> list[str]:
+        """Projects whose folder is gone but whose root commit is this repository's."""
+        if scope.project is None or any(own.values()):
+            return []
+        gone = {
+            key: root
+            for key, root in memories.known_projects(conn).items()
+            if root and key != scope.project and not Path(key).exists()
+        }
+        if not gone:
+            return []
+        root = project_scope.root_commit(scope)
+        return sorted(key for key, commit in gone.items() if commit == root)
+
+    def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
+        """Every drift finding about what `scope` sees (docs/drift.md), of the chosen kinds."""
+        from synapse_git.drift import findings
+
+        chosen = tuple(kinds) if kinds else findings.KINDS
+        unknown = [kind for kind in chosen if kind not in findings.KINDS]
+        if unknown:
+            raise BadInput(
+                f"unknown drift kind {', '.join(unknown)}: choose from {', '.join(findings.KINDS)}"
+            )
+        if not self._exists():
+            return findings.Report(str(scope.folder), scope.project, 0, [])
+        with self.connection() as conn:
+            return findings.check(conn, scope, chosen)

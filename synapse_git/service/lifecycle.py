@@ -1,0 +1,231 @@
+"""Remember, edit, supersede, forget, restore and history (docs/store.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from synapse_git.errors import BadInput, NotFound
+from synapse_git.git import project_scope
+from synapse_git.git.project_scope import Scope
+from synapse_git.service.base import StoreAccess
+from synapse_git.service.results import History, Remembered, Replaced
+from synapse_git.store import (
+    database,
+    memories,
+)
+from synapse_git.store.memories import Memory
+from synapse_git.textrules import check_body, check_source
+
+
+def _live(memory: Memory) -> Memory:
+    """`memory`, if it is live: only a live memory replaces or is replaced."""
+    if not memory.live:
+        raise BadInput(f"memory {memory.id} is {memory.state}; `restore {memory.id}` first")
+    return memory
+
+
+def _may_replace(old: Memory, project: str | None) -> None:
+    """Refuse a project memory replacing a global one: every project sees a global
+    memory, and no project may change what another one sees (docs/store.md)."""
+    if old.project is None and project is not None:
+        raise BadInput(
+            f"memory {old.id} is global and every project sees it: a project memory cannot"
+            f" supersede it; supersede it with a global memory (--global), or edit it"
+        )
+
+
+class Lifecycle(StoreAccess):
+    """Writes that keep history, each one transaction."""
+
+    def remember(
+        self,
+        body: str,
+        scope: Scope,
+        *,
+        source: str = "",
+        is_global: bool = False,
+        supersedes: int | None = None,
+        share: bool = False,
+    ) -> Remembered:
+        """Store a memory in the project of `scope` (or globally); an exact duplicate
+        of a live memory in the same scope returns that memory instead. With `share`
+        it also goes into the repository's team file (docs/team.md)."""
+        check_body(body)
+        check_source(source)
+        if not is_global and scope.project is None:
+            raise BadInput(f"{scope.note}: pass --global to remember globally")
+        if share and (is_global or scope.checkout is None):
+            raise BadInput("only project memories in a repository with a work tree are shared")
+        project = None if is_global else scope.project
+        head = project_scope.head(scope) if project is not None else project_scope.Head(None, None)
+        vector = self._vector(body)
+        with self.connection() as conn, database.transaction(conn):
+            old = None
+            if supersedes is not None:
+                old = _live(memories.require(conn, supersedes, scope.projects))
+                _may_replace(old, project)
+            existing = memories.find_duplicate(conn, body, project)
+            if existing is not None:
+                if old is not None:
+                    # The correction is already stored: it, not a copy, replaces the old one.
+                    if existing == old.id:
+                        raise BadInput(f"memory {old.id} already says exactly this")
+                    memories.set_state(
+                        conn, old, "superseded", existing, f"superseded by {existing}"
+                    )
+                    self._follow(conn, scope, [old.id, existing])
+                if share:
+                    self._share(conn, scope, [existing], force=False)
+                return Remembered(existing, project, existing)
+            if project is not None and not memories.root_known(conn, project):
+                # Walking history to the root commit is paid once per project, not per memory.
+                memories.note_project(conn, project, project_scope.root_commit(scope))
+            new_id = memories.insert(
+                conn, body, source, project, head_commit=head.commit, branch=head.branch
+            )
+            if vector is not None:
+                self.semantic.store(conn, [(new_id, body, vector)])
+            if old is not None:
+                memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+            # Checked before the commit (and before the team file is touched): a damaged
+            # index that fails this read rolls the write back, so "nothing was written"
+            # is then the truth.
+            drift = self._drift_of_new(conn, scope, new_id)
+            if old is not None:
+                self._follow(conn, scope, [old.id, new_id])
+            if share:
+                self._share(conn, scope, [new_id], force=False)
+        return Remembered(new_id, project, None, drift)
+
+    def edit(
+        self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
+    ) -> Memory:
+        if body is None and source is None:
+            raise BadInput("nothing to change: give a new body or --source")
+        if body is not None:
+            check_body(body)
+        if source is not None:
+            check_source(source)
+        self._require_store(memory_id)
+
+        vector = None if body is None else self._vector(body)
+        with self.connection() as conn, database.transaction(conn):
+            old = memories.require(conn, memory_id, scope.projects)
+            memories.update_text(
+                conn,
+                old,
+                old.body if body is None else body,
+                old.source if source is None else source,
+            )
+            if vector is not None and body is not None and body != old.body:
+                self.semantic.store(conn, [(memory_id, body, vector)])
+            self._follow(conn, scope, [memory_id])
+            return memories.require(conn, memory_id, scope.projects)
+
+    def supersede(self, old_id: int, new_id: int, scope: Scope) -> Memory:
+        """Mark memory `old_id` superseded by the existing memory `new_id`."""
+        if old_id == new_id:
+            raise BadInput("a memory cannot supersede itself")
+        self._require_store(old_id)
+        with self.connection() as conn, database.transaction(conn):
+            old = _live(memories.require(conn, old_id, scope.projects))
+            _may_replace(old, _live(memories.require(conn, new_id, scope.projects)).project)
+            memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+            self._follow(conn, scope, [old_id, new_id])
+            return memories.require(conn, old_id, scope.projects)
+
+    def replace(
+        self,
+        old_id: int,
+        scope: Scope,
+        *,
+        body: str | None = None,
+        by: int | None = None,
+        source: str = "",
+        live_only: bool = False,
+    ) -> Replaced:
+        """Supersede `old_id` by a new memory holding `body` (stored in the old one's
+        scope) or by the existing memory `by`. With `live_only` (an agent's view) a
+        hidden memory is reported as not found rather than as superseded or forgotten."""
+        if (body is None) == (by is None):
+            raise BadInput("give either the corrected text or the id of a memory that replaces it")
+        old = self._visible(old_id, scope, live_only=live_only)
+        if body is not None:
+            new = self.remember(
+                body, scope, source=source, is_global=old.project is None, supersedes=old_id
+            )
+            return Replaced(self._visible(old_id, scope, live_only=False), new)
+        assert by is not None
+        self._visible(by, scope, live_only=live_only)
+        after = self.supersede(old_id, by, scope)
+        with self.connection() as conn:
+            project = memories.require(conn, by, scope.projects).project
+            drift = self._drift_about(conn, scope, [by])
+        return Replaced(after, Remembered(by, project, None, drift))
+
+    def _visible(self, memory_id: int, scope: Scope, *, live_only: bool) -> Memory:
+        """The memory `memory_id` as `scope` sees it; hidden ones count as missing
+        when `live_only`."""
+        missing = NotFound(f"no memory {memory_id} is visible from here")
+        if not self._exists():
+            raise missing
+        with self.connection() as conn:
+            memory = memories.require(conn, memory_id, scope.projects)
+        if live_only and not memory.live:
+            raise missing
+        return memory
+
+    def forget(self, memory_id: int, scope: Scope, *, live_only: bool = False) -> Memory:
+        """Hide a memory. With `live_only` (an agent's view) only a live memory can be
+        forgotten: a hidden one is reported as not found."""
+        self._visible(memory_id, scope, live_only=live_only)
+        with self.connection() as conn, database.transaction(conn):
+            old = memories.require(conn, memory_id, scope.projects)
+            if old.state == "forgotten":
+                return old
+            memories.set_state(conn, old, "forgotten", None, "forgotten")
+            self._follow(conn, scope, [memory_id])
+            return memories.require(conn, memory_id, scope.projects)
+
+    def restore(self, memory_id: int, scope: Scope) -> Memory:
+        self._require_store(memory_id)
+        with self.connection() as conn, database.transaction(conn):
+            old = memories.require(conn, memory_id, scope.projects)
+            if old.live:
+                return old
+            memories.set_state(conn, old, "live", None, "restored")
+            self._follow(conn, scope, [memory_id])
+            return memories.require(conn, memory_id, scope.projects)
+
+    def history(self, memory_id: int, scope: Scope) -> History:
+        if not self._exists():
+            raise NotFound(f"no memory {memory_id} is visible from here")
+        with self.connection() as conn:
+            memory = memories.require(conn, memory_id, scope.projects)
+            versions = memories.versions(conn, memory_id)
+            # A global memory may have been replaced from inside a project: elsewhere,
+            # that replacement's id is not shown.
+            pointers = {memory.superseded_by} | {v.superseded_by for v in versions}
+            pointers |= {memories.replaced_by(v) for v in versions}
+            unseen = {
+                other
+                for other in pointers
+                if other is not None
+                and memories.get(conn, other, scope.projects, hidden=True) is None
+            }
+            if memory.superseded_by in unseen:
+                memory = replace(memory, superseded_by=None)
+            versions = [
+                replace(
+                    v,
+                    superseded_by=None if v.superseded_by in unseen else v.superseded_by,
+                    change="superseded" if memories.replaced_by(v) in unseen else v.change,
+                )
+                for v in versions
+            ]
+            return History(
+                memory,
+                versions,
+                memories.superseded(conn, memory_id, scope.projects),
+                memories.chain(conn, memory, scope.projects),
+            )

@@ -1,0 +1,212 @@
+"""Reading, listing, recall, evaluation, drift and session snapshots (docs/recall.md,
+docs/drift.md, docs/hooks.md)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from typing import Any
+
+from synapse_git.errors import BadInput, NotFound
+from synapse_git.git import project_scope
+from synapse_git.git.project_scope import Scope
+from synapse_git.recall import evaluation, query_terms, ranking, response, rewordings
+from synapse_git.recall.response import Recalled
+from synapse_git.service.base import StoreAccess
+from synapse_git.service.results import Listing
+from synapse_git.session import snapshots
+from synapse_git.session.snapshots import Refresh, Snapshot
+from synapse_git.store import (
+    database,
+    memories,
+    pages,
+    readonly,
+)
+from synapse_git.store.pages import Page
+from synapse_git.textrules import cut_utf8, utf8
+
+# More hits than any budget could show; a larger limit is a mistake, not a wish.
+MAX_HITS = 10_000
+
+
+class Queries(StoreAccess):
+    """What the store answers; nothing here changes a memory."""
+
+    def read(
+        self,
+        memory_id: int,
+        scope: Scope,
+        *,
+        offset: int = 0,
+        budget: str | None = None,
+        project: str | None = None,
+        check_project: bool = False,
+        count: bool = False,
+    ) -> Page | None:
+        """One page of a live visible memory, or None (missing, hidden, out of scope);
+        with `count`, reading a first page counts as the memory being recalled."""
+        size = self.config.budget(budget).page_bytes
+        if offset < 0:
+            raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
+        if not self._exists():
+            return None
+        with self.reading() as conn:
+            page = pages.read_page(
+                conn,
+                memory_id,
+                scope.projects,
+                offset=offset,
+                page_bytes=size,
+                project=project,
+                check_project=check_project,
+            )
+        if count and page is not None and offset == 0:
+            self.reads.note(memory_id)
+        return page
+
+    def list_memories(
+        self, scope: Scope, *, contains: str | None = None, limit: int | None = None
+    ) -> Listing:
+        if contains is not None:
+            utf8(contains, "the filter")
+        if not self._exists():
+            return Listing(scope.project, 0, [])
+        with self.connection() as conn:
+            total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, total, rows, moved)
+
+    def recall(
+        self,
+        query: str,
+        scope: Scope,
+        *,
+        budget: str | None = None,
+        limit: int | None = None,
+        explain: bool = False,
+        alternatives: Sequence[str] = (),
+    ) -> Recalled:
+        """The visible memories that answer `query`, within the budget (docs/recall.md);
+        `alternatives` are up to four rewordings of it, fused with it."""
+        chosen = self.config.budget(budget)
+        if limit is not None and limit < 1:
+            raise BadInput(f"limit {limit} is not a positive number of hits")
+        if limit is not None and limit > MAX_HITS:
+            raise BadInput(f"limit {str(limit)[:40]} is too large: at most {MAX_HITS} hits")
+        count = chosen.hits if limit is None else limit
+        echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
+        for text in alternatives:
+            utf8(text, "rewording")
+        parsed = query_terms.parse(query)
+        others = rewordings.parse(alternatives)
+        if not self._exists():
+            return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
+        with self.reading() as conn:
+            found, notice = self._search(conn, parsed, scope, count, others)
+            # Drift about the hits reads through this connection rather than opening
+            # a second one: opening a store costs more than the drift queries.
+            return response.build(
+                conn,
+                found,
+                budget=chosen,
+                limit=count,
+                project=scope.project,
+                drift=lambda ids: self._drift_about(conn, scope, ids),
+                explain=explain,
+            ).with_semantic(notice)
+
+    def _search(
+        self,
+        conn: sqlite3.Connection,
+        parsed: query_terms.Query,
+        scope: Scope,
+        count: int,
+        others: Sequence[query_terms.Query] = (),
+    ) -> tuple[ranking.Search, str | None]:
+        """The ranked candidates and, when semantic recall is wanted, whether it ran."""
+        if parsed.empty and not others:
+            return ranking.recent(conn, parsed, scope.projects, count), None
+        queries = [parsed, *others] if not parsed.empty else list(others)
+        depth = max(ranking.DEPTH, count)
+        return self.semantic.search(
+            conn,
+            queries[0],
+            scope.projects,
+            lambda floor: rewordings.search(
+                conn, queries, scope.projects, depth=depth, floor=floor
+            ),
+        )
+
+    def matching(self, query: str, scope: Scope) -> Listing:
+        """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
+        utf8(query, "the filter")
+        if (count := query_terms.term_count(query)) > query_terms.MAX_TERMS:
+            # Recall may shorten a long question; a filter that ignored words would list
+            # memories that lack them.
+            raise BadInput(
+                f"the filter has {count} distinct words; at most {query_terms.MAX_TERMS} are used"
+            )
+        if not self._exists():
+            return Listing(scope.project, 0, [])
+        with self.connection() as conn:
+            ids = ranking.matches(conn, query_terms.parse(query), scope.projects)
+            rows = ranking.rows(conn, ids)
+            own = memories.counts(conn, scope.project) if scope.project else {}
+            moved = self._moved_from(conn, scope, own)
+        return Listing(scope.project, len(rows), rows, moved)
+
+    def evaluate(
+        self, cases: Sequence[evaluation.Case], *, budget: str | None = None
+    ) -> evaluation.Report:
+        """Score `cases` against the store without writing to it (`memory eval`)."""
+        chosen = self.config.budget(budget)
+        if not self._exists():
+            raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
+        with closing(database.connect_readonly(self.config.db_path)) as conn:
+            return evaluation.run(
+                conn,
+                cases,
+                chosen,
+                self.scope,
+                lambda c, q, s, n, o: self._search(c, q, s, n, o)[0],
+            )
+
+    def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
+        """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer
+        memory contradicting one of them is quoted (abridged) under `quote`."""
+        if not ids or not self._exists():
+            return []
+        with self.connection() as conn:
+            return self._drift_about(conn, scope, ids)
+
+    def session_snapshot(self, scope: Scope) -> Snapshot:
+        """Recompute what a session starting in `scope` is told, and keep it as the
+        checkout's snapshot (in the data folder, never in the repository)."""
+        key = str(scope.checkout or scope.folder)
+        head = project_scope.head(scope).commit if scope.project is not None else None
+        if not self._exists():
+            return snapshots.nothing(key, scope.project, head)
+        with self.connection() as conn:
+            rows = snapshots.visible_rows(conn, scope.projects)
+            version = readonly.store_version(conn)
+        findings = [finding.as_json() for finding in self.drift(scope).findings]
+        snapshot = snapshots.build(
+            checkout=key,
+            project=scope.project,
+            head=head,
+            store_version=version,
+            rows=rows,
+            findings=findings,
+        )
+        snapshots.write_snapshot(self.config.data_dir, snapshot)
+        return snapshot
+
+    def refresh_checkout(self, scope: Scope) -> Refresh | None:
+        """After a branch switch: recompute the snapshot and say what changed since
+        the last one (None when there is no store yet)."""
+        if not self._exists():
+            return None
+        before = snapshots.read_snapshot(self.config.data_dir, str(scope.checkout or scope.folder))
+        return snapshots.compare(before, self.session_snapshot(scope))

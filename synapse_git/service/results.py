@@ -1,0 +1,63 @@
+"""What the service answers with: values that serialize to the shapes of docs/json.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from synapse_git.git.project_scope import Scope
+from synapse_git.store.memories import Memory, Version
+
+if TYPE_CHECKING:
+    from synapse_git.answers import RememberOut, SupersedeOut
+
+
+@dataclass(frozen=True)
+class Remembered:
+    id: int
+    project: str | None
+    duplicate_of: int | None
+    drift: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_json(self) -> RememberOut:
+        return {
+            "id": self.id,
+            "project": self.project,
+            "duplicate_of": self.duplicate_of,
+            "drift": self.drift,
+        }
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A supersession: the old memory after it, and the memory that now says it."""
+
+    old: Memory
+    new: Remembered
+
+    def as_json(self) -> SupersedeOut:
+        return {**self.new.as_json(), "supersedes": self.old.id}
+
+
+@dataclass(frozen=True)
+class History:
+    memory: Memory
+    versions: list[Version]
+    supersedes: list[int]
+    chain: list[int]
+
+
+@dataclass(frozen=True)
+class Listing:
+    project: str | None
+    total: int
+    memories: list[Memory]
+    moved_from: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ProjectInfo:
+    scope: Scope
+    counts: dict[str, int]
+    global_counts: dict[str, int]
+    moved_from: list[str]
