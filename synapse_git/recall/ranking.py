@@ -1,31 +1,25 @@
 """Recall (docs/recall.md, steps 1-4): two rankings of the query, fused, then the relevance floor.
 
 Both FTS5 indexes hold only live memories; each ranking joins `memories` on
-rowid for the folder's scope. Work is bounded whatever the store's size: a
-term found in COMMON_AT or more memories is dropped when rarer terms exist,
-and a query made only of such terms is ranked within its newest WINDOW matches
-(FTS5 walks rowids newest first without sorting, and `bm25()` is computed
-only for the rows it returns), so a word in every memory costs the same at a
-thousand memories as at a million.
+rowid for the folder's scope. Each index is asked within bounded work
+(recall/index_ranking.py); this module fuses the two rankings, weighs each
+candidate's coverage of the question and cuts below the floor.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from synapse_git.recall import coverage, query_terms, word_forms
+from synapse_git.recall import coverage, index_ranking, query_terms, word_forms
 from synapse_git.recall.fusion import fuse
+from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
-from synapse_git.store import fts
-from synapse_git.store.memories import COLUMNS, Memory, visible
+from synapse_git.store.memories import COLUMNS, Memory
 
 K = 60
-COMMON_AT = 5000
-WINDOW = 500
 DEPTH = 50
-GRAM_SCORED = 50
 TEXT_BYTES = 16384
 
 
@@ -77,15 +71,6 @@ class Search:
         return max((len(c.held) for c in self.candidates), default=0)
 
 
-@dataclass(frozen=True)
-class _Plan:
-    expr: str | None
-    windowed: bool
-    items: tuple[str, ...] = ()
-    # The matches of a trigram plan too many to score (GRAM_SCORED), newest first.
-    newest: tuple[int, ...] | None = None
-
-
 def _groups(projects: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
     """One indexed condition per visible group (global, then each project): an OR
     of them would keep SQLite from walking the (project, state, id) index."""
@@ -123,127 +108,6 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
     return Search(query, total, tuple(candidates), None, None, (), beyond=older)
 
 
-class _Counts:
-    """How many memories hold one FTS5 string, read no further than COMMON_AT
-    (the cheap test for a term in a large share of the store), per index; a
-    rare term's matches are kept, as they tell which candidates hold it."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        self.found: dict[tuple[str, str], list[int] | None] = {}
-
-    def _read(self, index: str, item: str) -> list[int] | None:
-        key = (index, item)
-        if key not in self.found:
-            # One pass serves both ends: COMMON_AT rows read means common.
-            rows = self.conn.execute(
-                f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
-                (fts.quote(item),),
-            )
-            found = [int(row[0]) for row in rows]
-            self.found[key] = None if len(found) >= COMMON_AT else found
-        return self.found[key]
-
-    def common(self, index: str, item: str) -> None:
-        """Take `item` as common in `index` without testing it."""
-        self.found[(index, item)] = None
-
-    def matches(self, index: str, item: str) -> list[int]:
-        """Every memory holding a rare `item` (nothing for a common one)."""
-        return self._read(index, item) or []
-
-    def __call__(self, index: str, item: str) -> int:
-        found = self._read(index, item)
-        return COMMON_AT if found is None else len(found)
-
-    def rare(self, index: str, item: str) -> bool:
-        return 0 < self(index, item) < COMMON_AT
-
-
-def _plan(
-    counts: _Counts, index: str, items: Iterable[str], notes: list[str], *, scored: bool = False
-) -> _Plan:
-    found = [item for item in dict.fromkeys(items) if counts(index, item)]
-    if not found:
-        return _Plan(None, False)
-    rare = [item for item in found if counts.rare(index, item)]
-    common = [item for item in found if item not in rare]
-    if rare and common:
-        notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
-    elif common:
-        notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
-    newest = None
-    if index == "memorygram" and rare and not scored:
-        # The counting pass has read every match of a rare trigram phrase already;
-        # scoring them again with bm25 would cost per match. Past GRAM_SCORED they
-        # are ranked newest first, as a common substring is, and the porter
-        # ranking carries the relevance: the work is bounded whatever the store.
-        ids = {i for item in rare for i in counts.matches(index, item)}
-        if len(ids) > GRAM_SCORED:
-            newest = tuple(sorted(ids, reverse=True))
-    return _Plan(fts.any_of(rare or found), not rare, tuple(rare or found), newest)
-
-
-def _rank(
-    conn: sqlite3.Connection,
-    index: str,
-    plan: _Plan,
-    projects: Sequence[str],
-    depth: int,
-) -> list[int]:
-    """Visible ids matching `plan.expr` in `index`, best bm25 first (source weighs 0.3).
-    A windowed plan scores only matches among the newest WINDOW rowids (widened
-    while it finds too few), read in ascending order so FTS5 seeks and stops."""
-    if plan.expr is None:
-        return []
-    if plan.newest is not None:
-        return _newest_visible(conn, plan.newest, projects, depth)
-    where, params = visible(projects, "m.")
-    sql = (
-        f"SELECT {index}.rowid, bm25({index}, 1.0, 0.3) FROM {index}"
-        f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
-    )
-    if not plan.windowed:
-        ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
-        return [int(row[0]) for row in ranked]
-    if index == "memorygram":
-        # bm25 over trigram phrases costs ~0.1 ms a row here: a common substring
-        # is ranked by recency alone, the porter ranking carries the relevance.
-        sql = sql.replace(f"bm25({index}, 1.0, 0.3)", f"-{index}.rowid")
-    top = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
-    span = WINDOW
-    while True:
-        low = max(0, top - span)
-        rows = conn.execute(
-            f"{sql} AND {index}.rowid > ? LIMIT {WINDOW * 4}", (plan.expr, *params, low)
-        ).fetchall()
-        if len(rows) >= depth or low == 0 or span >= WINDOW * 64:
-            break
-        span *= 4
-    rows.sort(key=lambda row: (row[1], -row[0]))
-    return [int(row[0]) for row in rows[:depth]]
-
-
-def _newest_visible(
-    conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str], depth: int
-) -> list[int]:
-    """The first `depth` of `ids` (newest first) visible from `projects`, read by id a
-    batch at a time. Visibility is checked here: a scope condition in the query
-    could lead the planner to walk the scope's index instead of the ids."""
-    found: list[int] = []
-    batch = depth * 2
-    for start in range(0, len(ids), batch):
-        marks = ",".join(str(int(i)) for i in ids[start : start + batch])
-        rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
-        found += sorted(
-            (int(i) for i, project in rows if project is None or project in projects),
-            reverse=True,
-        )
-        if len(found) >= depth:
-            break
-    return found[:depth]
-
-
 def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
     """The opening TEXT_BYTES of each memory's body and source, for checks that
     would cost more through the index than by reading (common terms, misspellings)."""
@@ -271,7 +135,7 @@ def _near_misses(
     return held
 
 
-def _forms(query: Query, counts: _Counts | None = None) -> dict[str, list[str]]:
+def _forms(query: Query, counts: TermCounts | None = None) -> dict[str, list[str]]:
     """Each term's other family members (word_forms.variants), searched in the porter
     index; none for a word in COMMON_AT or more memories, whose family is as common
     and would only cost the reading that shows it."""
@@ -297,29 +161,29 @@ def search(
     notes: list[str] = []
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
-    counts = _Counts(conn)
+    counts = TermCounts(conn)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
     forms = _forms(query, counts)
     substrings = [term.raw for term in query.terms if term.substring]
     family = [form for word in words for form in forms[word]]
-    porter = _plan(counts, "memory", [*words, *family, *query.joined], notes)
+    porter = index_ranking.plan_for(counts, "memory", [*words, *family, *query.joined], notes)
     for term in query.terms:
         # A word in a large share of the store is at least as common as a
         # substring: spare the trigram index the phrase matching that shows it.
         if term.raw == term.word and counts("memory", term.word) >= COMMON_AT:
             counts.common("memorygram", term.raw)
-    gram = _plan(counts, "memorygram", [*substrings, *query.compounds], notes)
-    porter_ids = _rank(conn, "memory", porter, projects, depth)
-    gram_ids = _rank(conn, "memorygram", gram, projects, depth)
+    gram = index_ranking.plan_for(counts, "memorygram", [*substrings, *query.compounds], notes)
+    porter_ids = index_ranking.rank(conn, "memory", porter, projects, depth)
+    gram_ids = index_ranking.rank(conn, "memorygram", gram, projects, depth)
 
     rescued = _misspelled(counts, query.terms, forms)
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
         # The rescue's bm25 over single trigrams is its similarity: always scored.
-        rescue = _plan(counts, "memorygram", grams, notes, scored=True)
-        near = _rank(conn, "memorygram", rescue, projects, depth)
+        rescue = index_ranking.plan_for(counts, "memorygram", grams, notes, scored=True)
+        near = index_ranking.rank(conn, "memorygram", rescue, projects, depth)
         gram_ids += [i for i in near if i not in gram_ids]
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
@@ -343,9 +207,7 @@ def search(
             continue
         ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
         score = found.share + fused[memory_id]
-        candidates.append(
-            Candidate(memory_id, *ranks, score, found.terms, share=found.share)
-        )
+        candidates.append(Candidate(memory_id, *ranks, score, found.terms, share=found.share))
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
         candidates = cut_floor(candidates)
@@ -361,7 +223,7 @@ def search(
 
 
 def _weights(
-    counts: _Counts, terms: Sequence[Term], forms: dict[str, list[str]], total: int
+    counts: TermCounts, terms: Sequence[Term], forms: dict[str, list[str]], total: int
 ) -> dict[str, float]:
     """Each term's rarity: how many memories hold it, as a word, another form of
     it or (for an identifier) a substring; a term nothing holds weighs most."""
@@ -377,7 +239,7 @@ def _weights(
 
 
 def _misspelled(
-    counts: _Counts, wanted: Sequence[Term], forms: dict[str, list[str]] | None = None
+    counts: TermCounts, wanted: Sequence[Term], forms: dict[str, list[str]] | None = None
 ) -> list[Term]:
     """Terms that match nothing as written, in either index, and have trigrams to try."""
     return [
@@ -407,29 +269,20 @@ def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> 
     misspelled term, by trigram similarity): no floor, limit or budget."""
     found: set[int] = set()
     family = [form for forms in _forms(query).values() for form in forms]
-    found.update(_every(conn, "memory", [*(t.word for t in query.terms), *family], projects))
-    found.update(_every(conn, "memorygram", [t.raw for t in query.terms if t.substring], projects))
-    rescued = _misspelled(_Counts(conn), query.terms, _forms(query))
+    found.update(
+        index_ranking.every(conn, "memory", [*(t.word for t in query.terms), *family], projects)
+    )
+    found.update(
+        index_ranking.every(
+            conn, "memorygram", [t.raw for t in query.terms if t.substring], projects
+        )
+    )
+    rescued = _misspelled(TermCounts(conn), query.terms, _forms(query))
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
-        near = _every(conn, "memorygram", grams, projects)
+        near = index_ranking.every(conn, "memorygram", grams, projects)
         found.update(_near_misses(conn, rescued, sorted(near)))
     return sorted(found)
-
-
-def _every(
-    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str]
-) -> set[int]:
-    """Every visible match of any of `items`."""
-    if not items:
-        return set()
-    where, params = visible(projects, "m.")
-    rows = conn.execute(
-        f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
-        f" WHERE {index} MATCH ? AND {where}",
-        (fts.any_of(list(items)), *params),
-    )
-    return {int(row[0]) for row in rows}
 
 
 def rows(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:

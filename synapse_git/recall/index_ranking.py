@@ -1,0 +1,170 @@
+"""One FTS5 index asked within bounded work: how common each string is, which
+strings to ask for, and the ranked ids that come back (recall/ranking.py fuses them).
+
+Work is bounded whatever the store's size: a term found in COMMON_AT or more
+memories is dropped when rarer terms exist, and a query made only of such
+terms is ranked within its newest WINDOW matches (FTS5 walks rowids newest
+first without sorting, and `bm25()` is computed only for the rows it
+returns), so a word in every memory costs the same at a thousand memories as
+at a million.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from synapse_git.store import fts
+from synapse_git.store.memories import visible
+
+COMMON_AT = 5000
+WINDOW = 500
+GRAM_SCORED = 50
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one index is asked: an FTS5 expression, and how its matches are ranked."""
+
+    expr: str | None
+    windowed: bool
+    items: tuple[str, ...] = ()
+    # The matches of a trigram plan too many to score (GRAM_SCORED), newest first.
+    newest: tuple[int, ...] | None = None
+
+
+class TermCounts:
+    """How many memories hold one FTS5 string, read no further than COMMON_AT
+    (the cheap test for a term in a large share of the store), per index; a
+    rare term's matches are kept, as they tell which candidates hold it."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.found: dict[tuple[str, str], list[int] | None] = {}
+
+    def _read(self, index: str, item: str) -> list[int] | None:
+        key = (index, item)
+        if key not in self.found:
+            # One pass serves both ends: COMMON_AT rows read means common.
+            rows = self.conn.execute(
+                f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
+                (fts.quote(item),),
+            )
+            found = [int(row[0]) for row in rows]
+            self.found[key] = None if len(found) >= COMMON_AT else found
+        return self.found[key]
+
+    def common(self, index: str, item: str) -> None:
+        """Take `item` as common in `index` without testing it."""
+        self.found[(index, item)] = None
+
+    def matches(self, index: str, item: str) -> list[int]:
+        """Every memory holding a rare `item` (nothing for a common one)."""
+        return self._read(index, item) or []
+
+    def __call__(self, index: str, item: str) -> int:
+        found = self._read(index, item)
+        return COMMON_AT if found is None else len(found)
+
+    def rare(self, index: str, item: str) -> bool:
+        return 0 < self(index, item) < COMMON_AT
+
+
+def plan_for(
+    counts: TermCounts, index: str, items: Iterable[str], notes: list[str], *, scored: bool = False
+) -> Plan:
+    found = [item for item in dict.fromkeys(items) if counts(index, item)]
+    if not found:
+        return Plan(None, False)
+    rare = [item for item in found if counts.rare(index, item)]
+    common = [item for item in found if item not in rare]
+    if rare and common:
+        notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
+    elif common:
+        notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
+    newest = None
+    if index == "memorygram" and rare and not scored:
+        # The counting pass has read every match of a rare trigram phrase already;
+        # scoring them again with bm25 would cost per match. Past GRAM_SCORED they
+        # are ranked newest first, as a common substring is, and the porter
+        # ranking carries the relevance: the work is bounded whatever the store.
+        ids = {i for item in rare for i in counts.matches(index, item)}
+        if len(ids) > GRAM_SCORED:
+            newest = tuple(sorted(ids, reverse=True))
+    return Plan(fts.any_of(rare or found), not rare, tuple(rare or found), newest)
+
+
+def rank(
+    conn: sqlite3.Connection,
+    index: str,
+    plan: Plan,
+    projects: Sequence[str],
+    depth: int,
+) -> list[int]:
+    """Visible ids matching `plan.expr` in `index`, best bm25 first (source weighs 0.3).
+    A windowed plan scores only matches among the newest WINDOW rowids (widened
+    while it finds too few), read in ascending order so FTS5 seeks and stops."""
+    if plan.expr is None:
+        return []
+    if plan.newest is not None:
+        return _newest_visible(conn, plan.newest, projects, depth)
+    where, params = visible(projects, "m.")
+    sql = (
+        f"SELECT {index}.rowid, bm25({index}, 1.0, 0.3) FROM {index}"
+        f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
+    )
+    if not plan.windowed:
+        ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
+        return [int(row[0]) for row in ranked]
+    if index == "memorygram":
+        # bm25 over trigram phrases costs ~0.1 ms a row here: a common substring
+        # is ranked by recency alone, the porter ranking carries the relevance.
+        sql = sql.replace(f"bm25({index}, 1.0, 0.3)", f"-{index}.rowid")
+    top = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
+    span = WINDOW
+    while True:
+        low = max(0, top - span)
+        rows = conn.execute(
+            f"{sql} AND {index}.rowid > ? LIMIT {WINDOW * 4}", (plan.expr, *params, low)
+        ).fetchall()
+        if len(rows) >= depth or low == 0 or span >= WINDOW * 64:
+            break
+        span *= 4
+    rows.sort(key=lambda row: (row[1], -row[0]))
+    return [int(row[0]) for row in rows[:depth]]
+
+
+def _newest_visible(
+    conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str], depth: int
+) -> list[int]:
+    """The first `depth` of `ids` (newest first) visible from `projects`, read by id a
+    batch at a time. Visibility is checked here: a scope condition in the query
+    could lead the planner to walk the scope's index instead of the ids."""
+    found: list[int] = []
+    batch = depth * 2
+    for start in range(0, len(ids), batch):
+        marks = ",".join(str(int(i)) for i in ids[start : start + batch])
+        rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
+        found += sorted(
+            (int(i) for i, project in rows if project is None or project in projects),
+            reverse=True,
+        )
+        if len(found) >= depth:
+            break
+    return found[:depth]
+
+
+def every(
+    conn: sqlite3.Connection, index: str, items: Sequence[str], projects: Sequence[str]
+) -> set[int]:
+    """Every visible match of any of `items`."""
+    if not items:
+        return set()
+    where, params = visible(projects, "m.")
+    rows = conn.execute(
+        f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
+        f" WHERE {index} MATCH ? AND {where}",
+        (fts.any_of(list(items)), *params),
+    )
+    return {int(row[0]) for row in rows}
