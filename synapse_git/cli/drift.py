@@ -12,7 +12,7 @@ from synapse_git.errors import BadInput
 from synapse_git.textrules import counted
 
 if TYPE_CHECKING:
-    from synapse_git.drift.findings import Finding
+    from synapse_git.drift.finding_record import Finding
 
 def drift(
     folder: Path = typer.Argument(None, help="Check what this folder sees (default: here)."),

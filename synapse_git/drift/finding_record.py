@@ -1,0 +1,38 @@
+"""`Finding`: one drift finding, which memories it names, how to settle it, its JSON.
+
+A value object of its own so the modules that make findings (path_findings,
+pair_findings) and the one that gathers them (findings) share it without a cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    ids: tuple[int, ...]
+    detail: str
+    suggest: str
+    paths: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
+    newer: int | None = None
+    older: int | None = None
+    quote: dict[str, Any] | None = field(default=None, compare=False)
+
+    def as_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"kind": self.kind, "ids": list(self.ids)}
+        if self.paths:
+            found["paths"] = list(self.paths)
+        if self.renamed:
+            found["renamed"] = dict(self.renamed)
+        if self.newer is not None:
+            found["newer"] = self.newer
+            found["older"] = self.older
+        found["detail"] = self.detail
+        found["suggest"] = self.suggest
+        if self.quote is not None:
+            found["quote"] = self.quote
+        return found

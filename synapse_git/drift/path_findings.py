@@ -1,0 +1,105 @@
+"""Stale and unverified findings: the paths a memory names that a checkout no longer
+has, or that git has never seen (docs/drift.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from synapse_git.drift import settle
+from synapse_git.drift.finding_record import Finding
+from synapse_git.drift.paths import find_paths
+from synapse_git.git.project_scope import Scope
+from synapse_git.store.memories import Memory
+
+
+def stale(
+    rows: Sequence[Memory],
+    scope: Scope,
+    kinds: set[str],
+    *,
+    checkout: Any = None,
+    search_older: bool = True,
+) -> list[Finding]:
+    """Stale and unverified paths, one finding per memory and kind. The checkout
+    (index, rules, history) is loaded once, and only when a memory names a path.
+    Without `search_older`, history past the walked window is not searched."""
+    named = [(memory, find_paths(memory.body)) for memory in rows]
+    named = [(memory, paths) for memory, paths in named if paths]
+    if not named:
+        return []
+    if checkout is None:
+        from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
+
+        checkout = CheckoutPaths(scope)
+        if not search_older:
+            checkout.older_history = 0
+    findings: list[Finding] = []
+    for memory, paths in named:
+        gone: list[str] = []
+        renamed: list[tuple[str, str]] = []
+        unknown: list[str] = []
+        unsearched: list[str] = []  # not in the recent history searched; older not searched
+        deleted: list[tuple[str, str]] = []  # renamed, then deleted
+        for path in paths:
+            state = checkout.check(
+                path, memory.head_commit, relative=memory.project == scope.project
+            )
+            if state.status == "stale":
+                gone.append(path)
+                if state.renamed_to:
+                    renamed.append((path, state.renamed_to))
+                elif state.deleted_as:
+                    deleted.append((path, state.deleted_as))
+            elif state.status == "unverified":
+                (unsearched if state.searched == "recent" else unknown).append(path)
+        if gone and "stale" in kinds:
+            findings.append(_stale_finding(memory, gone, renamed, deleted))
+        if (unknown or unsearched) and "unverified" in kinds:
+            findings.append(_unverified_finding(memory, unknown, unsearched))
+    return findings
+
+
+def _unverified_finding(memory: Memory, unknown: list[str], unsearched: list[str]) -> Finding:
+    parts = []
+    if unknown:
+        parts.append(
+            f"{_list(unknown)}, which git has never seen here (perhaps still to be written)"
+        )
+    if unsearched:
+        # Older history was not searched to its end: "never seen" would be a guess.
+        parts.append(f"{_list(unsearched)}, not found in the recent history searched")
+    return Finding(
+        "unverified",
+        (memory.id,),
+        f"memory {memory.id} names " + "; and ".join(parts),
+        f"synapse memory edit {memory.id}",
+        paths=tuple(unknown + unsearched),
+    )
+
+
+def _stale_finding(
+    memory: Memory,
+    gone: list[str],
+    renamed: list[tuple[str, str]],
+    deleted: Sequence[tuple[str, str]] = (),
+) -> Finding:
+    moves = "; ".join(
+        [f"{old} is now {new}" for old, new in renamed]
+        + [f"{old} was renamed to {last}, since deleted" for old, last in deleted]
+    )
+    where = f" (written on {memory.branch})" if memory.branch else ""
+    place = "this machine" if all(p.startswith(("/", "~/")) for p in gone) else "this checkout"
+    detail = f"memory {memory.id}{where} names {_list(gone)}, gone from {place}"
+    return Finding(
+        "stale",
+        (memory.id,),
+        detail + (f"; {moves}" if moves else ""),
+        settle.stale(memory.id, memory.body, gone, renamed),
+        paths=tuple(gone),
+        renamed=tuple(renamed),
+    )
+
+
+def _list(paths: Sequence[str]) -> str:
+    return ", ".join(paths)

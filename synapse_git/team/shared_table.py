@@ -1,0 +1,114 @@
+"""The store's side of team memory: the `shared` table (each shared memory's stable
+id, author and the canonical line last written or read) and the digest of the team
+file last synced; the helpers sharing and sync both use (docs/team.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from synapse_git.errors import BadInput
+from synapse_git.store.memories import Memory
+from synapse_git.team import records
+from synapse_git.team.records import Record
+
+
+class SharedRow:
+    """One row of the `shared` table: a shared memory, its stable id, and its last line."""
+
+    __slots__ = ("author", "line", "memory_id", "origin", "uid")
+
+    def __init__(self, memory_id: int, uid: str, author: str, origin: str, line: str) -> None:
+        self.memory_id, self.uid, self.author, self.origin, self.line = (
+            memory_id,
+            uid,
+            author,
+            origin,
+            line,
+        )
+
+
+def shared_rows(conn: sqlite3.Connection, project: str) -> dict[str, SharedRow]:
+    """Stable id -> row, for every shared memory of `project`."""
+    return {
+        str(uid): SharedRow(int(mid), str(uid), str(author), str(origin), str(line))
+        for mid, uid, author, origin, line in conn.execute(
+            "SELECT memory_id, uid, author, origin, line FROM shared WHERE project = ?", (project,)
+        )
+    }
+
+
+def shared_ids(conn: sqlite3.Connection, project: str) -> dict[int, str]:
+    """Memory id -> stable id, for every shared memory of `project`."""
+    return {
+        int(mid): str(uid)
+        for mid, uid in conn.execute(
+            "SELECT memory_id, uid FROM shared WHERE project = ?", (project,)
+        )
+    }
+
+
+def authors(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+    """The author of each shared memory among `ids`."""
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    return {
+        int(mid): str(author)
+        for mid, author in conn.execute(
+            f"SELECT memory_id, author FROM shared WHERE memory_id IN ({marks})", list(ids)
+        )
+    }
+
+
+def file_digest(data: bytes) -> str:
+    """The digest kept for a team file, to tell whether it changed since the last sync."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def to_record(memory: Memory, uid: str, author: str, supersedes: str | None) -> Record:
+    """The team-file record of `memory`."""
+    return Record(
+        id=uid,
+        body=memory.body,
+        source=memory.source,
+        author=author,
+        created_at=memory.created_at,
+        updated_at=memory.updated_at,
+        supersedes=supersedes,
+        state=memory.state,
+    )
+
+
+def read_clean(path: Path) -> dict[str, Record]:
+    """The team file's records; a bad line stops a write to the file."""
+    found, errors = records.read(path)
+    if errors:
+        first = errors[0]
+        raise BadInput(
+            f"{path}:{first.number}: {first.reason}; fix the team file before sharing "
+            "(`synapse memory sync` lists every bad line)"
+        )
+    return found
+
+
+def superseded_uid(conn: sqlite3.Connection, memory: Memory, uids: dict[int, str]) -> str | None:
+    """The stable id of the shared memory `memory` replaced, if any."""
+    row = conn.execute(
+        "SELECT id FROM memories WHERE superseded_by = ? ORDER BY id LIMIT 1", (memory.id,)
+    ).fetchone()
+    return None if row is None else uids.get(int(row[0]))
+
+
+def publish(
+    conn: sqlite3.Connection, project: str, path: Path, current: dict[str, Record]
+) -> None:
+    """Write the team file and keep its digest, so the next sync skips it."""
+    records.write(path, current.values())
+    conn.execute(
+        "INSERT INTO team_files (project, digest) VALUES (?, ?)"
+        " ON CONFLICT (project) DO UPDATE SET digest = excluded.digest",
+        (project, file_digest(path.read_bytes())),
+    )
