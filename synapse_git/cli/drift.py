@@ -52,6 +52,8 @@ def _table(rows: list[Finding], checked: int) -> None:
         ids = ", ".join(map(str, finding.ids))
         typer.echo(f"{finding.kind:<11} {ids:<{width}}  {finding.detail}")
         typer.echo(f"{'':<11} {'':<{width}}  settle: {finding.suggest}")
+        for memory_id, who in finding.authors:
+            typer.echo(f"{'':<11} {'':<{width}}  memory {memory_id} shared by {who}")
     counts: dict[str, int] = {}
     for finding in rows:
         counts[finding.kind] = counts.get(finding.kind, 0) + 1

@@ -21,6 +21,8 @@ class Finding:
     newer: int | None = None
     older: int | None = None
     quote: dict[str, Any] | None = field(default=None, compare=False)
+    # Who shared each team memory among `ids` (docs/team.md); empty for none.
+    authors: tuple[tuple[int, str], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {"kind": self.kind, "ids": list(self.ids)}
@@ -35,4 +37,6 @@ class Finding:
         found["suggest"] = self.suggest
         if self.quote is not None:
             found["quote"] = self.quote
+        if self.authors:
+            found["authors"] = {str(memory_id): who for memory_id, who in self.authors}
         return found

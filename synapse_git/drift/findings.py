@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from synapse_git.drift.finding_record import Finding
@@ -72,7 +72,23 @@ def check(
         findings += _team_forks(conn, scope, findings)
     if "duplicate" in chosen:
         findings += duplicates(conn, scope)
-    return Report(str(scope.folder), scope.project, len(rows), _ordered(findings))
+    labeled = _with_authors(conn, _ordered(findings))
+    return Report(str(scope.folder), scope.project, len(rows), labeled)
+
+
+def _with_authors(conn: sqlite3.Connection, findings: list[Finding]) -> list[Finding]:
+    """Label the team memories a finding names with who shared them."""
+    from synapse_git.team.shared_table import authors
+
+    found = authors(conn, sorted({memory_id for f in findings for memory_id in f.ids}))
+    if not found:
+        return findings
+    return [
+        replace(f, authors=tuple((i, found[i]) for i in f.ids if i in found))
+        if any(i in found for i in f.ids)
+        else f
+        for f in findings
+    ]
 
 
 def _team_forks(
@@ -147,4 +163,4 @@ def about(
         )
     if "duplicate" in chosen:
         findings += duplicates(conn, scope, [row.id for row in rows])
-    return _ordered(findings)
+    return _with_authors(conn, _ordered(findings))

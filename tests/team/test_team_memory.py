@@ -190,7 +190,10 @@ def test_both_editing_one_shared_memory_keeps_both_and_drift_reports_it(
     drift = bob.cli("memory", "drift", "--json", "--kind", "conflict", ok=False)
     assert drift.returncode == 1
     findings = json.loads(drift.stdout)["findings"]
-    assert any(len(f["ids"]) == 2 for f in findings)
+    pair = next(f for f in findings if len(f["ids"]) == 2)
+    # Each side of the pair is labeled with who shared it.
+    assert set(pair["authors"].values()) == {"Alice <alice@example.com>"}
+    assert "shared by Alice <alice@example.com>" in bob.cli("memory", "drift", ok=False).stdout
     bodies_live = {str(hit["body"]) for hit in bob.recall("API timeout seconds")}
     assert {"The API timeout is 45 seconds.", "The API timeout is 60 seconds."} <= bodies_live
 
