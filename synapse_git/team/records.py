@@ -10,10 +10,8 @@ memories therefore touch different lines, and the merge driver (see
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable
-from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
@@ -125,22 +123,17 @@ def read(path: Path) -> tuple[dict[str, Record], list[LineError]]:
     return parse(data.decode("utf-8", "replace"))
 
 
-def write(path: Path, records: Iterable[Record]) -> None:
-    """Replace the team file atomically: a crash leaves the old file or the new one."""
-    import tempfile  # only writers pay for it: the commit hook just reads
+def write(path: Path, records: Iterable[Record]) -> bytes:
+    """Replace the team file atomically (a crash leaves the old file or the new one);
+    returns the bytes written, so a caller need not read them back."""
+    # Only writers pay for it: the commit hook just reads the file.
+    from synapse_git.store.output_file import write_lines
 
+    text = render(records)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=".memories.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(render(records))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temp)
-        raise
+    # Split on "\n" only: a JSON line may hold U+2028 and friends raw.
+    write_lines(path, text.split("\n")[:-1])
+    return text.encode("utf-8")
 
 
 def ensure_attributes(root: Path) -> bool:

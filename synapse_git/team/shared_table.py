@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from synapse_git.errors import BadInput
+from synapse_git.store import memories
 from synapse_git.store.memories import Memory
 from synapse_git.team import records
 from synapse_git.team.records import Record
@@ -96,19 +97,18 @@ def read_clean(path: Path) -> dict[str, Record]:
 
 def superseded_uid(conn: sqlite3.Connection, memory: Memory, uids: dict[int, str]) -> str | None:
     """The stable id of the shared memory `memory` replaced, if any."""
-    row = conn.execute(
-        "SELECT id FROM memories WHERE superseded_by = ? ORDER BY id LIMIT 1", (memory.id,)
-    ).fetchone()
-    return None if row is None else uids.get(int(row[0]))
+    projects = () if memory.project is None else (memory.project,)
+    replaced = (uids.get(old) for old in memories.superseded(conn, memory.id, projects))
+    return next((uid for uid in replaced if uid is not None), None)
 
 
 def publish(
     conn: sqlite3.Connection, project: str, path: Path, current: dict[str, Record]
 ) -> None:
     """Write the team file and keep its digest, so the next sync skips it."""
-    records.write(path, current.values())
+    written = records.write(path, current.values())
     conn.execute(
         "INSERT INTO team_files (project, digest) VALUES (?, ?)"
         " ON CONFLICT (project) DO UPDATE SET digest = excluded.digest",
-        (project, file_digest(path.read_bytes())),
+        (project, file_digest(written)),
     )
