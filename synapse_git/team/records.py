@@ -60,9 +60,9 @@ def parse_line(text: str) -> Record:
         raise ValueError(f"not JSON ({exc.__class__.__name__})") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
-    missing = sorted(_KEYS - data.keys())
-    extra = sorted(data.keys() - _KEYS)
-    if missing or extra:
+    if data.keys() != _KEYS:
+        missing = sorted(_KEYS - data.keys())
+        extra = sorted(data.keys() - _KEYS)
         raise ValueError(
             "; ".join(
                 part
@@ -86,7 +86,7 @@ def parse_line(text: str) -> Record:
         raise ValueError(f"state must be one of {', '.join(STATES)}")
     if data["supersedes"] == data["id"]:
         raise ValueError("a memory cannot supersede itself")
-    return Record(**{key: data[key] for key in Record._fields})
+    return Record._make(map(data.__getitem__, Record._fields))
 
 
 def parse(text: str) -> tuple[dict[str, Record], list[LineError]]:

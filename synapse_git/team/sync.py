@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from synapse_git.store import memories
-from synapse_git.team import records
+from synapse_git.team import arrivals, records
 from synapse_git.team.records import Record
 from synapse_git.team.shared_table import SharedRow, file_digest, shared_rows
 from synapse_git.team.sharing import ShareReport as ShareReport
@@ -104,7 +104,14 @@ def sync(conn: sqlite3.Connection, project: str, root: Path) -> SyncReport:
         if old is None or old.line != line:
             changed.append((record, line))
     ids = {uid: row.memory_id for uid, row in known.items()}
+    # New live memories, most of a first sync, go in set-based; the rest row by row.
+    fresh = [(r, line) for r, line in changed if r.id not in known and r.state == "live"]
+    added = arrivals.add(conn, project, fresh)
+    ids.update(zip((r.id for r, _ in fresh), added, strict=True))
+    report.added.extend(added)
     for record, line in changed:
+        if record.id not in known and record.state == "live":
+            continue
         ids[record.id] = _apply(conn, project, known.get(record.id), record, line, report)
     for record, _ in changed:
         if record.supersedes is not None and record.state == "live":
