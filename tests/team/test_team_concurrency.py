@@ -1,0 +1,144 @@
+"""Team memory under concurrency: two clones sharing at the same time through one bare
+remote, and two syncs of one store started at the same moment. Nothing is lost,
+nothing is stored twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from pathlib import Path
+
+from team_harness import TEAM_FILE, Clone, make_team
+
+from synapse_git.team import records
+from synapse_git.team.records import Record
+
+ROUNDS = 3
+PER_ROUND = 2
+# Pushes lose to the other clone's push now and then; each retry pulls first.
+MAX_PUSHES = 30
+
+
+def live_bodies(clone: Clone) -> list[str]:
+    with closing(sqlite3.connect(clone.data / "memory.db")) as conn:
+        return [body for (body,) in conn.execute("SELECT body FROM memories WHERE state = 'live'")]
+
+
+def publish(clone: Clone) -> int:
+    """Pull (the merge driver settles the team file) and push, again while the remote
+    has moved on; how many pushes it took."""
+    for attempt in range(1, MAX_PUSHES + 1):
+        clone.git("pull", "-q", "--no-edit", "origin", "main")
+        if clone.git("push", "-q", "origin", "main", check=False).returncode == 0:
+            return attempt
+    raise AssertionError(f"{clone.name} could not push in {MAX_PUSHES} tries")
+
+
+def work(clone: Clone, together: threading.Barrier) -> list[str]:
+    """Several rounds of sharing, each committed and pushed; from the second round on,
+    an edit of one of the clone's own shared memories too. The bodies it leaves live."""
+    try:
+        return rounds(clone, together)
+    except BaseException:
+        together.abort()  # the other clone stops waiting at the barrier
+        raise
+
+
+def rounds(clone: Clone, together: threading.Barrier) -> list[str]:
+    mine: dict[int, str] = {}
+    for round_ in range(ROUNDS):
+        for n in range(PER_ROUND):
+            body = f"{clone.name} found in round {round_} that queue q{round_}{n} holds jobs."
+            mine[clone.remember(body, "--share")] = body
+        if round_:
+            first = min(mine)
+            mine[first] = f"{clone.name} corrected note {first} in round {round_}."
+            clone.cli("memory", "edit", str(first), mine[first])
+        clone.commit_all(f"{clone.name}, round {round_}")
+        # Both commit before either publishes: every round one of them must merge.
+        together.wait()
+        publish(clone)
+    return list(mine.values())
+
+
+def test_two_clones_sharing_at_once_through_a_bare_remote_lose_nothing(tmp_path: Path) -> None:
+    alice, bob = make_team(tmp_path)
+    together = threading.Barrier(2, timeout=300)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        left = list(pool.map(work, (alice, bob), (together, together)))
+    expected = sorted(left[0] + left[1])
+    assert len(expected) == 2 * ROUNDS * PER_ROUND
+    for clone in (alice, bob):
+        clone.git("pull", "-q", "--no-edit", "origin", "main")
+    text = (alice.path / TEAM_FILE).read_text("utf-8")
+    assert text == (bob.path / TEAM_FILE).read_text("utf-8")
+    for marker in ("<<<<<<<", "=======", ">>>>>>>"):
+        assert marker not in text
+    merges = alice.git("rev-list", "--merges", "--count", "HEAD").stdout
+    assert int(merges) >= ROUNDS
+    found, errors = records.parse(text)
+    assert not errors
+    assert sorted(r.body for r in found.values() if r.state == "live") == expected
+    assert len(found) == len(expected)
+    for clone in (alice, bob):
+        # The hooks (post-merge, post-checkout) already brought every change in.
+        again = json.loads(clone.cli("memory", "sync", "--json").stdout)
+        assert again["added"] == again["updated"] == again["forgotten"] == []
+        assert sorted(live_bodies(clone)) == expected
+
+
+def team_file(size: int) -> list[Record]:
+    stamp = "2026-01-01T00:00:00+00:00"
+    author = "Carol <carol@example.com>"
+    return [
+        Record(
+            f"c{n:05d}",
+            f"Shard {n} keeps {n % 17} replicas.",
+            "",
+            author,
+            stamp,
+            stamp,
+            None,
+            "live",
+        )
+        for n in range(size)
+    ]
+
+
+def test_two_syncs_of_one_store_at_once_store_each_memory_once(tmp_path: Path) -> None:
+    (clone,) = make_team(tmp_path, ("Carol",))
+    records.write(clone.path / records.FILE, team_file(2000))
+    exe = Path(sys.executable).with_name("synapse")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "synapse_git"]
+    env = {**os.environ, **clone.env}
+    # Both start before either has created the store.
+    started = [
+        subprocess.Popen(
+            [*command, "memory", "sync", "--json"],
+            cwd=clone.path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    answers = [process.communicate(timeout=120) for process in started]
+    assert [process.returncode for process in started] == [0, 0], answers
+    reports = [json.loads(out) for out, _ in answers]
+    added = [memory_id for report in reports for memory_id in report["added"]]
+    assert len(added) == len(set(added)) == 2000
+    bodies = live_bodies(clone)
+    assert len(bodies) == 2000 and not [b for b, n in Counter(bodies).items() if n > 1]
+    with closing(sqlite3.connect(clone.data / "memory.db")) as conn:
+        assert conn.execute("SELECT count(DISTINCT uid), count(*) FROM shared").fetchone() == (
+            2000,
+            2000,
+        )
