@@ -71,6 +71,8 @@ class RememberOut(TypedDict):
     duplicate_of: int | None
     drift: list[dict[str, Any]]
     note: NotRequired[str]
+    # What sharing it warned about (a path under the home folder); only when there is some.
+    warnings: NotRequired[list[str]]
 
 
 class SupersedeOut(RememberOut):

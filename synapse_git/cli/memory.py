@@ -64,6 +64,8 @@ def remember(
 
 
 def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None) -> None:
+    for warning in result.warnings:
+        typer.echo(f"warning: {warning}", err=True)
     if as_json:
         emit(result.as_json())
         return

@@ -74,9 +74,10 @@ class Lifecycle(StoreAccess):
                         conn, old, "superseded", existing, f"superseded by {existing}"
                     )
                     self._follow(conn, scope, [old.id, existing])
-                if share:
-                    self._share(conn, scope, [existing], force=False)
-                return Remembered(existing, project, existing)
+                shared = self._share(conn, scope, [existing], force=False) if share else None
+                return Remembered(
+                    existing, project, existing, warnings=shared.warnings if shared else []
+                )
             if project is not None and not memories.root_known(conn, project):
                 # Walking history to the root commit is paid once per project, not per memory.
                 memories.note_project(conn, project, project_scope.root_commit(scope))
@@ -93,9 +94,8 @@ class Lifecycle(StoreAccess):
             drift = self._drift_of_new(conn, scope, new_id)
             if old is not None:
                 self._follow(conn, scope, [old.id, new_id])
-            if share:
-                self._share(conn, scope, [new_id], force=False)
-        return Remembered(new_id, project, None, drift)
+            shared = self._share(conn, scope, [new_id], force=False) if share else None
+        return Remembered(new_id, project, None, drift, shared.warnings if shared else [])
 
     def edit(
         self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None

@@ -18,14 +18,18 @@ class Remembered:
     project: str | None
     duplicate_of: int | None
     drift: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def as_json(self) -> RememberOut:
-        return {
+        answer: RememberOut = {
             "id": self.id,
             "project": self.project,
             "duplicate_of": self.duplicate_of,
             "drift": self.drift,
         }
+        if self.warnings:
+            answer["warnings"] = self.warnings
+        return answer
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ store and its installed hooks, sharing memories through `.synapse/memories.jsonl
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,17 @@ def test_unshare_takes_a_memory_out_of_the_file_only(team: tuple[Clone, Clone]) 
     alice.cli("memory", "unshare", str(kept))
     assert alice.team_lines() == []
     assert alice.recall("nightly builds publish")
+
+
+def test_remembering_with_share_warns_about_a_home_path(team: tuple[Clone, Clone]) -> None:
+    alice, _ = team
+    home = os.environ["HOME"].rstrip("/")
+    said = alice.cli("memory", "remember", f"Scratch data sits in {home}/scratch.", "--share")
+    assert "warning: memory 1 names a path under your home folder" in said.stderr
+    answer = json.loads(
+        alice.cli("memory", "remember", f"Logs sit in {home}/logs.", "--share", "--json").stdout
+    )
+    assert answer["warnings"] and "home folder" in answer["warnings"][0]
+    assert len(alice.team_lines()) == 2
+    plain = json.loads(alice.cli("memory", "remember", "Nothing personal.", "--json").stdout)
+    assert "warnings" not in plain
