@@ -112,24 +112,26 @@ def team_file(size: int) -> list[Record]:
     ]
 
 
+def start(clone: Clone, *args: str) -> subprocess.Popen[str]:
+    """`synapse ARGS` in the clone, started and left running."""
+    exe = Path(sys.executable).with_name("synapse")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "synapse_git"]
+    return subprocess.Popen(
+        [*command, *args],
+        cwd=clone.path,
+        env={**os.environ, **clone.env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def test_two_syncs_of_one_store_at_once_store_each_memory_once(tmp_path: Path) -> None:
     (clone,) = make_team(tmp_path, ("Carol",))
     records.write(clone.path / records.FILE, team_file(2000))
-    exe = Path(sys.executable).with_name("synapse")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "synapse_git"]
-    env = {**os.environ, **clone.env}
     # Both start before either has created the store.
-    started = [
-        subprocess.Popen(
-            [*command, "memory", "sync", "--json"],
-            cwd=clone.path,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(2)
-    ]
+    assert not (clone.data / "memory.db").exists()
+    started = [start(clone, "memory", "sync", "--json") for _ in range(2)]
     answers = [process.communicate(timeout=120) for process in started]
     assert [process.returncode for process in started] == [0, 0], answers
     reports = [json.loads(out) for out, _ in answers]
@@ -142,3 +144,14 @@ def test_two_syncs_of_one_store_at_once_store_each_memory_once(tmp_path: Path) -
             2000,
             2000,
         )
+
+
+def test_memories_shared_at_once_from_one_clone_all_reach_the_file(tmp_path: Path) -> None:
+    (clone,) = make_team(tmp_path, ("Dan",))
+    bodies = [f"Worker {n} drains the queue named jobs-{n}." for n in range(4)]
+    started = [start(clone, "memory", "remember", body, "--share") for body in bodies]
+    answers = [process.communicate(timeout=120) for process in started]
+    assert [process.returncode for process in started] == [0] * 4, answers
+    # Each share rewrote the file inside its own write transaction: none lost another's.
+    assert sorted(str(line["body"]) for line in clone.team_lines()) == sorted(bodies)
+    assert sorted(live_bodies(clone)) == sorted(bodies)
