@@ -195,3 +195,26 @@ def test_remembering_with_share_warns_about_a_home_path(team: tuple[Clone, Clone
     assert len(alice.team_lines()) == 2
     plain = json.loads(alice.cli("memory", "remember", "Nothing personal.", "--json").stdout)
     assert "warnings" not in plain
+
+
+def test_the_commit_hook_blocks_a_secret_or_a_malformed_line_in_the_team_file(
+    team: tuple[Clone, Clone],
+) -> None:
+    alice, _ = team
+    alice.remember("Backups run at two in the morning.", "--share")
+    path = alice.path / TEAM_FILE
+    good = path.read_text("utf-8")
+    leaked = json.loads(good)
+    leaked["id"] = "zz-leak"
+    leaked["body"] = "The release bot token is ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    for bad, reason in (
+        (json.dumps(leaked, sort_keys=True), "seems to hold a GitHub token"),
+        ('{"id": "zz-broken"', "not JSON"),
+    ):
+        path.write_text(good + bad + "\n", "utf-8")
+        alice.git("add", "-A")
+        blocked = alice.git("commit", "-q", "-m", "A bad line", check=False)
+        assert blocked.returncode != 0
+        assert reason in blocked.stdout + blocked.stderr
+    path.write_text(good, "utf-8")
+    alice.commit_all("Only the good line")
