@@ -4,8 +4,9 @@ temporary folders that are removed afterwards.
     python examples/team_bench.py [MEMORIES]   (default 10000)
 
 Prints JSON: the first sync (every line new), a repeated sync of the same file
-(its digest is unchanged), a sync after ten lines changed, and the merge of two
-versions that each added a hundred memories, each as CPU and wall seconds.
+(its digest is unchanged), a sync after ten lines changed, after every line was
+edited and after every line was forgotten, and the merge of two versions that
+each added a hundred memories, each as CPU and wall seconds.
 """
 
 from __future__ import annotations
@@ -73,6 +74,13 @@ def main() -> None:
             "wall_s": round(wall, 3),
             "updated": len(report.updated),  # type: ignore[attr-defined]
         }
+        for step, lines in (
+            ("every line edited", [r._replace(body=r.body + " Edited.") for r in shared]),
+            ("every line forgotten", [r._replace(state="forgotten") for r in shared]),
+        ):
+            records.write(path, lines)
+            cpu, wall, report = _timed(lambda: svc.sync_team(scope))
+            figures[step] = {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3)}
         base, ours, theirs = (Path(tmp) / name for name in ("base", "ours", "theirs"))
         records.write(base, shared)
         extra = [r._replace(id=uuid.uuid4().hex) for r in shared[:200]]

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from synapse_git.store import memories
-from synapse_git.team import arrivals, records
+from synapse_git.team import arrivals, changes, records
 from synapse_git.team.records import Record
-from synapse_git.team.shared_table import SharedRow, file_digest, shared_rows
+from synapse_git.team.shared_table import file_digest, shared_rows
 from synapse_git.team.sharing import ShareReport as ShareReport
 from synapse_git.team.sharing import follow as follow
 from synapse_git.team.sharing import share as share
@@ -104,21 +104,28 @@ def sync(conn: sqlite3.Connection, project: str, root: Path) -> SyncReport:
         if old is None or old.line != line:
             changed.append((record, line))
     ids = {uid: row.memory_id for uid, row in known.items()}
-    # New live memories, most of a first sync, go in set-based; the rest row by row.
+    # New live memories (most of a first sync) and changes to known ones go in
+    # set-based; a memory that arrives already superseded or forgotten, row by row.
     fresh = [(r, line) for r, line in changed if r.id not in known and r.state == "live"]
     added = arrivals.add(conn, project, fresh)
     ids.update(zip((r.id for r, _ in fresh), added, strict=True))
     report.added.extend(added)
     for record, line in changed:
-        if record.id not in known and record.state == "live":
-            continue
-        ids[record.id] = _apply(conn, project, known.get(record.id), record, line, report)
+        if record.id not in known and record.state != "live":
+            ids[record.id] = _add_hidden(conn, project, record, line, report)
+    edits = [(ids[r.id], r, line) for r, line in changed if r.id in known]
+    _report(report, changes.apply(conn, project, edits))
     for record, _ in changed:
         if record.supersedes is not None and record.state == "live":
             _supersede(conn, project, ids.get(record.supersedes), ids[record.id], report)
-    for uid, old in known.items():
-        if uid not in seen:
-            _dropped(conn, project, old, report)
+    gone = [old for uid, old in known.items() if uid not in seen]
+    for old in gone:
+        if old.origin != "team":
+            # Shared from here and removed by a teammate: it only stops being shared.
+            conn.execute("DELETE FROM shared WHERE memory_id = ?", (old.memory_id,))
+    # A memory that came from the file is forgotten (and comes back if its line does).
+    team_gone = [old.memory_id for old in gone if old.origin == "team"]
+    _report(report, changes.apply(conn, project, [], team_gone))
     conn.execute(
         "INSERT INTO team_files (project, digest) VALUES (?, ?)"
         " ON CONFLICT (project) DO UPDATE SET digest = excluded.digest",
@@ -127,50 +134,33 @@ def sync(conn: sqlite3.Connection, project: str, root: Path) -> SyncReport:
     return report
 
 
-def _apply(
-    conn: sqlite3.Connection,
-    project: str,
-    old: SharedRow | None,
-    record: Record,
-    line: str,
-    report: SyncReport,
+def _add_hidden(
+    conn: sqlite3.Connection, project: str, record: Record, line: str, report: SyncReport
 ) -> int:
-    """Make the store say what `record` (read from `line`) says; the memory's id."""
-    if old is None:
-        memory_id = memories.insert(
-            conn,
-            record.body,
-            record.source,
-            project,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
-        )
-        conn.execute(
-            "INSERT INTO shared (memory_id, project, uid, author, origin, line)"
-            " VALUES (?, ?, ?, ?, 'team', ?)",
-            (memory_id, project, record.id, record.author, line),
-        )
-        report.added.append(memory_id)
-        if record.state != "live":
-            memory = memories.require(conn, memory_id, [project])
-            memories.set_state(conn, memory, record.state, None, f"{record.state} by the team")
-        return memory_id
-    memory = memories.require(conn, old.memory_id, [project])
-    if (memory.body, memory.source) != (record.body, record.source):
-        memories.update_text(conn, memory, record.body, record.source)
-        memory = memories.require(conn, old.memory_id, [project])
-        report.updated.append(memory.id)
-    if memory.state != record.state and record.state != "superseded":
-        memories.set_state(conn, memory, record.state, None, f"{record.state} by the team")
-        if record.state == "forgotten":
-            report.forgotten.append(memory.id)
-        elif memory.id not in report.updated:
-            report.updated.append(memory.id)
-    conn.execute(
-        "UPDATE shared SET line = ?, author = ? WHERE memory_id = ?",
-        (line, record.author, old.memory_id),
+    """A new memory whose line says it is superseded or forgotten: stored, then set so,
+    with the change in its history."""
+    memory_id = memories.insert(
+        conn,
+        record.body,
+        record.source,
+        project,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
     )
-    return old.memory_id
+    conn.execute(
+        "INSERT INTO shared (memory_id, project, uid, author, origin, line)"
+        " VALUES (?, ?, ?, ?, 'team', ?)",
+        (memory_id, project, record.id, record.author, line),
+    )
+    report.added.append(memory_id)
+    memory = memories.require(conn, memory_id, [project])
+    memories.set_state(conn, memory, record.state, None, f"{record.state} by the team")
+    return memory_id
+
+
+def _report(report: SyncReport, changed: changes.Changed) -> None:
+    report.updated.extend(changed.updated)
+    report.forgotten.extend(changed.forgotten)
 
 
 def _supersede(
@@ -183,16 +173,3 @@ def _supersede(
         return
     memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
     report.superseded.append(old_id)
-
-
-def _dropped(conn: sqlite3.Connection, project: str, old: SharedRow, report: SyncReport) -> None:
-    """A line a teammate removed: a memory that came from the file is forgotten (and
-    comes back if the line does); one shared from here only stops being shared."""
-    if old.origin != "team":
-        conn.execute("DELETE FROM shared WHERE memory_id = ?", (old.memory_id,))
-        return
-    conn.execute("UPDATE shared SET line = '' WHERE memory_id = ?", (old.memory_id,))
-    memory = memories.get(conn, old.memory_id, [project], hidden=True)
-    if memory is not None and memory.live:
-        memories.set_state(conn, memory, "forgotten", None, "no longer shared by the team")
-        report.forgotten.append(memory.id)

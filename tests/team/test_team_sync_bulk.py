@@ -111,3 +111,63 @@ def test_a_sync_that_fails_leaves_the_store_as_it_was(tmp_path: Path) -> None:
     assert svc.check().ok
     assert len(svc.sync_team(scope).added) == 50
     assert svc.list_memories(scope).total == 51
+
+
+def test_many_changed_lines_are_applied_with_their_history(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    svc = Synapse()
+    scope = svc.scope(root)
+    team = [record(n) for n in range(200)]
+    team[3] = team[3]._replace(state="forgotten")
+    records.write(root / records.FILE, team)
+    assert len(svc.sync_team(scope).added) == 200
+    with closing(sqlite3.connect(svc.config.db_path)) as conn:
+        ids: dict[str, int] = dict(conn.execute("SELECT uid, memory_id FROM shared"))
+
+    changed = list(team)
+    for n in range(10, 110):
+        changed[n] = changed[n]._replace(body=f"Area{n} was resized to {n * 2} items.")
+    for n in range(110, 130):
+        changed[n] = changed[n]._replace(state="forgotten")
+    changed[130] = changed[130]._replace(body="Edited, then forgotten.", state="forgotten")
+    changed[3] = changed[3]._replace(state="live")  # brought back
+    changed[4] = changed[4]._replace(author="Dora <dora@example.com>")  # only the author
+    del changed[150:160]  # lines a teammate removed
+    records.write(root / records.FILE, changed)
+
+    report = svc.sync_team(scope)
+    edited = [ids[team[n].id] for n in (*range(10, 110), 130)]
+    assert sorted(report.updated) == sorted([*edited, ids[team[3].id]])
+    removed = [ids[team[n].id] for n in range(150, 160)]
+    assert sorted(report.forgotten) == sorted([ids[team[n].id] for n in range(110, 131)] + removed)
+    assert svc.check().ok
+    assert svc.list_memories(scope).total == 200 - 21 - 10
+    with closing(sqlite3.connect(svc.config.db_path)) as conn:
+        rows = {
+            uid: (body, state, author, line)
+            for uid, body, state, author, line in conn.execute(
+                "SELECT s.uid, m.body, m.state, s.author, s.line"
+                " FROM shared s JOIN memories m ON m.id = s.memory_id"
+            )
+        }
+    for r in changed:
+        assert rows[r.id] == (r.body, r.state, r.author, r.line())
+    for n in range(150, 160):
+        assert rows[team[n].id][:2] == (team[n].body, "forgotten") and rows[team[n].id][3] == ""
+    hits = svc.recall("area42 resized", scope).hits
+    assert hits and hits[0].body == "Area42 was resized to 84 items."
+    # The old versions are kept as one edit or change of state at a time kept them.
+    both = [(v.body, v.state, v.change) for v in svc.history(ids[team[130].id], scope).versions]
+    assert both == [
+        (team[130].body, "live", "edit"),
+        ("Edited, then forgotten.", "live", "forgotten by the team"),
+    ]
+    back = svc.history(ids[team[3].id], scope).versions
+    assert [(v.state, v.change) for v in back][-1] == ("forgotten", "live by the team")
+    gone = svc.history(ids[team[155].id], scope).versions
+    assert [(v.state, v.change) for v in gone] == [("live", "no longer shared by the team")]
+    assert svc.sync_team(scope).unchanged
+
+    # A removed line that comes back brings its memory back.
+    records.write(root / records.FILE, team[:151])
+    assert ids[team[150].id] in svc.sync_team(scope).updated
