@@ -74,9 +74,10 @@ def main() -> None:
             "wall_s": round(wall, 3),
             "updated": len(report.updated),  # type: ignore[attr-defined]
         }
+        edited = [r._replace(body=r.body + " Edited.") for r in shared]
         for step, lines in (
-            ("every line edited", [r._replace(body=r.body + " Edited.") for r in shared]),
-            ("every line forgotten", [r._replace(state="forgotten") for r in shared]),
+            ("every line edited", edited),
+            ("every line forgotten", [r._replace(state="forgotten") for r in edited]),
         ):
             records.write(path, lines)
             cpu, wall, report = _timed(lambda: svc.sync_team(scope))
