@@ -156,6 +156,9 @@ def test_many_changed_lines_are_applied_with_their_history(tmp_path: Path) -> No
         assert rows[team[n].id][:2] == (team[n].body, "forgotten") and rows[team[n].id][3] == ""
     hits = svc.recall("area42 resized", scope).hits
     assert hits and hits[0].body == "Area42 was resized to 84 items."
+    # An edited memory keeps the duplicate key a memory edited alone would have.
+    same = svc.remember("area42 was resized to 84 items.", scope)
+    assert same.duplicate_of == ids[team[42].id]
     # The old versions are kept as one edit or change of state at a time kept them.
     both = [(v.body, v.state, v.change) for v in svc.history(ids[team[130].id], scope).versions]
     assert both == [
