@@ -28,7 +28,7 @@ CREATE TEMP TABLE IF NOT EXISTS team_arrivals (
     source     TEXT NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    norm       TEXT NOT NULL,
+    norm       NOT NULL, -- untyped: the key goes in as textrules made it
     author     TEXT NOT NULL,
     line       TEXT NOT NULL
 )

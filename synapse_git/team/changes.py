@@ -28,7 +28,7 @@ CREATE TEMP TABLE IF NOT EXISTS team_changes (
     memory_id INTEGER PRIMARY KEY,
     body      TEXT,
     source    TEXT,
-    norm      TEXT,
+    norm,     -- untyped: the key goes in as textrules made it
     state     TEXT NOT NULL,
     change    TEXT NOT NULL,
     author    TEXT,
