@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -155,3 +156,24 @@ def test_memories_shared_at_once_from_one_clone_all_reach_the_file(tmp_path: Pat
     # Each share rewrote the file inside its own write transaction: none lost another's.
     assert sorted(str(line["body"]) for line in clone.team_lines()) == sorted(bodies)
     assert sorted(live_bodies(clone)) == sorted(bodies)
+
+
+def test_a_sync_killed_part_way_leaves_all_or_nothing(tmp_path: Path) -> None:
+    (clone,) = make_team(tmp_path, ("Erin",))
+    records.write(clone.path / records.FILE, team_file(6000))
+    for delay in (0.5, 0.8, 1.1, 1.4):
+        running = start(clone, "memory", "sync")
+        time.sleep(delay)
+        running.kill()
+        running.communicate(timeout=60)
+        if (clone.data / "memory.db").exists():
+            with closing(sqlite3.connect(clone.data / "memory.db")) as conn:
+                counts = conn.execute(
+                    "SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM shared)"
+                ).fetchone()
+            # Wherever the kill landed, the sync's one transaction is all there or absent.
+            assert counts in ((0, 0), (6000, 6000))
+    check = clone.cli("memory", "check", "--json")
+    assert json.loads(check.stdout)["ok"]
+    clone.cli("memory", "sync")
+    assert len(live_bodies(clone)) == 6000
