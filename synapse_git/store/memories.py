@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from synapse_git.errors import NotFound
-from synapse_git.textrules import norm_key, normalize
+from synapse_git.textrules import key_of, norm_key, normalize
 
 if TYPE_CHECKING:
     from synapse_git.answers import ForgetOut, MemoryOut
@@ -150,7 +150,7 @@ def find_duplicate(conn: sqlite3.Connection, body: str, project: str | None) -> 
     rows = conn.execute(
         "SELECT id, body FROM memories WHERE norm = ? AND +project IS ? AND +state = 'live'"
         " ORDER BY id",
-        (norm_key(body), project),
+        (key_of(text), project),
     )
     return next((int(row[0]) for row in rows if normalize(row[1]) == text), None)
 
