@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from synapse_git import settings
-from synapse_git.store import database
+from synapse_git.store import database, schema
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Synapse Test",
@@ -142,3 +143,14 @@ def run_cli(
         done.stdout.decode("utf-8", "replace"),
         done.stderr.decode("utf-8", "replace"),
     )
+
+
+def old_store(path: Path, version: int) -> sqlite3.Connection:
+    """A store at schema `version`, as an older Synapse left it, open in autocommit
+    mode for the caller to add rows before the current code migrates it."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for script in schema.MIGRATIONS[:version]:
+        for statement in schema.statements(script):
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {version}")
+    return conn

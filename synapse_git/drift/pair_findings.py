@@ -14,7 +14,7 @@ from synapse_git.drift.finding_record import Finding
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import memories
 from synapse_git.store.memories import Memory
-from synapse_git.textrules import cut_utf8
+from synapse_git.textrules import cut_utf8, normalize
 
 QUOTE_BYTES = 320  # a contradicting memory quoted in a recall, abridged to this
 COMMON_SHARE = 0.05  # terms in more than this share of memories do not pair memories
@@ -109,8 +109,10 @@ def duplicates(
         params = [*norms, *scoped]
     sql += " GROUP BY norm HAVING count(*) > 1"
     findings = []
-    for _, group in conn.execute(sql, params):
-        members = sorted(int(part) for part in str(group).split(","))
+    groups = [
+        [int(part) for part in str(group).split(",")] for _, group in conn.execute(sql, params)
+    ]
+    for members in (m for group in groups for m in _same_text(conn, group)):
         newer, older = members[-1], members[0]
         others = ", ".join(map(str, members[1:]))
         findings.append(
@@ -125,6 +127,18 @@ def duplicates(
             )
         )
     return findings
+
+
+def _same_text(conn: sqlite3.Connection, ids: Sequence[int]) -> list[list[int]]:
+    """`ids` (one `norm` key) split by normalized body, as a 64-bit key can collide;
+    only the parts of two or more, each sorted."""
+    marks = ", ".join("?" for _ in ids)
+    parts: dict[str, list[int]] = defaultdict(list)
+    for memory_id, body in conn.execute(
+        f"SELECT id, body FROM memories WHERE id IN ({marks}) ORDER BY id", list(ids)
+    ):
+        parts[normalize(body)].append(int(memory_id))
+    return [part for part in parts.values() if len(part) > 1]
 
 
 # -- around a few memories (recall, remember) -----------------------------------------

@@ -110,7 +110,7 @@ class SynapseServer(MCPServer[Any]):
             if self._synapse is None:
                 from synapse_git.service import Synapse
 
-                self._synapse = Synapse(self.config)
+                self._synapse = Synapse(self.config, long_lived=True)
             return self._synapse
 
     async def _roots_changed(self, ctx: Any, params: NotificationParams) -> None:

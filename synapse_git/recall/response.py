@@ -120,7 +120,7 @@ class _Meta:
     project: str | None
     source: str
     created_at: str
-    norm: str
+    norm: int
     bytes: int
     author: str | None
 
@@ -148,7 +148,7 @@ def _dedupe(
     conn: sqlite3.Connection, ranked: list[Candidate], metas: dict[int, _Meta]
 ) -> tuple[list[Candidate], list[Candidate]]:
     """Exact-body duplicates collapse into the newest of them, at the best rank."""
-    groups: dict[tuple[str, int], list[Candidate]] = {}
+    groups: dict[tuple[int, int], list[Candidate]] = {}
     for c in ranked:
         meta = metas[c.id]
         groups.setdefault((meta.norm, meta.bytes), []).append(c)

@@ -37,8 +37,11 @@ if TYPE_CHECKING:
 class StoreAccess:
     """The store as seen from one data folder."""
 
-    def __init__(self, config: Config | None = None) -> None:
+    def __init__(self, config: Config | None = None, *, long_lived: bool = False) -> None:
         self.config = config if config is not None else settings.load()
+        # A long-lived caller (the MCP server) keeps its read connection open across
+        # writes too, so that a write does not end in a checkpoint (Reader.hold).
+        self.long_lived = long_lived
         self.reads = read_counts.ReadCounts(self.config.db_path)
         self._reader = Reader(self.config.db_path)
         self._semantic: Semantic | None = None
@@ -55,6 +58,8 @@ class StoreAccess:
             except OverflowError:
                 # SQLite holds 64-bit integers: a larger id, offset or limit matches nothing.
                 raise BadInput("a number given is too large: at most 2**63 - 1") from None
+            if self.long_lived:
+                self._reader.hold()
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:

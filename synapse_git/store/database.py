@@ -13,6 +13,7 @@ from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
 from synapse_git.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from synapse_git.textrules import norm_key
 
 BUSY_TIMEOUT_S = 10.0
 # Beside the store: held (flock) by a write that may outlast the busy timeout.
@@ -246,6 +247,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     try:
         # WAL is a property of the file: set once, before the first write.
         patiently(conn, "PRAGMA journal_mode = WAL")
+        conn.create_function("norm_key", 1, norm_key, deterministic=True)
         with transaction(conn):
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             for step in range(version, SCHEMA_VERSION):

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from synapse_git.errors import NotFound
-from synapse_git.textrules import norm_key
+from synapse_git.textrules import key_of, norm_key, normalize
 
 if TYPE_CHECKING:
     from synapse_git.answers import ForgetOut, MemoryOut
@@ -144,12 +144,15 @@ def find_duplicate(conn: sqlite3.Connection, body: str, project: str | None) -> 
     # `+project` and `+state` keep the planner off the (project, state, id) index,
     # which would read every live memory of the scope: the norm index finds the few
     # rows with this body, whatever the store's size (tests/store/test_plans.py).
-    row = conn.execute(
-        "SELECT id FROM memories WHERE norm = ? AND +project IS ? AND +state = 'live'"
-        " ORDER BY id LIMIT 1",
-        (norm_key(body), project),
-    ).fetchone()
-    return None if row is None else int(row[0])
+    # `norm` is a 64-bit hash: a row with the same key but other text is a collision,
+    # never a duplicate.
+    text = normalize(body)
+    rows = conn.execute(
+        "SELECT id, body FROM memories WHERE norm = ? AND +project IS ? AND +state = 'live'"
+        " ORDER BY id",
+        (key_of(text), project),
+    )
+    return next((int(row[0]) for row in rows if normalize(row[1]) == text), None)
 
 
 def get(

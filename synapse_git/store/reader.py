@@ -13,7 +13,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from synapse_git.errors import StoreError
@@ -52,6 +52,16 @@ class Reader:
     def close(self) -> None:
         with self._lock:
             self._close()
+
+    def hold(self) -> None:
+        """Have the connection open, if the store can be read. While it is, closing
+        a writer's connection is not the store's last close, which would copy the
+        WAL into the file and wait for the disk after every write; SQLite still
+        does that every 1,000 pages of WAL (its automatic checkpoint)."""
+        with self._lock:
+            if self._conn is None:
+                with suppress(StoreError, sqlite3.Error):
+                    self._current()
 
     def _current(self) -> sqlite3.Connection:
         try:

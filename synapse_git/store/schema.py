@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -192,8 +192,21 @@ CREATE TRIGGER vectors_ad AFTER DELETE ON vectors BEGIN
 END;
 """
 
+# `norm` was the SHA-256 hex digest of the normalized body: 64 bytes in every row
+# and again in its index, a third of the text's size. It is now a signed 64-bit
+# hash (textrules.norm_key, which the migration calls as a SQL function), and the
+# readers confirm a match on the text. The column is dropped and added back,
+# as SQLite cannot change a column's type.
+_V7 = """
+DROP INDEX memories_norm;
+ALTER TABLE memories DROP COLUMN norm;
+ALTER TABLE memories ADD COLUMN norm INTEGER NOT NULL DEFAULT 0;
+UPDATE memories SET norm = norm_key(body);
+CREATE INDEX memories_norm ON memories (norm);
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 
 
 def statements(script: str) -> Iterator[str]:

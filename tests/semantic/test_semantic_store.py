@@ -4,11 +4,10 @@ stores, reported by `check`, never exported."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import old_store, run_cli
 
 from synapse_git.semantic import vectors
 from synapse_git.semantic.model import MODEL_ID
@@ -90,17 +89,13 @@ def test_export_and_import_carry_no_vectors(repo: Path, tmp_path: Path) -> None:
 
 def test_a_version_5_store_gains_the_vectors_table(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        for script in schema.MIGRATIONS[:5]:
-            for statement in schema.statements(script):
-                conn.execute(statement)
-        conn.execute("PRAGMA user_version = 5")
+    with closing(old_store(path, 5)) as conn:
         conn.execute(
             "INSERT INTO memories (body, created_at, updated_at, norm)"
             " VALUES ('kept', 't', 't', 'n')"
         )
     with closing(database.connect(path)) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         assert integrity.check(conn).ok
         assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
         assert conn.execute("SELECT body FROM memories").fetchall() == [("kept",)]

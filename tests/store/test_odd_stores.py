@@ -81,7 +81,7 @@ def test_a_newer_store_is_refused_untouched(isolated_store: Path, repo: Path) ->
     seed(isolated_store, repo, 3)
     db = isolated_store / "memory.db"
     with sqlite3.connect(db) as conn:
-        conn.execute("PRAGMA user_version = 7")
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION + 1}")
     conn.close()
     before = digest(db)
     for command in COMMANDS:

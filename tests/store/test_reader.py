@@ -114,3 +114,27 @@ def test_a_nested_read_reuses_the_connection_its_caller_holds(outside: Path) -> 
         with svc.reading() as inner:
             assert inner is outer
         assert outer.execute("SELECT count(*) FROM memories").fetchone()[0] == 2
+
+
+def _wal_bytes(svc: Synapse) -> int:
+    wal = svc.config.db_path.with_name(svc.config.db_path.name + "-wal")
+    return wal.stat().st_size if wal.exists() else 0
+
+
+def test_a_long_lived_service_does_not_checkpoint_after_every_write(outside: Path) -> None:
+    # The last connection to close copies the WAL into the file and empties it.
+    one_shot = Synapse()
+    scope = one_shot.scope(outside)
+    one_shot.remember("written by a one-shot command", scope, is_global=True)
+    assert _wal_bytes(one_shot) == 0
+    kept = Synapse(long_lived=True)
+    first = kept.remember("written by the MCP server", scope, is_global=True).id
+    grown = _wal_bytes(kept)
+    assert grown > 0, "the write was checkpointed as its connection closed"
+    second = kept.remember("written by the MCP server again", scope, is_global=True).id
+    assert _wal_bytes(kept) > grown
+    # Every reader, in this process or another, sees both writes meanwhile.
+    assert sorted(h.id for h in Synapse().recall("MCP server", scope).hits) == [first, second]
+    assert _page_body(kept, second, outside) == "written by the MCP server again"
+    done = run_cli("memory", "read", str(first), cwd=outside)
+    assert done.returncode == 0 and "written by the MCP server" in done.stdout, done.stderr

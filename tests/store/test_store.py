@@ -3,6 +3,7 @@ every write, `check` and `repair`, and refusal of a newer store."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -10,12 +11,18 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import old_store, run_cli
 
+from synapse_git.drift import pair_findings
 from synapse_git.errors import StoreVersion
+from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
 from synapse_git.settings import Config
-from synapse_git.store import database, integrity, schema
+from synapse_git.store import database, integrity, memories, schema
+from synapse_git.textrules import norm_key, normalize
+
+# A folder outside any repository: global memories only.
+OUTSIDE = Scope(Path("/"), None, None, None, None)
 
 
 def raw(path: Path, sql: str) -> None:
@@ -227,3 +234,46 @@ def test_a_second_writer_waits_for_the_first_instead_of_failing(repo: Path) -> N
     second = svc.remember("second", here)  # blocks on the lock, then succeeds
     holder.join()
     assert [m.id for m in svc.list_memories(here).memories] == [second.id, 1]
+
+
+def test_a_version_6_store_gets_integer_norm_keys_and_still_finds_duplicates(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "memory.db"
+    with closing(old_store(path, 6)) as conn:
+        # Version 6 kept the SHA-256 hex digest of the normalized body.
+        for body in ("Deploy  with MAKE", "a second note"):
+            digest = hashlib.sha256(normalize(body).encode()).hexdigest()
+            conn.execute(
+                "INSERT INTO memories (body, created_at, updated_at, norm) VALUES (?, 't', 't', ?)",
+                (body, digest),
+            )
+    with closing(database.connect(path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        keys = conn.execute("SELECT norm, typeof(norm) FROM memories ORDER BY id").fetchall()
+        assert keys == [
+            (norm_key("deploy with make"), "integer"),
+            (norm_key("A second note"), "integer"),
+        ]
+        assert integrity.check(conn).ok
+        assert memories.find_duplicate(conn, "deploy with make ", None) == 1
+        assert memories.find_duplicate(conn, "deploy with cmake", None) is None
+        with database.transaction(conn):
+            memories.insert(conn, "A SECOND note", "", None)
+        assert [f.ids for f in pair_findings.duplicates(conn, OUTSIDE)] == [(2, 3)]
+
+
+def test_a_norm_key_collision_is_neither_a_duplicate_nor_a_finding(tmp_path: Path) -> None:
+    with closing(database.connect(tmp_path / "memory.db")) as conn:
+        with database.transaction(conn):
+            first = memories.insert(conn, "use the staging database", "", None)
+            second = memories.insert(conn, "never touch production", "", None)
+            # Two different texts under one 64-bit key, as a hash collision would leave
+            # them; the older one comes first in the key's rows.
+            conn.execute(
+                "UPDATE memories SET norm = ? WHERE id = ?",
+                (norm_key("never touch production"), first),
+            )
+        assert memories.find_duplicate(conn, "Never touch  production", None) == second
+        assert memories.find_duplicate(conn, "use the staging database", None) is None
+        assert pair_findings.duplicates(conn, OUTSIDE) == []
