@@ -52,6 +52,12 @@ def _standing(word: str) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z0-9])" + re.escape(word) + r"(?![a-z0-9])")
 
 
+@functools.lru_cache(maxsize=4096)
+def _starting(prefix: str) -> re.Pattern[str]:
+    """The words of a lowered ASCII text that start with `prefix`."""
+    return re.compile(r"(?<![a-z0-9])" + re.escape(prefix) + r"[a-z0-9]*")
+
+
 class Words:
     """The words of one memory's text, folded, with their families; cut into
     words only when a check needs every word (another form, a misspelling)."""
@@ -89,10 +95,13 @@ class Words:
     def has_family(self, word: str) -> bool:
         """Whether one of the text's words is of `word`'s family."""
         key = word_forms.family(word)
-        # Every member of a family starts with its key less the last letter
-        # (carried -> carry): a text without that prefix holds none of them.
-        if self.plain and key[:-1] not in self.lower:
-            return False
+        if self.plain and self._families is None:
+            # Every member of a family starts with its key less the last letter
+            # (carried -> carry): only the text's words that do are looked at.
+            if key[:-1] not in self.lower:
+                return False
+            found = _starting(key[:-1]).findall(self.lower)
+            return any(word_forms.family(other) == key for other in found)
         return key in self.families
 
     def level(self, term: Term, misspelled: bool) -> float:

@@ -115,6 +115,9 @@ def rank(
         f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
     )
     if not plan.windowed:
+        found = _best_visible(conn, index, plan.expr, projects, depth)
+        if found is not None:
+            return found
         ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
         return [int(row[0]) for row in ranked]
     if index == "memorygram":
@@ -135,6 +138,34 @@ def rank(
     return [int(row[0]) for row in rows[:depth]]
 
 
+def _best_visible(
+    conn: sqlite3.Connection, index: str, expr: str, projects: Sequence[str], depth: int
+) -> list[int] | None:
+    """The best `depth` visible matches, ranked in the index alone and checked for
+    visibility after: bm25 needs nothing from `memories`, and reading each match's
+    row there cost more than scoring it. None when fewer than `depth` of the best
+    2 * `depth` are visible (the caller then ranks the visible matches only)."""
+    rows = conn.execute(
+        f"SELECT rowid FROM {index} WHERE {index} MATCH ?"
+        f" ORDER BY bm25({index}, 1.0, 0.3), rowid DESC LIMIT {depth * 2}",
+        (expr,),
+    )
+    ids = [int(row[0]) for row in rows]
+    seen = _visible(conn, ids, projects)
+    found = [i for i in ids if i in seen]
+    # Either every match was read, or the first `depth` visible ones are among them.
+    return found[:depth] if len(found) >= depth or len(ids) < depth * 2 else None
+
+
+def _visible(conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str]) -> set[int]:
+    """Those of `ids` visible from `projects`, read by id."""
+    if not ids:
+        return set()
+    marks = ",".join(str(int(i)) for i in ids)
+    rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
+    return {int(i) for i, project in rows if project is None or project in projects}
+
+
 def _newest_visible(
     conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str], depth: int
 ) -> list[int]:
@@ -144,12 +175,7 @@ def _newest_visible(
     found: list[int] = []
     batch = depth * 2
     for start in range(0, len(ids), batch):
-        marks = ",".join(str(int(i)) for i in ids[start : start + batch])
-        rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
-        found += sorted(
-            (int(i) for i, project in rows if project is None or project in projects),
-            reverse=True,
-        )
+        found += sorted(_visible(conn, ids[start : start + batch], projects), reverse=True)
         if len(found) >= depth:
             break
     return found[:depth]
