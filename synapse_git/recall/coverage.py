@@ -126,15 +126,20 @@ def assess(
     weights: Mapping[str, float],
     misspelled: Iterable[str] = (),
     compounds: Sequence[str] = (),
+    known: dict[int, Words] | None = None,
 ) -> dict[int, Held]:
     """The coverage of each memory in `texts` for the question made of `terms`;
     an identifier the question names whole (`src/app/db.py`) counts its parts
-    as held word for word."""
+    as held word for word. `known` keeps the texts' words for another question."""
     wrong = set(misspelled)
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, Held] = {}
+    known = known if known is not None else {}
     for memory_id, text in texts.items():
-        words = Words(text)
+        # A text's words are cut once for the question and all its rewordings.
+        words = known.get(memory_id)
+        if words is None:
+            words = known[memory_id] = Words(text)
         whole = [c for c in compounds if words.holds(c)]
         levels = []
         for term in terms:

@@ -39,20 +39,27 @@ class TermCounts:
     (the cheap test for a term in a large share of the store), per index; a
     rare term's matches are kept, as they tell which candidates hold it."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, read: dict[tuple[str, str], list[int] | None] | None = None
+    ) -> None:
         self.conn = conn
         self.found: dict[tuple[str, str], list[int] | None] = {}
+        # What the index answered, which a question and its rewordings share; `found`
+        # also holds what this search only takes as common (`common`).
+        self.read = read if read is not None else {}
 
     def _read(self, index: str, item: str) -> list[int] | None:
         key = (index, item)
         if key not in self.found:
-            # One pass serves both ends: COMMON_AT rows read means common.
-            rows = self.conn.execute(
-                f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
-                (fts.quote(item),),
-            )
-            found = [int(row[0]) for row in rows]
-            self.found[key] = None if len(found) >= COMMON_AT else found
+            if key not in self.read:
+                # One pass serves both ends: COMMON_AT rows read means common.
+                rows = self.conn.execute(
+                    f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
+                    (fts.quote(item),),
+                )
+                found = [int(row[0]) for row in rows]
+                self.read[key] = None if len(found) >= COMMON_AT else found
+            self.found[key] = self.read[key]
         return self.found[key]
 
     def common(self, index: str, item: str) -> None:
