@@ -113,7 +113,7 @@ class Shared:
     """What the searches of one question and its rewordings read once for all: the
     index's term lists and the candidates' texts and words."""
 
-    read: dict[tuple[str, str], list[int] | None] = field(default_factory=dict)
+    read: dict[tuple[str, str], index_ranking.Answer] = field(default_factory=dict)
     texts: dict[int, str] = field(default_factory=dict)
     words: dict[int, coverage.Words] = field(default_factory=dict)
 
