@@ -11,7 +11,9 @@ word as written.
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -41,14 +43,41 @@ def rarity(total: int, found_in: int) -> float:
     return math.log(1 + (total + 1) / (found_in + 1))
 
 
+# In ASCII text unicode61's tokens are the runs of letters and digits, folded only
+# in case: a word is held when it stands in the lowered text between two
+# characters that are neither. Most memories are ASCII, and a search for the
+# question's few words costs far less than cutting the whole text into words.
+@functools.lru_cache(maxsize=4096)
+def _standing(word: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z0-9])" + re.escape(word) + r"(?![a-z0-9])")
+
+
+@functools.lru_cache(maxsize=4096)
+def _starting(prefix: str) -> re.Pattern[str]:
+    """The words of a lowered ASCII text that start with `prefix`."""
+    return re.compile(r"(?<![a-z0-9])" + re.escape(prefix) + r"[a-z0-9]*")
+
+
 class Words:
-    """The words of one memory's text, folded, with their families."""
+    """The words of one memory's text, folded, with their families; cut into
+    words only when a check needs every word (another form, a misspelling)."""
 
     def __init__(self, text: str) -> None:
+        self.text = text
         self.lower = text.lower()
-        self.folded = query_terms.fold(text)
-        self.words = {query_terms.fold(token) for token in query_terms.tokens(text)}
+        self.plain = text.isascii()
+        self.folded = self.lower if self.plain else query_terms.fold(text)
+        self._words: set[str] | None = None
         self._families: set[str] | None = None
+
+    @property
+    def words(self) -> set[str]:
+        if self._words is None:
+            if self.plain:
+                self._words = set(query_terms.tokens(self.lower))
+            else:
+                self._words = {query_terms.fold(token) for token in query_terms.tokens(self.text)}
+        return self._words
 
     @property
     def families(self) -> set[str]:
@@ -57,11 +86,29 @@ class Words:
             self._families = {word_forms.family(word) for word in self.words}
         return self._families
 
+    def has(self, word: str) -> bool:
+        """Whether `word` (folded) is one of the text's words."""
+        if self.plain:
+            return word in self.lower and _standing(word).search(self.lower) is not None
+        return word in self.words
+
+    def has_family(self, word: str) -> bool:
+        """Whether one of the text's words is of `word`'s family."""
+        key = word_forms.family(word)
+        if self.plain and self._families is None:
+            # Every member of a family starts with its key less the last letter
+            # (carried -> carry): only the text's words that do are looked at.
+            if key[:-1] not in self.lower:
+                return False
+            found = _starting(key[:-1]).findall(self.lower)
+            return any(word_forms.family(other) == key for other in found)
+        return key in self.families
+
     def level(self, term: Term, misspelled: bool) -> float:
         """How this text holds `term`: EXACT, STEM, TYPO, SUBSTRING or 0."""
-        if term.word in self.words:
+        if self.has(term.word):
             return EXACT
-        if word_forms.family(term.word) in self.families:
+        if self.has_family(term.word):
             return STEM
         if misspelled and any(word_forms.close(term.word, word) for word in self.words):
             return TYPO
@@ -79,15 +126,20 @@ def assess(
     weights: Mapping[str, float],
     misspelled: Iterable[str] = (),
     compounds: Sequence[str] = (),
+    known: dict[int, Words] | None = None,
 ) -> dict[int, Held]:
     """The coverage of each memory in `texts` for the question made of `terms`;
     an identifier the question names whole (`src/app/db.py`) counts its parts
-    as held word for word."""
+    as held word for word. `known` keeps the texts' words for another question."""
     wrong = set(misspelled)
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, Held] = {}
+    known = known if known is not None else {}
     for memory_id, text in texts.items():
-        words = Words(text)
+        # A text's words are cut once for the question and all its rewordings.
+        words = known.get(memory_id)
+        if words is None:
+            words = known[memory_id] = Words(text)
         whole = [c for c in compounds if words.holds(c)]
         levels = []
         for term in terms:

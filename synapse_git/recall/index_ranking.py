@@ -34,38 +34,54 @@ class Plan:
     newest: tuple[int, ...] | None = None
 
 
+# What the index answers for one string: how many memories hold it (at most
+# COMMON_AT), and for a rare substring which ones.
+Answer = tuple[int, list[int]]
+
+
 class TermCounts:
     """How many memories hold one FTS5 string, read no further than COMMON_AT
     (the cheap test for a term in a large share of the store), per index; a
-    rare term's matches are kept, as they tell which candidates hold it."""
+    rare substring's matches are kept, as they tell which candidates hold it."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, read: dict[tuple[str, str], Answer] | None = None
+    ) -> None:
         self.conn = conn
-        self.found: dict[tuple[str, str], list[int] | None] = {}
+        self.found: dict[tuple[str, str], Answer] = {}
+        # What the index answered, which a question and its rewordings share; `found`
+        # also holds what this search only takes as common (`common`).
+        self.read = read if read is not None else {}
 
-    def _read(self, index: str, item: str) -> list[int] | None:
+    def _read(self, index: str, item: str) -> Answer:
         key = (index, item)
         if key not in self.found:
-            # One pass serves both ends: COMMON_AT rows read means common.
-            rows = self.conn.execute(
-                f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}",
-                (fts.quote(item),),
-            )
-            found = [int(row[0]) for row in rows]
-            self.found[key] = None if len(found) >= COMMON_AT else found
+            if key not in self.read:
+                self.read[key] = self._ask(index, item)
+            self.found[key] = self.read[key]
         return self.found[key]
+
+    def _ask(self, index: str, item: str) -> Answer:
+        # One pass serves both ends: COMMON_AT rows read means common.
+        sql = f"SELECT rowid FROM {index} WHERE {index} MATCH ? LIMIT {COMMON_AT}"
+        if index != "memorygram":
+            # Only the trigram plan uses the ids (GRAM_SCORED): counted in SQLite, a
+            # word's matches cost a third of what handing each row to Python does.
+            row = self.conn.execute(f"SELECT count(*) FROM ({sql})", (fts.quote(item),))
+            return int(row.fetchone()[0]), []
+        found = [int(row[0]) for row in self.conn.execute(sql, (fts.quote(item),))]
+        return len(found), found if len(found) < COMMON_AT else []
 
     def common(self, index: str, item: str) -> None:
         """Take `item` as common in `index` without testing it."""
-        self.found[(index, item)] = None
+        self.found[(index, item)] = (COMMON_AT, [])
 
     def matches(self, index: str, item: str) -> list[int]:
-        """Every memory holding a rare `item` (nothing for a common one)."""
-        return self._read(index, item) or []
+        """Every memory holding a rare substring `item` (nothing for a common one)."""
+        return self._read(index, item)[1]
 
     def __call__(self, index: str, item: str) -> int:
-        found = self._read(index, item)
-        return COMMON_AT if found is None else len(found)
+        return self._read(index, item)[0]
 
     def rare(self, index: str, item: str) -> bool:
         return 0 < self(index, item) < COMMON_AT
@@ -115,6 +131,9 @@ def rank(
         f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
     )
     if not plan.windowed:
+        found = _best_visible(conn, index, plan.expr, projects, depth)
+        if found is not None:
+            return found
         ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
         return [int(row[0]) for row in ranked]
     if index == "memorygram":
@@ -135,6 +154,34 @@ def rank(
     return [int(row[0]) for row in rows[:depth]]
 
 
+def _best_visible(
+    conn: sqlite3.Connection, index: str, expr: str, projects: Sequence[str], depth: int
+) -> list[int] | None:
+    """The best `depth` visible matches, ranked in the index alone and checked for
+    visibility after: bm25 needs nothing from `memories`, and reading each match's
+    row there cost more than scoring it. None when fewer than `depth` of the best
+    2 * `depth` are visible (the caller then ranks the visible matches only)."""
+    rows = conn.execute(
+        f"SELECT rowid FROM {index} WHERE {index} MATCH ?"
+        f" ORDER BY bm25({index}, 1.0, 0.3), rowid DESC LIMIT {depth * 2}",
+        (expr,),
+    )
+    ids = [int(row[0]) for row in rows]
+    seen = _visible(conn, ids, projects)
+    found = [i for i in ids if i in seen]
+    # Either every match was read, or the first `depth` visible ones are among them.
+    return found[:depth] if len(found) >= depth or len(ids) < depth * 2 else None
+
+
+def _visible(conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str]) -> set[int]:
+    """Those of `ids` visible from `projects`, read by id."""
+    if not ids:
+        return set()
+    marks = ",".join(str(int(i)) for i in ids)
+    rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
+    return {int(i) for i, project in rows if project is None or project in projects}
+
+
 def _newest_visible(
     conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str], depth: int
 ) -> list[int]:
@@ -144,12 +191,7 @@ def _newest_visible(
     found: list[int] = []
     batch = depth * 2
     for start in range(0, len(ids), batch):
-        marks = ",".join(str(int(i)) for i in ids[start : start + batch])
-        rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
-        found += sorted(
-            (int(i) for i, project in rows if project is None or project in projects),
-            reverse=True,
-        )
+        found += sorted(_visible(conn, ids[start : start + batch], projects), reverse=True)
         if len(found) >= depth:
             break
     return found[:depth]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from synapse_git.recall import coverage, index_ranking, query_terms, word_forms
 from synapse_git.recall.fusion import fuse
@@ -108,6 +108,22 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
     return Search(query, total, tuple(candidates), None, None, (), beyond=older)
 
 
+@dataclass
+class Shared:
+    """What the searches of one question and its rewordings read once for all: the
+    index's term lists and the candidates' texts and words."""
+
+    read: dict[tuple[str, str], index_ranking.Answer] = field(default_factory=dict)
+    texts: dict[int, str] = field(default_factory=dict)
+    words: dict[int, coverage.Words] = field(default_factory=dict)
+
+    def texts_of(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+        unread = [i for i in ids if i not in self.texts]
+        if unread:
+            self.texts.update(_texts(conn, unread))
+        return {i: self.texts[i] for i in ids if i in self.texts}
+
+
 def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
     """The opening TEXT_BYTES of each memory's body and source, for checks that
     would cost more through the index than by reading (common terms, misspellings)."""
@@ -154,6 +170,7 @@ def search(
     *,
     depth: int = DEPTH,
     floor: bool = True,
+    shared: Shared | None = None,
 ) -> Search:
     """Rank `query` in both indexes, fuse by RRF (K = 60), weigh each candidate's
     coverage of the question above the fused rank, and cut those covering less
@@ -161,7 +178,8 @@ def search(
     notes: list[str] = []
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
-    counts = TermCounts(conn)
+    shared = shared if shared is not None else Shared()
+    counts = TermCounts(conn, shared.read)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
     forms = _forms(query, counts)
@@ -192,11 +210,12 @@ def search(
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
     weights = _weights(counts, query.terms, forms, total)
     held = coverage.assess(
-        _texts(conn, ids) if ids else {},
+        shared.texts_of(conn, ids) if ids else {},
         query.terms,
         weights,
         [term.word for term in rescued],
         (*query.compounds, *query.joined),
+        shared.words,
     )
     candidates = []
     for memory_id in ids:

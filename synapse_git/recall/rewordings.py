@@ -45,7 +45,11 @@ def search(
     floor: bool = True,
 ) -> Search:
     """Rank each of `queries` (the original first) and fuse them into one search."""
-    found = [ranking.search(conn, query, projects, depth=depth, floor=False) for query in queries]
+    shared = ranking.Shared()
+    found = [
+        ranking.search(conn, query, projects, depth=depth, floor=False, shared=shared)
+        for query in queries
+    ]
     fused = union(found)
     if floor:
         fused = replace(fused, candidates=tuple(ranking.cut_floor(list(fused.candidates))))

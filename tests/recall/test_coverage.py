@@ -1,0 +1,51 @@
+"""Coverage's word checks: the quick path through ASCII text finds exactly what
+cutting the text into unicode61 words finds."""
+
+from __future__ import annotations
+
+import pytest
+
+from synapse_git.recall import coverage, query_terms, word_forms
+from synapse_git.recall.query_terms import Term
+
+TEXTS = [
+    "Deployment runs from main; we deploy on Fridays.",
+    "The deployments carried on: carry the config (configuration) forward.",
+    "quasar-7 and quasars, QUASAR_ID=9, quasarx is not it",
+    "Café crème: the naïve resolver drops the accent; cafe is the ASCII form.",
+    "Zone done none Clone: one stands alone here.",
+    "src/app/db.py holds the pool; PAY-7731 tracks it.",
+]
+QUESTIONS = [
+    "deploy process",
+    "carry configure",
+    "quasar 7 id",
+    "café naive",
+    "one",
+    "db pay",
+    "deplyoment qasar",
+]
+
+
+def _reference(text: str, term: Term, misspelled: bool) -> float:
+    """The level, from every folded word of the text."""
+    words = {query_terms.fold(token) for token in query_terms.tokens(text)}
+    if term.word in words:
+        return coverage.EXACT
+    if word_forms.family(term.word) in {word_forms.family(word) for word in words}:
+        return coverage.STEM
+    if misspelled and any(word_forms.close(term.word, word) for word in words):
+        return coverage.TYPO
+    if term.substring and (term.raw in text.lower() or term.word in query_terms.fold(text)):
+        return coverage.SUBSTRING
+    return 0.0
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_a_word_is_held_as_the_whole_word_list_would_say(text: str) -> None:
+    words = coverage.Words(text)
+    for question in QUESTIONS:
+        for term in query_terms.parse(question).terms:
+            for misspelled in (False, True):
+                expected = _reference(text, term, misspelled)
+                assert words.level(term, misspelled) == expected, (text, term)

@@ -1,0 +1,66 @@
+"""One index's bm25 ranking is scored in the index alone and checked for visibility
+after: the ids it answers are those of ranking only the visible matches."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from synapse_git.recall import index_ranking
+from synapse_git.recall.index_ranking import Plan
+from synapse_git.store import database
+from synapse_git.textrules import norm_key
+
+# The loud project's memories say the word often and rank first; the quiet one's
+# say it once, so from the quiet project the best matches are mostly not visible.
+LOUD, QUIET = "/work/loud", "/work/quiet"
+
+
+def _body(i: int, project: str | None) -> str:
+    times = 3 if project == LOUD else 1
+    return " ".join(["ocelot"] * times + [f"note{i}", "about", "the", "build"])
+
+
+@pytest.fixture
+def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    path = tmp_path / "store.db"
+    owners = [LOUD] * 180 + [QUIET] * 12 + [None] * 8
+    with closing(database.connect(path)) as opened:
+        with database.transaction(opened):
+            opened.executemany(
+                "INSERT INTO memories (body, source, project, created_at, updated_at, norm)"
+                " VALUES (?, '', ?, ?, ?, ?)",
+                [
+                    (body, project, f"2025-01-01T00:00:{i:06d}", "x", norm_key(body))
+                    for i, project in enumerate(owners, start=1)
+                    for body in [_body(i, project)]
+                ],
+            )
+        yield opened
+
+
+def _visible_ranking(conn: sqlite3.Connection, projects: list[str], depth: int) -> list[int]:
+    """The ranking as one query over the visible matches only."""
+    marks = ", ".join("?" for _ in projects)
+    rows = conn.execute(
+        "SELECT memory.rowid FROM memory JOIN memories m ON m.id = memory.rowid"
+        f" WHERE memory MATCH ? AND (m.project IS NULL OR m.project IN ({marks}))"
+        f" ORDER BY bm25(memory, 1.0, 0.3), memory.rowid DESC LIMIT {depth}",
+        ['"ocelot"', *projects],
+    )
+    return [int(row[0]) for row in rows]
+
+
+@pytest.mark.parametrize("projects", [[LOUD], [QUIET], [LOUD, QUIET]])
+@pytest.mark.parametrize("depth", [5, 50])
+def test_the_best_visible_matches_whoever_else_ranks_above_them(
+    conn: sqlite3.Connection, projects: list[str], depth: int
+) -> None:
+    plan = Plan('"ocelot"', False, ('"ocelot"',))
+    found = index_ranking.rank(conn, "memory", plan, projects, depth)
+    assert found == _visible_ranking(conn, projects, depth)
+    assert len(found) == min(depth, 8 + sum(12 if p == QUIET else 180 for p in projects))
