@@ -12,7 +12,14 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from synapse_git.recall import coverage, index_ranking, query_terms, vocabulary, word_forms
+from synapse_git.recall import (
+    coverage,
+    index_ranking,
+    query_terms,
+    subject,
+    vocabulary,
+    word_forms,
+)
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
@@ -34,6 +41,7 @@ class Candidate:
     held: tuple[str, ...]
     verdict: str = "kept"
     share: float = 1.0  # coverage of the question (recall/coverage.py)
+    about: float = 0.0  # the question held in its opening words (recall/subject.py)
 
     @property
     def weak(self) -> bool:
@@ -213,8 +221,10 @@ def search(
     fused = fuse((porter_ids, gram_ids), K)
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
     weights = _weights(counts, query.terms, alike, total)
+    texts = _texts(conn, ids) if ids else {}
+    about = subject.held(texts, query.terms, weights, [term.word for term in rescued])
     held = coverage.assess(
-        _texts(conn, ids) if ids else {},
+        texts,
         query.terms,
         weights,
         [term.word for term in rescued],
@@ -228,8 +238,12 @@ def search(
             # letters with the question (a misspelling rescue's near miss).
             continue
         ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
-        score = found.share + fused[memory_id]
-        candidates.append(Candidate(memory_id, *ranks, score, found.terms, share=found.share))
+        score = found.share + about[memory_id] + fused[memory_id]
+        candidates.append(
+            Candidate(
+                memory_id, *ranks, score, found.terms, share=found.share, about=about[memory_id]
+            )
+        )
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
         candidates = cut_floor(candidates)
