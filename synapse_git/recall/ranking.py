@@ -222,7 +222,6 @@ def search(
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
     weights = _weights(counts, query.terms, alike, total)
     texts = _texts(conn, ids) if ids else {}
-    about = subject.held(texts, query.terms, weights, [term.word for term in rescued])
     held = coverage.assess(
         texts,
         query.terms,
@@ -230,6 +229,7 @@ def search(
         [term.word for term in rescued],
         (*query.compounds, *query.joined),
     )
+    about = subject.held(texts, query.terms, weights, held)
     candidates = []
     for memory_id in ids:
         found = held[memory_id]

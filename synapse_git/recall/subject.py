@@ -10,9 +10,9 @@ orders the answers and leaves the floor and weak evidence as they were.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from synapse_git.recall import coverage, query_terms
+from synapse_git.recall import coverage, query_terms, vocabulary, word_forms
 from synapse_git.recall.query_terms import Term
 
 # Tuned on the dev sets (tests/recall/sets): four or more words reach into the
@@ -20,26 +20,44 @@ from synapse_git.recall.query_terms import Term
 # (`deployment` in an aside) above the note about the word (`Deploys go out ...`).
 OPENING = 3
 WEIGHT = 0.5
+_OPENING_CHARS = 80
 
 
 def opening(text: str) -> str:
     """The first OPENING words of `text`."""
-    return " ".join(query_terms.tokens(text)[:OPENING])
+    # Cut before tokenizing: a body may be 16 KiB and only its opening is wanted.
+    return " ".join(query_terms.tokens(text[:_OPENING_CHARS])[:OPENING])
+
+
+def _in(term: Term, level: float, words: set[str], families: set[str]) -> bool:
+    if word_forms.family(term.word) in families:
+        return True
+    if level == coverage.TYPO:
+        return any(word_forms.close(term.word, word) for word in words)
+    return level == coverage.SYNONYM and vocabulary.held(term.alike, words, families, "")
 
 
 def held(
     texts: Mapping[int, str],
     terms: Sequence[Term],
     weights: Mapping[str, float],
-    misspelled: Iterable[str] = (),
+    found: Mapping[int, coverage.Held],
 ) -> dict[int, float]:
     """The rarity-weighted share of the question each memory holds in its opening
-    words (levels as in coverage), times WEIGHT: what ranking adds to its score."""
-    wrong = set(misspelled)
+    words, at the level it holds each term (`found`), times WEIGHT: what ranking
+    adds to its score."""
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, float] = {}
     for memory_id, text in texts.items():
-        words = coverage.Words(opening(text))
-        share = sum(weights.get(t.word, 1.0) * words.level(t, t.word in wrong) for t in terms)
+        levels = found[memory_id].levels
+        share = 0.0
+        if any(levels):
+            words = {query_terms.fold(w) for w in opening(text).split()}
+            families = {word_forms.family(word) for word in words}
+            share = sum(
+                weights.get(t.word, 1.0) * level
+                for t, level in zip(terms, levels, strict=True)
+                if level and _in(t, level, words, families)
+            )
         out[memory_id] = WEIGHT * share / total
     return out
