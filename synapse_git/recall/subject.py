@@ -29,8 +29,8 @@ def opening(text: str) -> str:
     return " ".join(query_terms.tokens(text[:_OPENING_CHARS])[:OPENING])
 
 
-def _in(term: Term, level: float, words: set[str], families: set[str]) -> bool:
-    if word_forms.family(term.word) in families:
+def _in(term: Term, family: str, level: float, words: set[str], families: set[str]) -> bool:
+    if family in families:
         return True
     if level == coverage.TYPO:
         return any(word_forms.close(term.word, word) for word in words)
@@ -47,17 +47,20 @@ def held(
     words, at the level it holds each term (`found`), times WEIGHT: what ranking
     adds to its score."""
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
+    keyed = [(t, word_forms.family(t.word), weights.get(t.word, 1.0) / total) for t in terms]
     out: dict[int, float] = {}
     for memory_id, text in texts.items():
         levels = found[memory_id].levels
         share = 0.0
         if any(levels):
-            words = {query_terms.fold(w) for w in opening(text).split()}
+            words = {
+                query_terms.fold(w) for w in query_terms.tokens(text[:_OPENING_CHARS])[:OPENING]
+            }
             families = {word_forms.family(word) for word in words}
             share = sum(
-                weights.get(t.word, 1.0) * level
-                for t, level in zip(terms, levels, strict=True)
-                if level and _in(t, level, words, families)
+                weight * level
+                for (t, family, weight), level in zip(keyed, levels, strict=True)
+                if level and _in(t, family, level, words, families)
             )
-        out[memory_id] = WEIGHT * share / total
+        out[memory_id] = WEIGHT * share
     return out
