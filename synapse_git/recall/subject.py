@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from synapse_git.recall import coverage, query_terms, vocabulary, word_forms
+from synapse_git.recall import coverage, word_forms
 from synapse_git.recall.query_terms import Term
 
 # Tuned on the dev sets (tests/recall/sets): four or more words reach into the
@@ -24,17 +24,19 @@ _OPENING_CHARS = 80
 
 
 def opening(text: str) -> str:
-    """The first OPENING words of `text`."""
-    # Cut before tokenizing: a body may be 16 KiB and only its opening is wanted.
-    return " ".join(query_terms.tokens(text[:_OPENING_CHARS])[:OPENING])
+    """The first OPENING words of `text` (split at spaces), lower-cased."""
+    # Cut before splitting: a body may be 16 KiB and only its opening is wanted.
+    return " ".join(text[:_OPENING_CHARS].lower().split(maxsplit=OPENING)[:OPENING])
 
 
-def _in(term: Term, family: str, level: float, words: set[str], families: set[str]) -> bool:
-    if family in families:
-        return True
-    if level == coverage.TYPO:
-        return any(word_forms.close(term.word, word) for word in words)
-    return level == coverage.SYNONYM and vocabulary.held(term.alike, words, families, "")
+def _starts_word(key: str, text: str) -> bool:
+    """Whether a word of `text` starts with `key` (`deploy` in `deploys go out`)."""
+    at = text.find(key)
+    while at >= 0:
+        if at == 0 or not text[at - 1].isalnum():
+            return True
+        at = text.find(key, at + 1)
+    return False
 
 
 def held(
@@ -47,20 +49,25 @@ def held(
     words, at the level it holds each term (`found`), times WEIGHT: what ranking
     adds to its score."""
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
-    keyed = [(t, word_forms.family(t.word), weights.get(t.word, 1.0) / total) for t in terms]
+    # A term is in the opening when one of its keys starts a word there: its
+    # family (`deploy` for `deployment`) or, for a word of the same meaning, theirs.
+    keyed = [
+        (
+            {term.raw, word_forms.family(term.word), *map(word_forms.family, term.alike)},
+            weights.get(term.word, 1.0) / total,
+        )
+        for term in terms
+    ]
     out: dict[int, float] = {}
     for memory_id, text in texts.items():
         levels = found[memory_id].levels
         share = 0.0
         if any(levels):
-            words = {
-                query_terms.fold(w) for w in query_terms.tokens(text[:_OPENING_CHARS])[:OPENING]
-            }
-            families = {word_forms.family(word) for word in words}
+            start = opening(text)
             share = sum(
                 weight * level
-                for (t, family, weight), level in zip(keyed, levels, strict=True)
-                if level and _in(t, family, level, words, families)
+                for (keys, weight), level in zip(keyed, levels, strict=True)
+                if level and any(key in start and _starts_word(key, start) for key in keys)
             )
         out[memory_id] = WEIGHT * share
     return out

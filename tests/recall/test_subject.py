@@ -44,4 +44,4 @@ def test_an_opening_word_does_not_make_weak_evidence_strong(svc: Synapse, here: 
     [note] = remember(svc, here, "Deploys need an approval in the release channel.")
     [candidate] = svc.recall("deploy wifi printer badge office", here, explain=True).candidates
     assert candidate.id == note and candidate.about > 0 and candidate.weak
-    assert subject.opening("The main database is PostgreSQL 15.") == "The main database"
+    assert subject.opening("The main database is PostgreSQL 15.") == "the main database"
