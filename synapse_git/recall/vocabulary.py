@@ -160,6 +160,14 @@ def _table() -> dict[str, tuple[str, ...]]:
     return _groups()
 
 
+# A word that, in a question holding the question word beside it, asks for a
+# kind of answer (`how long`: a duration): a note holding the answer states it
+# in these words, seldom in the question's.
+_ASKED: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "long": (("how", ("seconds", "minutes", "hours", "days", "weeks", "months", "ttl", "expire")),),
+}
+
+
 @functools.lru_cache(maxsize=65536)
 def equivalents(word: str, asked: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The other words of `word`'s group, not forms of `word` itself (at most
@@ -175,13 +183,6 @@ def equivalents(word: str, asked: frozenset[str] = frozenset()) -> tuple[str, ..
         group = table.get(own)
     others = [e for e in group or () if e != word and word_forms.family(e) != own]
     return tuple(others[:MAX_EQUIVALENTS])
-
-
-# A question word and the word after it that ask for a kind of answer: a note
-# holding the answer states it in these words, seldom in the question's.
-_ASKED: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "long": (("how", ("seconds", "minutes", "hours", "days", "weeks", "months", "ttl", "expire")),),
-}
 
 
 @functools.lru_cache(maxsize=4096)
