@@ -17,12 +17,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from synapse_git.recall import query_terms, word_forms
+from synapse_git.recall import query_terms, vocabulary, word_forms
 from synapse_git.recall.query_terms import Term
 
 EXACT = 1.0
 STEM = 0.85
 TYPO = 0.8
+SYNONYM = 0.6  # a word of the same meaning (recall/vocabulary.py), below any form of the word
 SUBSTRING = 0.5
 # Below this share the evidence is weak: the memory holds only a small,
 # common part of what was asked (tuned on the dev sets in tests/recall/sets).
@@ -105,13 +106,15 @@ class Words:
         return key in self.families
 
     def level(self, term: Term, misspelled: bool) -> float:
-        """How this text holds `term`: EXACT, STEM, TYPO, SUBSTRING or 0."""
+        """How this text holds `term`: EXACT, STEM, TYPO, SYNONYM, SUBSTRING or 0."""
         if self.has(term.word):
             return EXACT
         if self.has_family(term.word):
             return STEM
         if misspelled and any(word_forms.close(term.word, word) for word in self.words):
             return TYPO
+        if term.alike and vocabulary.held(term.alike, self.words, self.families, self.folded):
+            return SYNONYM
         if term.substring and (term.raw in self.lower or term.word in self.folded):
             return SUBSTRING
         return 0.0

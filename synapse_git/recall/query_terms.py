@@ -37,6 +37,8 @@ class Term:
     word: str
     raw: str
     shaped: bool = False  # digits, camelCase or CJK: a piece of an identifier or a text run
+    # Words of the same meaning (recall/vocabulary.py), filled in by ranking.search.
+    alike: tuple[str, ...] = ()
 
     @property
     def substring(self) -> bool:

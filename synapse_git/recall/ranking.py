@@ -12,7 +12,14 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from synapse_git.recall import coverage, index_ranking, query_terms, word_forms
+from synapse_git.recall import (
+    coverage,
+    index_ranking,
+    query_terms,
+    subject,
+    vocabulary,
+    word_forms,
+)
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
@@ -34,6 +41,7 @@ class Candidate:
     held: tuple[str, ...]
     verdict: str = "kept"
     share: float = 1.0  # coverage of the question (recall/coverage.py)
+    about: float = 0.0  # the question held in its opening words (recall/subject.py)
 
     @property
     def weak(self) -> bool:
@@ -163,6 +171,24 @@ def _forms(query: Query, counts: TermCounts | None = None) -> dict[str, list[str
     }
 
 
+def _with_equivalents(counts: TermCounts, query: Query) -> Query:
+    """`query` with each term's synonyms (none for a word in COMMON_AT or more
+    memories, as _forms). Words of one group in the question ("documented in the
+    wiki") get none: one word of a note would count for both."""
+    asked = frozenset(query.dropped)
+    found = {term.word: vocabulary.equivalents(term.word, asked) for term in query.terms}
+    families = {word_forms.family(term.word) for term in query.terms}
+    terms = tuple(
+        replace(term, alike=alike)
+        if (alike := found[term.word])
+        and not families & {word_forms.family(word) for word in alike}
+        and counts("memory", term.word) < COMMON_AT
+        else term
+        for term in query.terms
+    )
+    return replace(query, terms=terms)
+
+
 def search(
     conn: sqlite3.Connection,
     query: Query,
@@ -183,8 +209,12 @@ def search(
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
     forms = _forms(query, counts)
+    # Words of the same meaning are searched beside the word's own forms, and stand
+    # in for it in its rarity and the misspelling test (recall/vocabulary.py).
+    query = _with_equivalents(counts, query)
+    alike = {term.word: [*forms[term.word], *term.alike] for term in query.terms}
     substrings = [term.raw for term in query.terms if term.substring]
-    family = [form for word in words for form in forms[word]]
+    family = [form for word in words for form in alike[word]]
     porter = index_ranking.plan_for(counts, "memory", [*words, *family, *query.joined], notes)
     for term in query.terms:
         # A word in a large share of the store is at least as common as a
@@ -195,7 +225,7 @@ def search(
     porter_ids = index_ranking.rank(conn, "memory", porter, projects, depth)
     gram_ids = index_ranking.rank(conn, "memorygram", gram, projects, depth)
 
-    rescued = _misspelled(counts, query.terms, forms)
+    rescued = _misspelled(counts, query.terms, alike)
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
@@ -208,15 +238,17 @@ def search(
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
     fused = fuse((porter_ids, gram_ids), K)
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
-    weights = _weights(counts, query.terms, forms, total)
+    weights = _weights(counts, query.terms, alike, total)
+    texts = shared.texts_of(conn, ids) if ids else {}
     held = coverage.assess(
-        shared.texts_of(conn, ids) if ids else {},
+        texts,
         query.terms,
         weights,
         [term.word for term in rescued],
         (*query.compounds, *query.joined),
         shared.words,
     )
+    about = subject.held(texts, query.terms, weights, held)
     candidates = []
     for memory_id in ids:
         found = held[memory_id]
@@ -225,8 +257,12 @@ def search(
             # letters with the question (a misspelling rescue's near miss).
             continue
         ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
-        score = found.share + fused[memory_id]
-        candidates.append(Candidate(memory_id, *ranks, score, found.terms, share=found.share))
+        score = found.share + about[memory_id] + fused[memory_id]
+        candidates.append(
+            Candidate(
+                memory_id, *ranks, score, found.terms, share=found.share, about=about[memory_id]
+            )
+        )
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
         candidates = cut_floor(candidates)

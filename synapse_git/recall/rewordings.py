@@ -58,7 +58,8 @@ def search(
 
 def union(searches: Sequence[Search]) -> Search:
     """One search from several: a candidate's share is its best in any of them,
-    its score the best weighted share plus the weighted reciprocal ranks."""
+    its score the best weighted share (and opening, recall/subject.py) plus the weighted
+    reciprocal ranks."""
     first = searches[0]
     if len(searches) == 1:
         return first
@@ -70,7 +71,7 @@ def union(searches: Sequence[Search]) -> Search:
         weight = 1.0 if n == 0 else WEIGHT
         for position, c in enumerate(found.candidates, start=1):
             fused[c.id] = fused.get(c.id, 0.0) + weight / (ranking.K + position)
-            weighted[c.id] = max(weighted.get(c.id, 0.0), weight * c.share)
+            weighted[c.id] = max(weighted.get(c.id, 0.0), weight * (c.share + c.about))
             held.setdefault(c.id, {}).update(dict.fromkeys(c.held))
             if c.id not in best or c.share > best[c.id].share:
                 best[c.id] = c

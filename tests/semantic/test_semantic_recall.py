@@ -29,8 +29,9 @@ NOTES = [
     "Never force-push to main: the release job tags from it.",
     WEBHOOK,
 ]
-# Shares no word with WEBHOOK: only its meaning can find it.
-PARAPHRASE = "how long do we wait between attempts when a charge notification fails"
+# Shares no word with WEBHOOK, nor a word of the same meaning or the duration
+# "how long" asks for (recall/vocabulary.py): only its meaning can find it.
+PARAPHRASE = "what is the delay between attempts when a charge notification fails"
 
 
 @pytest.fixture(autouse=True)
