@@ -17,6 +17,8 @@ from synapse_git.errors import SynapseError
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
+from synapse_git.semantic import status as semantic_status
+from synapse_git.semantic.status import SemanticStatus
 from synapse_git.settings import Config
 from synapse_git.store import location, readonly
 from synapse_git.store.schema import SCHEMA_VERSION
@@ -35,6 +37,7 @@ class Status:
     hooks_folder: Path | None
     hooks: dict[str, str] = field(default_factory=dict)
     clients: list[mcp_config.Found] = field(default_factory=list)
+    semantic: SemanticStatus | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +57,7 @@ class Status:
                 **self.hooks,
             },
             "mcp_clients": [found.as_json(self.store.parent) for found in self.clients],
+            "semantic": None if self.semantic is None else self.semantic.as_json(),
         }
 
 
@@ -65,6 +69,7 @@ def gather(config: Config, scope: Scope) -> Status:
     global_live = project_live = None if path.exists() else 0
     if scope.project is None:
         project_live = None
+    semantic = None
     try:
         conn = readonly.open_readonly(path)
         if conn is not None:
@@ -74,10 +79,14 @@ def gather(config: Config, scope: Scope) -> Status:
                 global_live = int(live.get("", 0))
                 if scope.project is not None:
                     project_live = int(live.get(scope.project, 0))
+                semantic = semantic_status.gather(conn)
     except SynapseError as exc:
         problem = str(exc)
     except sqlite3.Error as exc:
         problem = f"cannot read {path} ({exc}): `synapse memory check` says more"
+    if semantic is None:
+        # No store (or none readable): whether the extra could run is still worth saying.
+        semantic = semantic_status.gather(None)
     hooks_folder = None
     hooks: dict[str, str] = {}
     if scope.checkout is not None:
@@ -99,4 +108,5 @@ def gather(config: Config, scope: Scope) -> Status:
         hooks_folder=hooks_folder,
         hooks=hooks,
         clients=mcp_config.found_here(scope.checkout or scope.folder),
+        semantic=semantic,
     )
