@@ -10,18 +10,19 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.clients import mcp_config
 from synapse_git.errors import SynapseError
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
-from synapse_git.semantic import status as semantic_status
-from synapse_git.semantic.status import SemanticStatus
 from synapse_git.settings import Config
 from synapse_git.store import location, readonly
 from synapse_git.store.schema import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from synapse_git.semantic.status import SemanticStatus
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,9 @@ class Status:
 
 def gather(config: Config, scope: Scope) -> Status:
     """What `synapse status` reports for `scope`, read without writing anything."""
+    # Here, not at the top: `synapse --help` loads this module and nothing of the extra.
+    from synapse_git.semantic import status as semantic_status
+
     path = config.db_path
     schema = problem = None
     # With no store yet there is nothing in it; None means it could not be read.
