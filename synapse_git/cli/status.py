@@ -62,4 +62,6 @@ def lines(found: Status) -> list[str]:
         else:
             verdict = f"opens ANOTHER store: {client['store']}"
         out.append(f"mcp       {client['file']}: {verdict}")
+    if found.semantic is not None:
+        out.append(f"semantic  {found.semantic.line()}")
     return out

@@ -10,7 +10,7 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.clients import mcp_config
 from synapse_git.errors import SynapseError
@@ -20,6 +20,9 @@ from synapse_git.hooks import hook_scripts
 from synapse_git.settings import Config
 from synapse_git.store import location, readonly
 from synapse_git.store.schema import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from synapse_git.semantic.status import SemanticStatus
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Status:
     hooks_folder: Path | None
     hooks: dict[str, str] = field(default_factory=dict)
     clients: list[mcp_config.Found] = field(default_factory=list)
+    semantic: SemanticStatus | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -54,17 +58,22 @@ class Status:
                 **self.hooks,
             },
             "mcp_clients": [found.as_json(self.store.parent) for found in self.clients],
+            "semantic": None if self.semantic is None else self.semantic.as_json(),
         }
 
 
 def gather(config: Config, scope: Scope) -> Status:
     """What `synapse status` reports for `scope`, read without writing anything."""
+    # Here, not at the top: `synapse --help` loads this module and nothing of the extra.
+    from synapse_git.semantic import status as semantic_status
+
     path = config.db_path
     schema = problem = None
     # With no store yet there is nothing in it; None means it could not be read.
     global_live = project_live = None if path.exists() else 0
     if scope.project is None:
         project_live = None
+    semantic = None
     try:
         conn = readonly.open_readonly(path)
         if conn is not None:
@@ -74,10 +83,14 @@ def gather(config: Config, scope: Scope) -> Status:
                 global_live = int(live.get("", 0))
                 if scope.project is not None:
                     project_live = int(live.get(scope.project, 0))
+                semantic = semantic_status.gather(conn)
     except SynapseError as exc:
         problem = str(exc)
     except sqlite3.Error as exc:
         problem = f"cannot read {path} ({exc}): `synapse memory check` says more"
+    if semantic is None:
+        # No store (or none readable): whether the extra could run is still worth saying.
+        semantic = semantic_status.gather(None)
     hooks_folder = None
     hooks: dict[str, str] = {}
     if scope.checkout is not None:
@@ -99,4 +112,5 @@ def gather(config: Config, scope: Scope) -> Status:
         hooks_folder=hooks_folder,
         hooks=hooks,
         clients=mcp_config.found_here(scope.checkout or scope.folder),
+        semantic=semantic,
     )

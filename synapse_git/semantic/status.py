@@ -1,0 +1,63 @@
+"""What `synapse status` says about semantic recall (docs/semantic.md): on, or off
+and why; the model; how many live memories have its vectors.
+
+It only looks, like the rest of `status`: the model file's checksum is checked
+but the model is not loaded (onnxruntime costs a second to start), and the
+store is read through the caller's read-only connection.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import asdict, dataclass
+
+from synapse_git.errors import SynapseError
+from synapse_git.semantic import model
+
+NO_VECTORS = "no memory has a vector yet; run `synapse memory embed`"
+
+
+@dataclass(frozen=True)
+class SemanticStatus:
+    on: bool
+    reason: str | None  # why it is off
+    model: str
+    vectors: int | None  # live memories with a vector of `model`; None: no store to count
+    live: int | None
+
+    def as_json(self) -> dict[str, object]:
+        return asdict(self)
+
+    def line(self) -> str:
+        counted = ""
+        if self.vectors is not None and self.live is not None:
+            counted = f"{self.vectors} of {self.live} live memories have vectors"
+        if self.on:
+            return f"on: {self.model}, {counted}"
+        return f"off: {self.reason}" + (f" ({counted})" if counted else "")
+
+
+def gather(conn: sqlite3.Connection | None) -> SemanticStatus:
+    """Semantic recall as a recall here would find it; `conn` None: no store yet."""
+    vectors = live = None
+    if conn is not None:
+        live = int(conn.execute("SELECT coalesce(sum(live), 0) FROM tallies").fetchone()[0])
+        vectors = 0
+        # A store older than the vectors table is read as it is, never migrated here.
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'vectors'").fetchone():
+            vectors = int(
+                conn.execute(
+                    "SELECT count(*) FROM vectors v JOIN memories m ON m.id = v.memory_id"
+                    " WHERE m.state = 'live' AND v.model = ?",
+                    (model.MODEL_ID,),
+                ).fetchone()[0]
+            )
+    reason = model.missing()
+    if reason is None:
+        try:
+            model.verified()
+        except SynapseError as exc:
+            reason = str(exc)
+    if reason is None and not vectors:
+        reason = NO_VECTORS
+    return SemanticStatus(reason is None, reason, model.MODEL_ID, vectors, live)
