@@ -113,7 +113,7 @@ class Words:
             return STEM
         if misspelled and any(word_forms.close(term.word, word) for word in self.words):
             return TYPO
-        if term.alike and vocabulary.held(term.alike, self.words, self.families, self.folded):
+        if term.alike and vocabulary.held(term.alike, self):
             return SYNONYM
         if term.substring and (term.raw in self.lower or term.word in self.folded):
             return SUBSTRING

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Protocol
 
 from synapse_git.recall import word_forms
 
@@ -192,16 +193,26 @@ def _pattern(entries: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(words) + r")\b")
 
 
-def held(found: tuple[str, ...], words: set[str], families: set[str], folded: str) -> bool:
-    """Whether a text (its folded `words`, their `families`, its `folded` whole)
-    holds one of the words `found` (a term's equivalents)."""
+class Text(Protocol):
+    """A text as coverage.Words sees it: asked word by word, so that a text that
+    holds a word as written is never cut into all its words (the slow path)."""
+
+    folded: str
+
+    def has(self, word: str) -> bool: ...
+
+    def has_family(self, word: str) -> bool: ...
+
+
+def held(found: tuple[str, ...], text: Text) -> bool:
+    """Whether `text` holds one of the words `found` (a term's equivalents): as
+    written, as another form of a long enough word, or as a phrase."""
     for entry in found:
         if " " in entry:
             continue
-        if entry in words:
+        if text.has(entry):
             return True
-        key = word_forms.family(entry)
-        if len(key) >= _FAMILY_AT and key in families:
+        if len(word_forms.family(entry)) >= _FAMILY_AT and text.has_family(entry):
             return True
     phrases = tuple(e for e in found if " " in e)
-    return bool(phrases) and bool(_pattern(phrases).search(folded))
+    return bool(phrases) and bool(_pattern(phrases).search(text.folded))
