@@ -18,6 +18,7 @@ from typing import Any
 from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.pair_findings import conflicts_about, conflicts_among, duplicates
 from synapse_git.drift.path_findings import stale
+from synapse_git.drift.settle import command
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import memories
 from synapse_git.store.memories import COLUMNS, Memory
@@ -91,27 +92,35 @@ def _with_authors(conn: sqlite3.Connection, findings: list[Finding]) -> list[Fin
     ]
 
 
-def _team_forks(
-    conn: sqlite3.Connection, scope: Scope, found: Sequence[Finding]
-) -> list[Finding]:
-    """A shared memory changed on two clones at once: both versions are live until a
-    person supersedes one (docs/team.md)."""
-    from synapse_git.team.forks import live_forks
+def _team_forks(conn: sqlite3.Connection, scope: Scope, found: Sequence[Finding]) -> list[Finding]:
+    """A shared memory changed on two clones at once: the merge kept both versions
+    as a chain, to be looked at by a person (docs/team.md, "Merging")."""
+    from synapse_git.team.forks import forks
 
     paired = {frozenset(f.ids) for f in found if f.kind == "conflict"}
-    return [
-        Finding(
-            "conflict",
-            (fork, original),
-            f"memory {fork} and {original} are two versions of one shared memory, changed "
-            "on two clones at once",
-            f"synapse memory supersede {original} --by {fork}",
-            newer=fork,
-            older=original,
-        )
-        for fork, original in live_forks(conn, scope.project)
-        if frozenset((fork, original)) not in paired
-    ]
+    out: list[Finding] = []
+    for fork in forks(conn, scope.project):
+        if frozenset((fork.later, fork.earlier)) in paired:
+            continue
+        if fork.chained:
+            detail = (
+                f"memory {fork.later} replaced {fork.earlier}: both are changes of one shared "
+                "memory made on two clones at once, and the merge kept the later one; check "
+                f"that {fork.later} still says what {fork.earlier} did, then forget "
+                f"{fork.earlier}"
+            )
+            suggest = command("synapse", "memory", "forget", str(fork.earlier))
+        else:
+            detail = (
+                f"memory {fork.later} and {fork.earlier} are two live versions of one shared "
+                "memory, changed on two clones at once"
+            )
+            suggest = command(
+                "synapse", "memory", "supersede", str(fork.earlier), "--by", str(fork.later)
+            )
+        ids = (fork.later, fork.earlier)
+        out.append(Finding("conflict", ids, detail, suggest, newer=fork.later, older=fork.earlier))
+    return out
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:

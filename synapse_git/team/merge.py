@@ -3,9 +3,11 @@
 Git calls it (`synapse hook merge-file %O %A %B`) only when both sides changed
 the file. Each id is merged on its own: a side that changed it wins over one
 that did not; a deletion on one side and an edit on the other keeps the edit.
-When both sides changed one memory differently, neither is lost: ours keeps
-the id and theirs is kept beside it as a fork, `ID~HASH`, so both stay live and
-drift reports the pair as a conflict until someone supersedes one of them.
+When both sides changed one memory differently, neither is lost: they become a
+supersession chain. The later change (by `updated_at`, then by its bytes, so
+every clone that merges gets the same file) keeps the id and supersedes the
+other, which is kept beside it as `ID~HASH`, superseded. Drift reports the pair
+as a conflict until someone has looked (docs/team.md, "Merging").
 """
 
 from __future__ import annotations
@@ -18,28 +20,44 @@ from synapse_git.team import records
 from synapse_git.team.records import Record
 
 FORK = "~"
+_DIGEST = 10
 
 
 class Merged(NamedTuple):
     records: dict[str, Record]
-    forks: list[tuple[str, str]]  # (the id kept, the fork of the other side's version)
+    forks: list[tuple[str, str]]  # (the id kept by the later change, the earlier one's fork)
 
 
 def fork_id(uid: str, record: Record) -> str:
-    """A stable id for the other side's version of `uid`: the same on every clone."""
-    digest = hashlib.sha256(record.line().encode("utf-8", "surrogatepass")).hexdigest()[:10]
-    return f"{uid}{FORK}{digest}"
+    """A stable id for the earlier version of `uid`: the same on every clone.
+
+    A fork of a fork is named after the first id, so that a memory edited on
+    both sides many times keeps ids of one length; `forked_from` finds it."""
+    root = forked_from(uid) or uid
+    digest = hashlib.sha256(record.line().encode("utf-8", "surrogatepass")).hexdigest()
+    # An id from a teammate's file may be long: cut it so that the fork's id is
+    # still a valid one (records.py), at worst losing the tie to its original.
+    room = records.MAX_ID - len(FORK) - _DIGEST
+    return f"{root[:room]}{FORK}{digest[:_DIGEST]}"
 
 
 def forked_from(uid: str) -> str | None:
-    """The id a fork was made from (None for an id that is no fork)."""
-    base, sep, _ = uid.rpartition(FORK)
-    return base if sep else None
+    """The first id a fork was made from (None for an id that is no fork)."""
+    base, sep, _ = uid.partition(FORK)
+    return base if sep and base else None
 
 
-def merge(
-    base: dict[str, Record], ours: dict[str, Record], theirs: dict[str, Record]
-) -> Merged:
+def _chain(uid: str, mine: Record, other: Record) -> tuple[Record, Record]:
+    """Both sides changed `uid`: the later version keeps the id and supersedes the
+    earlier, kept under a fork id. Returns (later, earlier)."""
+    earlier, later = sorted((mine, other), key=lambda r: (r.updated_at, r.line()))
+    kept = earlier._replace(id=fork_id(uid, earlier))
+    if kept.state == "live":
+        kept = kept._replace(state="superseded")
+    return later._replace(supersedes=kept.id), kept
+
+
+def merge(base: dict[str, Record], ours: dict[str, Record], theirs: dict[str, Record]) -> Merged:
     result: dict[str, Record] = {}
     forks: list[tuple[str, str]] = []
     for uid in sorted(base.keys() | ours.keys() | theirs.keys()):
@@ -52,9 +70,11 @@ def merge(
             chosen = mine
         elif mine is None or other is None:
             chosen = mine if mine is not None else other  # an edit outlives a deletion
+        elif (mine.state == "forgotten") != (other.state == "forgotten"):
+            # A forget is a deletion that keeps the line: the edit outlives it too.
+            chosen = other if mine.state == "forgotten" else mine
         else:
-            chosen = mine
-            fork = other._replace(id=fork_id(uid, other))
+            chosen, fork = _chain(uid, mine, other)
             result[fork.id] = fork
             forks.append((uid, fork.id))
         if chosen is not None:
@@ -77,8 +97,9 @@ def merge_files(base: Path, ours: Path, theirs: Path) -> tuple[int, list[str]]:
     merged = merge(sides[0][0], sides[1][0], sides[2][0])
     records.write(ours, merged.records.values())
     said = [
-        f"synapse: shared memory {kept} was changed on both sides; the other version is "
-        f"kept as {fork} (`synapse memory drift` lists the pair)"
+        f"synapse: shared memory {kept} was changed on both sides; the later change is kept "
+        f"as current and the earlier as {fork}, which it supersedes (`synapse memory drift` "
+        "lists the pair)"
         for kept, fork in merged.forks
     ]
     return 0, said

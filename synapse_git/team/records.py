@@ -19,7 +19,8 @@ FOLDER = ".synapse"
 FILE = ".synapse/memories.jsonl"
 ATTRIBUTES_LINE = f"{FILE} merge=synapse"
 STATES = ("live", "superseded", "forgotten")
-_ID = re.compile(r"[^\s]{1,80}")
+MAX_ID = 80
+_ID = re.compile(rf"[^\s]{{1,{MAX_ID}}}")
 MAX_LINE_BYTES = 1024 * 1024 + 64 * 1024  # a body at its limit plus the other fields
 _KEYS = {
     "id", "body", "source", "author", "created_at", "updated_at", "supersedes", "state"

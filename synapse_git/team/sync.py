@@ -169,7 +169,14 @@ def _supersede(
     if old_id is None or old_id == new_id:
         return
     old = memories.get(conn, old_id, [project], hidden=True)
-    if old is None or old.state != "live":
+    if old is None:
+        return
+    if old.state == "superseded" and old.superseded_by is None:
+        # It arrived superseded (the earlier half of a merge's chain): tie it to
+        # the memory that supersedes it, so history and drift can follow the chain.
+        memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
+        return
+    if old.state != "live":
         return
     memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
     report.superseded.append(old_id)

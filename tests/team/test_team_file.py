@@ -29,7 +29,7 @@ def test_lines_are_canonical_and_sorted() -> None:
 
 def test_bad_lines_are_named_with_their_number() -> None:
     good = record("a", "fine").line()
-    text = "\n".join([good, "not json", '{"id": "x"}', good, '[1, 2]', "{" * 100000])
+    text = "\n".join([good, "not json", '{"id": "x"}', good, "[1, 2]", "{" * 100000])
     found, errors = records.parse(text)
     assert list(found) == ["a"]
     assert [e.number for e in errors] == [2, 3, 4, 5, 6]
@@ -37,26 +37,69 @@ def test_bad_lines_are_named_with_their_number() -> None:
     assert "missing" in errors[1].reason
 
 
-def test_merge_takes_each_sides_change_and_forks_a_double_edit() -> None:
+def test_merge_takes_each_sides_change_and_chains_a_double_edit() -> None:
     base = {"a": record("a", "A"), "b": record("b", "B"), "c": record("c", "C")}
-    ours = {**base, "a": record("a", "A ours"), "n1": record("n1", "new ours")}
+    ours = {**base, "a": record("a", "A ours")._replace(updated_at="2026-03-01")}
+    ours["n1"] = record("n1", "new ours")
     ours.pop("c")
-    theirs = {**base, "b": record("b", "B theirs"), "a": record("a", "A theirs")}
+    theirs = {**base, "b": record("b", "B theirs"), "a": record("a", "A theirs", supersedes="z")}
     theirs["n2"] = record("n2", "new theirs")
     merged = merge(base, ours, theirs)
-    assert merged.records["a"].body == "A ours"
     assert merged.records["b"].body == "B theirs"
     assert "c" not in merged.records  # deleted on our side, untouched on theirs
     assert {"n1", "n2"} <= merged.records.keys()
     ((kept, fork),) = merged.forks
     assert kept == "a" and forked_from(fork) == "a"
-    assert merged.records[fork].body == "A theirs"
+    # The later change keeps the id and supersedes the earlier, kept as a fork
+    # that still says what it superseded: one chain z <- a~HASH <- a.
+    later, earlier = merged.records["a"], merged.records[fork]
+    assert (later.body, later.state, later.supersedes) == ("A ours", "live", fork)
+    assert (earlier.body, earlier.state, earlier.supersedes) == ("A theirs", "superseded", "z")
+    # Whichever side merges, every clone gets the same file.
+    assert merge(base, theirs, ours) == merged
+
+
+def test_the_later_change_wins_whichever_side_it_is_on() -> None:
+    base = {"a": record("a", "A")}
+    late = record("a", "late")._replace(updated_at="2026-05-05")
+    early = record("a", "early")._replace(updated_at="2026-04-04")
+    for ours, theirs in ((late, early), (early, late)):
+        merged = merge(base, {"a": ours}, {"a": theirs})
+        assert merged.records["a"].body == "late"
+        assert [r.body for r in merged.records.values() if r.state == "superseded"] == ["early"]
 
 
 def test_an_edit_outlives_a_deletion() -> None:
     base = {"a": record("a", "A")}
     assert merge(base, {}, {"a": record("a", "A2")}).records["a"].body == "A2"
     assert merge(base, {"a": record("a", "A3")}, {}).records["a"].body == "A3"
+
+
+def test_an_edit_outlives_a_forget() -> None:
+    base = {"a": record("a", "A")}
+    forgot = {"a": record("a", "A", "forgotten")._replace(updated_at="2026-09-09")}
+    edited = {"a": record("a", "A2")}
+    for ours, theirs in ((forgot, edited), (edited, forgot)):
+        merged = merge(base, ours, theirs)
+        assert merged.records == {"a": edited["a"]} and merged.forks == []
+
+
+def test_forks_of_forks_keep_short_valid_ids() -> None:
+    uid = "0f8fad5b-d9cb-469f-a165-70867728950e"
+    current = {uid: record(uid, "v0")}
+    for n in range(1, 12):
+        base = current
+        ours = {**base, uid: record(uid, f"ours {n}")._replace(updated_at=f"2026-02-{n:02}")}
+        theirs = {**base, uid: record(uid, f"theirs {n}")}
+        current = merge(base, ours, theirs).records
+    text = records.render(current.values())
+    parsed, errors = records.parse(text)
+    assert errors == [] and len(parsed) == 12
+    assert {forked_from(k) or k for k in parsed} == {uid}
+    # A teammate's id at the length limit still forks into a valid id.
+    long = "x" * records.MAX_ID
+    merged = merge({long: record(long, "A")}, {long: record(long, "B")}, {long: record(long, "C")})
+    assert records.parse(records.render(merged.records.values()))[1] == []
 
 
 versions = st.dictionaries(
@@ -79,11 +122,19 @@ def test_no_side_s_change_is_ever_lost(
         for uid, rec in side.items():
             if base.get(uid) != rec:
                 assert (uid, rec.body) in bodies
-    # Merging is symmetric up to which side keeps the id.
-    swapped = merge(base, theirs, ours)
-    assert {forked_from(k) or k for k in swapped.records} == {
-        forked_from(k) or k for k in merged.records
-    }
+    # Merging is symmetric: whichever clone merges, the file is the same.
+    assert merge(base, theirs, ours) == merged
+    assert all(
+        len(
+            [
+                r
+                for r in merged.records.values()
+                if r.state == "live" and (forked_from(r.id) or r.id) == uid
+            ]
+        )
+        <= 1
+        for uid in base.keys() | ours.keys() | theirs.keys()
+    )
 
 
 def test_merge_files_leaves_malformed_input_to_git(tmp_path: Path) -> None:

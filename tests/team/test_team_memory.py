@@ -92,7 +92,7 @@ def test_two_teammates_sharing_at_once_merge_without_conflict_markers(
     assert alice.recall("feature flags file")
 
 
-def test_both_editing_one_shared_memory_keeps_both_and_drift_reports_it(
+def test_both_editing_one_shared_memory_keeps_a_chain_and_drift_reports_it(
     team: tuple[Clone, Clone],
 ) -> None:
     alice, bob = team
@@ -101,26 +101,47 @@ def test_both_editing_one_shared_memory_keeps_both_and_drift_reports_it(
     alice.git("push", "-q", "origin", "main")
     bob.git("pull", "-q", "origin", "main")
     bobs = int(bob.recall("API timeout")[0]["id"])  # type: ignore[call-overload]
-    alice.cli("memory", "edit", str(shared), "The API timeout is 45 seconds.")
-    alice.commit_all("Alice's timeout")
     bob.cli("memory", "edit", str(bobs), "The API timeout is 60 seconds.")
     bob.commit_all("Bob's timeout")
+    alice.cli("memory", "edit", str(shared), "The API timeout is 45 seconds.")
+    alice.commit_all("Alice's timeout")  # the later change
     alice.git("push", "-q", "origin", "main")
     merged = bob.git("pull", "-q", "--no-edit", "origin", "main")
     assert "changed on both sides" in merged.stdout + merged.stderr
     text = (bob.path / TEAM_FILE).read_text("utf-8")
     assert "<<<<<<<" not in text
-    bodies = {line["body"] for line in bob.team_lines()}
-    assert {"The API timeout is 45 seconds.", "The API timeout is 60 seconds."} <= bodies
+    lines = {str(line["body"]): line for line in bob.team_lines()}
+    later = lines["The API timeout is 45 seconds."]
+    earlier = lines["The API timeout is 60 seconds."]
+    # One chain, never a lost version: the later edit is current and supersedes the other.
+    assert (later["state"], later["supersedes"]) == ("live", earlier["id"])
+    assert earlier["state"] == "superseded"
+    hits = {str(hit["body"]) for hit in bob.recall("API timeout seconds")}
+    assert "The API timeout is 45 seconds." in hits
+    assert "The API timeout is 60 seconds." not in hits
     drift = bob.cli("memory", "drift", "--json", "--kind", "conflict", ok=False)
     assert drift.returncode == 1
-    findings = json.loads(drift.stdout)["findings"]
-    pair = next(f for f in findings if len(f["ids"]) == 2)
-    # Each side of the pair is labeled with who shared it.
+    (pair,) = [f for f in json.loads(drift.stdout)["findings"] if len(f["ids"]) == 2]
+    current, older = pair["newer"], pair["older"]
+    assert current == bobs  # Bob's memory now holds the current text, and his in history
+    assert "60 seconds" in bob.cli("memory", "history", str(older)).stdout
     assert set(pair["authors"].values()) == {"Alice <alice@example.com>"}
     assert "shared by Alice <alice@example.com>" in bob.cli("memory", "drift", ok=False).stdout
-    bodies_live = {str(hit["body"]) for hit in bob.recall("API timeout seconds")}
-    assert {"The API timeout is 45 seconds.", "The API timeout is 60 seconds."} <= bodies_live
+    assert pair["suggest"] == f"synapse memory forget {older}"
+
+    # Alice pulls the merge: the same chain and the same finding on her clone.
+    bob.git("push", "-q", "origin", "main")
+    alice.git("pull", "-q", "origin", "main")
+    hers = json.loads(alice.cli("memory", "drift", "--json", "--kind", "conflict", ok=False).stdout)
+    (mirror,) = [f for f in hers["findings"] if len(f["ids"]) == 2]
+    assert mirror["newer"] == shared
+    # Looking and settling it: forgetting the earlier version clears it for the team.
+    alice.cli("memory", "forget", str(mirror["older"]))
+    assert alice.cli("memory", "drift", "--kind", "conflict").returncode == 0
+    alice.commit_all("Settle the timeout")
+    alice.git("push", "-q", "origin", "main")
+    bob.git("pull", "-q", "origin", "main")
+    assert bob.cli("memory", "drift", "--kind", "conflict").returncode == 0
 
 
 def test_a_secret_shaped_memory_is_refused(team: tuple[Clone, Clone]) -> None:
