@@ -121,7 +121,9 @@ def test_an_interrupted_embed_keeps_finished_batches_and_a_rerun_resumes(
     monkeypatch.setenv("SYNAPSE_SEMANTIC", "off")
     lines = [
         json.dumps({"body": f"Fact {n}: service {n} listens on port {8000 + n}.", "project": None})
-        for n in range(400)
+        # Enough that the back-fill is still running when the first batch is seen,
+        # even on a fast machine: 400 could all be done before the signal landed.
+        for n in range(_TO_EMBED)
     ]
     assert run_cli("memory", "import", "-", stdin="\n".join(lines)).returncode == 0
     monkeypatch.setenv("SYNAPSE_SEMANTIC", "on")
@@ -132,7 +134,7 @@ def test_an_interrupted_embed_keeps_finished_batches_and_a_rerun_resumes(
     )
     try:
         while _vectors(db) == 0 and running.poll() is None:
-            time.sleep(0.05)
+            time.sleep(0.01)
         running.send_signal(signal.SIGINT)
         _, err = running.communicate(timeout=60)
     finally:
@@ -140,9 +142,12 @@ def test_an_interrupted_embed_keeps_finished_batches_and_a_rerun_resumes(
     done = _vectors(db)
     assert running.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
-    assert 0 < done < 400
+    assert 0 < done < _TO_EMBED
     rerun = json.loads(run_cli("memory", "embed", "--json").stdout)
-    assert rerun == {"embedded": 400 - done, "remaining": 0, "notice": None}
+    assert rerun == {"embedded": _TO_EMBED - done, "remaining": 0, "notice": None}
+
+
+_TO_EMBED = 1000
 
 
 def _vectors(db: Path) -> int:
