@@ -57,3 +57,26 @@ def test_a_rewording_with_the_questions_words_reads_nothing_again(
     texts = [sql for sql in both if "substr(CAST(body" in sql]
     read = [i for sql in texts for i in re.findall(r"\d+", sql.rsplit("IN", 1)[1])]
     assert read and len(read) == len(set(read))
+
+
+def test_forms_that_find_nothing_more_are_not_searched(conn: sqlite3.Connection) -> None:
+    # `deploy` is given derived forms (`deployment`, `deployal`, ...) that no memory
+    # here holds apart from `deploy` itself: one look-up rules them all out.
+    sent = _statements(conn, ["deploy"])
+    counting = f"LIMIT {index_ranking.COMMON_AT}"
+    counted = [sql for sql in sent if counting in sql]
+    assert counted and not [sql for sql in counted if "deployment" in sql or "deployal" in sql]
+    ranked = rewordings.search(conn, [query_terms.parse("deploy")], [])
+    assert ranked.porter_expr == '"deploy"'
+    assert sorted(c.id for c in ranked.candidates) == [1, 3]
+
+
+def test_forms_that_find_more_are_searched(conn: sqlite3.Connection) -> None:
+    with database.transaction(conn):
+        conn.execute(
+            "INSERT INTO memories (body, source, project, created_at, updated_at, norm)"
+            " VALUES ('Each deployment is logged.', '', NULL, '2025-01-02', 'x', 'k')"
+        )
+    ranked = rewordings.search(conn, [query_terms.parse("deploy")], [])
+    assert '"deployment"' in (ranked.porter_expr or "")
+    assert sorted(c.id for c in ranked.candidates) == [1, 3, 5]
