@@ -328,13 +328,20 @@ def _misspelled(
     ]
 
 
+def floor_verdict(share: float, best: float) -> str | None:
+    """Why a candidate covering `share` of the question is cut when the best covers
+    `best`, or None when it is kept."""
+    if share * 2 < best:
+        return f"floor: covers {share:.2f} of the question, the best {best:.2f}"
+    return None
+
+
 def cut_floor(candidates: list[Candidate]) -> list[Candidate]:
     """Cut (mark) the candidates covering less than half the best one's share."""
     best = max((c.share for c in candidates), default=0.0)
     out = []
     for c in candidates:
-        if c.share * 2 < best:
-            verdict = f"floor: covers {c.share:.2f} of the question, the best {best:.2f}"
+        if (verdict := floor_verdict(c.share, best)) is not None:
             c = replace(c, verdict=verdict)
         out.append(c)
     return out

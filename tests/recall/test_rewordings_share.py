@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from synapse_git.recall import index_ranking, query_terms, rewordings
+from synapse_git.recall import index_ranking, query_terms, ranking, rewordings
 from synapse_git.store import database
 from synapse_git.textrules import norm_key
 
@@ -80,3 +80,11 @@ def test_forms_that_find_more_are_searched(conn: sqlite3.Connection) -> None:
     ranked = rewordings.search(conn, [query_terms.parse("deploy")], [])
     assert '"deployment"' in (ranked.porter_expr or "")
     assert sorted(c.id for c in ranked.candidates) == [1, 3, 5]
+
+
+def test_a_rewording_is_ranked_less_deep_than_the_question(conn: sqlite3.Connection) -> None:
+    sent = _statements(conn, ["billing", "ledger"])
+    limits = [
+        int(m) for sql in sent for m in re.findall(r"bm25\(memory, 1.0, 0.3\).*LIMIT (\d+)", sql)
+    ]
+    assert limits == [ranking.DEPTH * 2, rewordings.REWORDED_DEPTH * 2]
