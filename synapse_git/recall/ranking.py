@@ -16,6 +16,7 @@ from synapse_git.recall import (
     coverage,
     index_ranking,
     query_terms,
+    stems,
     subject,
     vocabulary,
     word_forms,
@@ -23,7 +24,6 @@ from synapse_git.recall import (
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
-from synapse_git.store import fts
 from synapse_git.store.memories import COLUMNS, Memory
 
 K = 60
@@ -125,23 +125,6 @@ class Shared:
     read: dict[tuple[str, str], index_ranking.Answer] = field(default_factory=dict)
     texts: dict[int, str] = field(default_factory=dict)
     words: dict[int, coverage.Words] = field(default_factory=dict)
-    # Whether a word's other forms find a memory the word itself does not.
-    widens: dict[str, bool] = field(default_factory=dict)
-
-    def forms_that_widen(
-        self, conn: sqlite3.Connection, counts: TermCounts, word: str, forms: list[str]
-    ) -> list[str]:
-        """`forms`, or none when every memory holding one of them holds `word` too.
-        Porter stems most derived forms a word is given (`quasarment`, `quasare`)
-        as it stems the word: searched beside it they find nothing more, cost one
-        look-up each, and make bm25 score the one word once per form."""
-        if not forms or not counts("memory", word):
-            return forms
-        if word not in self.widens:
-            expr = f"({fts.any_of(forms)}) NOT {fts.quote(word)}"
-            found = conn.execute("SELECT 1 FROM memory WHERE memory MATCH ? LIMIT 1", (expr,))
-            self.widens[word] = found.fetchone() is not None
-        return forms if self.widens[word] else []
 
     def texts_of(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
         unread = [i for i in ids if i not in self.texts]
@@ -180,11 +163,12 @@ def _near_misses(
 def _forms(query: Query, counts: TermCounts | None = None) -> dict[str, list[str]]:
     """Each term's other family members (word_forms.variants), searched in the porter
     index; none for a word in COMMON_AT or more memories, whose family is as common
-    and would only cost the reading that shows it."""
+    and would only cost the reading that shows it, and none the porter stemmer takes
+    for the word or for another of them (recall/stems.py)."""
     return {
         term.word: []
         if counts is not None and counts("memory", term.word) >= COMMON_AT
-        else word_forms.variants(term.word)
+        else stems.apart(term.word, word_forms.variants(term.word))
         for term in query.terms
     }
 
@@ -226,10 +210,7 @@ def search(
     counts = TermCounts(conn, shared.read)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
-    forms = {
-        word: shared.forms_that_widen(conn, counts, word, found)
-        for word, found in _forms(query, counts).items()
-    }
+    forms = _forms(query, counts)
     # Words of the same meaning are searched beside the word's own forms, and stand
     # in for it in its rarity and the misspelling test (recall/vocabulary.py).
     query = _with_equivalents(counts, query)

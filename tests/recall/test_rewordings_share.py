@@ -59,26 +59,23 @@ def test_a_rewording_with_the_questions_words_reads_nothing_again(
     assert read and len(read) == len(set(read))
 
 
-def test_forms_that_find_nothing_more_are_not_searched(conn: sqlite3.Connection) -> None:
-    # `deploy` is given derived forms (`deployment`, `deployal`, ...) that no memory
-    # here holds apart from `deploy` itself: one look-up rules them all out.
+def test_forms_the_stemmer_takes_for_the_word_are_not_searched(
+    conn: sqlite3.Connection,
+) -> None:
+    # Porter stems `deploye`, `deployment` and `deployal` alike: one look-up serves all.
     sent = _statements(conn, ["deploy"])
-    counting = f"LIMIT {index_ranking.COMMON_AT}"
-    counted = [sql for sql in sent if counting in sql]
-    assert counted and not [sql for sql in counted if "deployment" in sql or "deployal" in sql]
-    ranked = rewordings.search(conn, [query_terms.parse("deploy")], [])
-    assert ranked.porter_expr == '"deploy"'
-    assert sorted(c.id for c in ranked.candidates) == [1, 3]
+    counted = [sql for sql in sent if f"LIMIT {index_ranking.COMMON_AT}" in sql]
+    alike = ('"deploye"', '"deployment"', '"deployal"')
+    assert len([sql for sql in counted if any(form in sql for form in alike)]) == 1
 
 
-def test_forms_that_find_more_are_searched(conn: sqlite3.Connection) -> None:
+def test_another_form_still_finds_what_the_word_does_not(conn: sqlite3.Connection) -> None:
     with database.transaction(conn):
         conn.execute(
             "INSERT INTO memories (body, source, project, created_at, updated_at, norm)"
             " VALUES ('Each deployment is logged.', '', NULL, '2025-01-02', 'x', 'k')"
         )
     ranked = rewordings.search(conn, [query_terms.parse("deploy")], [])
-    assert '"deployment"' in (ranked.porter_expr or "")
     assert sorted(c.id for c in ranked.candidates) == [1, 3, 5]
 
 
