@@ -10,7 +10,6 @@ once of a table in memory and kept for the life of the process.
 
 from __future__ import annotations
 
-import functools
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -18,8 +17,12 @@ from collections.abc import Sequence
 # The porter index's tokenizer, as store/schema.py declares it.
 TOKENIZE = "porter unicode61"
 
+# Stems kept at most; past it they are forgotten and asked again.
+KEEP = 65536
+
 _lock = threading.Lock()
 _tables: list[sqlite3.Connection] = []
+_known: dict[str, tuple[str, ...]] = {}
 
 
 def _table() -> sqlite3.Connection:
@@ -31,29 +34,45 @@ def _table() -> sqlite3.Connection:
     return _tables[0]
 
 
-@functools.lru_cache(maxsize=65536)
-def stem(word: str) -> tuple[str, ...]:
-    """The tokens the porter index makes of `word`, in order (one for a plain word)."""
+def stems(words: Sequence[str]) -> list[tuple[str, ...]]:
+    """The tokens the porter index makes of each of `words`, in order (one for a
+    plain word); the words not asked before are asked together."""
     with _lock:
-        conn = _table()
-        # Written and read inside one transaction that is rolled back: the table
-        # stays empty, and no word ever meets another.
-        conn.execute("BEGIN")
-        try:
-            conn.execute("INSERT INTO words (rowid, word) VALUES (1, ?)", (word,))
-            rows = conn.execute("SELECT term FROM stems ORDER BY offset").fetchall()
-        finally:
-            conn.execute("ROLLBACK")
-    return tuple(str(row[0]) for row in rows)
+        missing = list(dict.fromkeys(word for word in words if word not in _known))
+        if missing:
+            if len(_known) + len(missing) > KEEP:
+                _known.clear()
+                missing = list(dict.fromkeys(words))
+            _known.update(_ask(missing))
+        return [_known[word] for word in words]
+
+
+def stem(word: str) -> tuple[str, ...]:
+    return stems([word])[0]
+
+
+def _ask(words: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    conn = _table()
+    found: dict[int, list[str]] = {n: [] for n in range(1, len(words) + 1)}
+    # Written and read inside one transaction that is rolled back: the table
+    # stays empty, and no call sees another's words.
+    conn.execute("BEGIN")
+    try:
+        conn.executemany("INSERT INTO words (rowid, word) VALUES (?, ?)", enumerate(words, start=1))
+        for doc, term in conn.execute("SELECT doc, term FROM stems ORDER BY doc, offset"):
+            found[int(doc)].append(str(term))
+    finally:
+        conn.execute("ROLLBACK")
+    return {word: tuple(found[n]) for n, word in enumerate(words, start=1)}
 
 
 def apart(word: str, forms: Sequence[str]) -> list[str]:
     """Those of `forms` the porter index does not take for `word` or for an earlier
     one of them: the forms worth a look-up of their own."""
-    seen = {stem(word)}
+    [own, *keys] = stems([word, *forms])
+    seen = {own}
     out = []
-    for form in forms:
-        key = stem(form)
+    for form, key in zip(forms, keys, strict=True):
         if key not in seen:
             seen.add(key)
             out.append(form)

@@ -51,11 +51,17 @@ def test_a_form_is_left_out_only_when_the_index_finds_it_as_the_word(
             assert any(stems.stem(form) == stems.stem(other) for other in [word, *kept])
 
 
-def test_the_table_stays_empty() -> None:
-    stems.stem("deployment")
-    stems.stem.cache_clear()
-    assert stems.stem("deployment") == stems.stem("deployments")
-    assert stems._table().execute("SELECT count(*) FROM words").fetchone()[0] == 0
+def test_words_asked_together_get_each_its_own_stem() -> None:
+    asked = ["unstemmedword", "deployments", "deployment", "configurations", "unstemmedword"]
+    assert stems.stems(asked) == [stems.stem(word) for word in asked]
+    assert stems.stem("deployments") == stems.stem("deployment")
+    assert stems.stem("configurations") == ("configur",)
+
+
+def test_stems_past_the_keep_are_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stems, "KEEP", 3)
+    stems.stems(["alpha", "beta"])
+    assert stems.stems(["alpha", "gamma", "delta"]) == [("alpha",), ("gamma",), ("delta",)]
 
 
 @given(st.text(max_size=40))
