@@ -18,10 +18,13 @@ from synapse_git.recall import word_forms
 
 MAX_TERMS = 32
 # Words that carry no topic. They are dropped from a query that has other
-# terms, so "how do we deploy" is a question about deploying, not about "we".
+# terms, so "how do we deploy" is a question about deploying, not about "we";
+# nor is "... unless told otherwise" about "unless" (the last line: function
+# words a rare enough word in a small store would otherwise weigh as a topic).
 _STOP_TEXT = """a an and are as at be been but by can could did do does for from had has have
 how i if in into is it its me my of on or our should so than that the their them then there these
-they this to us was we were what when where which who whom why will with would you your"""
+they this to us was we were what when where which who whom why will with would you your
+unless otherwise also just very same such any own until while once again"""
 STOPWORDS = frozenset(_STOP_TEXT.split())
 # Characters that may join the parts of an identifier (`PAY-7731`, `CACHE_TTL`,
 # `src/app/db.py`); such a compound is also searched whole in the trigram index.

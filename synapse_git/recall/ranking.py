@@ -16,6 +16,7 @@ from synapse_git.recall import (
     coverage,
     index_ranking,
     query_terms,
+    stems,
     subject,
     vocabulary,
     word_forms,
@@ -162,11 +163,12 @@ def _near_misses(
 def _forms(query: Query, counts: TermCounts | None = None) -> dict[str, list[str]]:
     """Each term's other family members (word_forms.variants), searched in the porter
     index; none for a word in COMMON_AT or more memories, whose family is as common
-    and would only cost the reading that shows it."""
+    and would only cost the reading that shows it, and none the porter stemmer takes
+    for the word or for another of them (recall/stems.py)."""
     return {
         term.word: []
         if counts is not None and counts("memory", term.word) >= COMMON_AT
-        else word_forms.variants(term.word)
+        else stems.apart(term.word, word_forms.variants(term.word))
         for term in query.terms
     }
 
@@ -307,13 +309,20 @@ def _misspelled(
     ]
 
 
+def floor_verdict(share: float, best: float) -> str | None:
+    """Why a candidate covering `share` of the question is cut when the best covers
+    `best`, or None when it is kept."""
+    if share * 2 < best:
+        return f"floor: covers {share:.2f} of the question, the best {best:.2f}"
+    return None
+
+
 def cut_floor(candidates: list[Candidate]) -> list[Candidate]:
     """Cut (mark) the candidates covering less than half the best one's share."""
     best = max((c.share for c in candidates), default=0.0)
     out = []
     for c in candidates:
-        if c.share * 2 < best:
-            verdict = f"floor: covers {c.share:.2f} of the question, the best {best:.2f}"
+        if (verdict := floor_verdict(c.share, best)) is not None:
             c = replace(c, verdict=verdict)
         out.append(c)
     return out

@@ -23,6 +23,11 @@ MAX_ALTERNATIVES = 4
 # A rewording's weight against the original's 1.0, in both the coverage and the
 # reciprocal rank it adds: the caller's own words stay the strongest evidence.
 WEIGHT = 0.8
+# How deep a rewording is ranked in each index (the question: ranking.DEPTH). Each
+# candidate costs its text's coverage and its place in the union, and what a
+# rewording adds comes from its first few matches, which hold most of its words;
+# a deeper answer (a limit above ranking.DEPTH) ranks the rewordings as deep.
+REWORDED_DEPTH = 20
 
 
 def parse(alternatives: Sequence[str]) -> list[Query]:
@@ -46,22 +51,24 @@ def search(
 ) -> Search:
     """Rank each of `queries` (the original first) and fuse them into one search."""
     shared = ranking.Shared()
+    reworded = depth if depth > ranking.DEPTH else REWORDED_DEPTH
     found = [
-        ranking.search(conn, query, projects, depth=depth, floor=False, shared=shared)
-        for query in queries
+        ranking.search(
+            conn, query, projects, depth=reworded if n else depth, floor=False, shared=shared
+        )
+        for n, query in enumerate(queries)
     ]
-    fused = union(found)
-    if floor:
-        fused = replace(fused, candidates=tuple(ranking.cut_floor(list(fused.candidates))))
-    return fused
+    return union(found, floor=floor)
 
 
-def union(searches: Sequence[Search]) -> Search:
+def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
     """One search from several: a candidate's share is its best in any of them,
     its score the best weighted share (and opening, recall/subject.py) plus the weighted
-    reciprocal ranks."""
+    reciprocal ranks; with `floor`, cut below half the best share (ranking.cut_floor)."""
     first = searches[0]
     if len(searches) == 1:
+        if floor:
+            return replace(first, candidates=tuple(ranking.cut_floor(list(first.candidates))))
         return first
     best: dict[int, Candidate] = {}
     weighted: dict[int, float] = {}
@@ -75,8 +82,16 @@ def union(searches: Sequence[Search]) -> Search:
             held.setdefault(c.id, {}).update(dict.fromkeys(c.held))
             if c.id not in best or c.share > best[c.id].share:
                 best[c.id] = c
+    top = max((c.share for c in best.values()), default=0.0) if floor else 0.0
+    # One copy of each candidate, with its score, terms and verdict at once.
     candidates = [
-        replace(c, score=weighted[i] + fused[i], held=tuple(held[i])) for i, c in best.items()
+        replace(
+            c,
+            score=weighted[i] + fused[i],
+            held=tuple(held[i]),
+            verdict=ranking.floor_verdict(c.share, top) or c.verdict,
+        )
+        for i, c in best.items()
     ]
     candidates.sort(key=lambda c: (-c.score, -c.id))
     weights: dict[str, float] = {}

@@ -131,6 +131,22 @@ cpu processor
 disk storage volume
 lb load_balancer ingress
 webhook callback
+date datetime timestamp
+bill invoice
+js javascript
+ts typescript
+py python
+pg postgres postgresql psql
+regex regexp regular_expression
+vuln vulnerability cve
+deprecated obsolete
+concurrent simultaneous parallel
+kb kilobyte
+mb megabyte
+gb gigabyte
+img image picture
+stacktrace traceback backtrace stack_trace
+autoscale autoscaling autoscaler
 """
 
 MAX_EQUIVALENTS = 8

@@ -5,8 +5,13 @@ For each kind: top1 and found in the lean answer; paraphrase also with the
 cases' rewordings and at depth 5; unanswerable questions: mean hits not
 marked weak; answerable questions: `found` counts the answer in any hit,
 `found strong` only in hits not marked weak; `abstained` is an answerable
-question left with no hit that is not weak (false abstention), `no hit` one
-left with no hit at all."""
+question left with no hit that is not weak, `no hit` one left with no hit at
+all. `answer weak` is an answerable question whose answer is returned only
+as weak; `false abstention` is an answerable question whose answer is returned
+only as weak, or left out of an answer with no hit that is not weak while it
+holds a word of the question (a candidate of the search): recall had the
+evidence and did not give it as an answer. An answer sharing no word with the
+question is a miss (`found`), not an abstention."""
 
 from __future__ import annotations
 
@@ -42,6 +47,7 @@ def measure(split: str) -> dict[str, dict[str, float]]:
     svc = Synapse()
     svc.import_lines(json.dumps({"body": b, "source": "", "project": None}) for b in MEMORIES)
     scope = svc.scope(Path(tempfile.mkdtemp()))
+    bodies = {m.id: m.body.casefold() for m in svc.list_memories(scope).memories}
     takes_alternatives = "alternatives" in inspect.signature(svc.recall).parameters
 
     def ask(query: str, alternatives: list[str], **kw: Any) -> dict[str, Any]:
@@ -50,7 +56,8 @@ def measure(split: str) -> dict[str, dict[str, float]]:
             query, alternatives = " ".join([query, *alternatives]), []
         if takes_alternatives:
             kw["alternatives"] = alternatives
-        return svc.recall(query, scope, **kw).as_json()
+        found = svc.recall(query, scope, **kw)
+        return dict(found.explained_json() if kw.get("explain") else found.as_json())
 
     rows: dict[str, list[dict[str, float]]] = {}
     for case in cases(split):
@@ -64,7 +71,9 @@ def measure(split: str) -> dict[str, dict[str, float]]:
                 rows.setdefault(kind + suffix, []).append({"hits": len(lean)})
                 continue
             expect_cf = expect.casefold()
-            every = ask(case["query"], alts, budget="lean")["hits"]
+            answer = ask(case["query"], alts, budget="lean", explain=True)
+            every = answer["hits"]
+            held = [c["id"] for c in answer["explain"] if c["held"]]
             deep = ask(case["query"], alts, budget="full", limit=5)["hits"]
             holds = [expect_cf in hit["body"].casefold() for hit in every]
             strong = [expect_cf in hit["body"].casefold() for hit in lean]
@@ -76,6 +85,11 @@ def measure(split: str) -> dict[str, dict[str, float]]:
                     "found@5": float(any(expect_cf in h["body"].casefold() for h in deep)),
                     "abstained": float(not lean),
                     "no hit": float(not every),
+                    "answer weak": float(any(holds) and not any(strong)),
+                    "false abstention": float(
+                        (any(holds) and not any(strong))
+                        or (not lean and any(expect_cf in bodies[i] for i in held))
+                    ),
                 }
             )
     out: dict[str, dict[str, float]] = {}
@@ -85,7 +99,7 @@ def measure(split: str) -> dict[str, dict[str, float]]:
     answerable = [v for k, vs in rows.items() if "none" not in k and "+" not in k for v in vs]
     out["all answerable"] = {
         name: round(sum(v[name] for v in answerable) / len(answerable), 3)
-        for name in ("abstained", "no hit")
+        for name in ("abstained", "no hit", "answer weak", "false abstention")
     }
     out["all answerable"]["cases"] = len(answerable)
     return out

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from synapse_git.recall import index_ranking, query_terms, rewordings
+from synapse_git.recall import index_ranking, query_terms, ranking, rewordings
 from synapse_git.store import database
 from synapse_git.textrules import norm_key
 
@@ -57,3 +57,31 @@ def test_a_rewording_with_the_questions_words_reads_nothing_again(
     texts = [sql for sql in both if "substr(CAST(body" in sql]
     read = [i for sql in texts for i in re.findall(r"\d+", sql.rsplit("IN", 1)[1])]
     assert read and len(read) == len(set(read))
+
+
+def test_forms_the_stemmer_takes_for_the_word_are_not_searched(
+    conn: sqlite3.Connection,
+) -> None:
+    # Porter stems `deploye`, `deployment` and `deployal` alike: one look-up serves all.
+    sent = _statements(conn, ["deploy"])
+    counted = [sql for sql in sent if f"LIMIT {index_ranking.COMMON_AT}" in sql]
+    alike = ('"deploye"', '"deployment"', '"deployal"')
+    assert len([sql for sql in counted if any(form in sql for form in alike)]) == 1
+
+
+def test_another_form_still_finds_what_the_word_does_not(conn: sqlite3.Connection) -> None:
+    with database.transaction(conn):
+        conn.execute(
+            "INSERT INTO memories (body, source, project, created_at, updated_at, norm)"
+            " VALUES ('Each deployment is logged.', '', NULL, '2025-01-02', 'x', 'k')"
+        )
+    ranked = rewordings.search(conn, [query_terms.parse("deploy")], [])
+    assert sorted(c.id for c in ranked.candidates) == [1, 3, 5]
+
+
+def test_a_rewording_is_ranked_less_deep_than_the_question(conn: sqlite3.Connection) -> None:
+    sent = _statements(conn, ["billing", "ledger"])
+    limits = [
+        int(m) for sql in sent for m in re.findall(r"bm25\(memory, 1.0, 0.3\).*LIMIT (\d+)", sql)
+    ]
+    assert limits == [ranking.DEPTH * 2, rewordings.REWORDED_DEPTH * 2]

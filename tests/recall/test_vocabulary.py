@@ -28,6 +28,9 @@ svc, here = test_recall.svc, test_recall.here  # the same fixtures
         ("The checkout page has high latency at peak.", "why is checkout slow"),
         ("Deleted accounts are purged after 30 days.", "account removal"),
         ("Users sign in with a hardware key.", "login hardware"),
+        ("Every timestamp is stored in UTC.", "which zone do dates use"),
+        ("Invoices are sent on the first of the month.", "when do bills go out"),
+        ("The traceback is attached to every report.", "where is the stacktrace"),
     ],
 )
 def test_a_word_finds_a_note_that_says_it_another_way(
@@ -44,6 +47,16 @@ def test_the_word_itself_ranks_above_a_word_of_the_same_meaning(svc: Synapse, he
     found = svc.recall("db backup", here, explain=True)
     assert [c.id for c in found.candidates] == [exact, synonym]
     assert found.candidates[1].share < found.candidates[0].share
+
+
+def test_a_function_word_is_no_evidence(svc: Synapse, here: Scope) -> None:
+    # `unless` and `otherwise` say nothing about a topic: a note holding them and
+    # nothing else of the question is no answer to it.
+    [answer, _] = remember(
+        svc, here, "Cached values expire after 300 seconds.", "Deploys are frozen unless approved."
+    )
+    found = svc.recall("how long do cached values live unless told otherwise", here, explain=True)
+    assert [c.id for c in found.candidates] == [answer]
 
 
 def test_how_long_asks_for_a_duration(svc: Synapse, here: Scope) -> None:
