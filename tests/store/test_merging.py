@@ -132,5 +132,5 @@ def test_forgetting_an_import_and_a_repair_leave_the_indexes_merged(
 
 def test_the_budget_grows_with_what_was_written() -> None:
     assert merging.budget(0) == merging.LEAST_PAGES
-    assert merging.budget(10_000) == merging.LEAST_PAGES + 5_000
+    assert merging.budget(10_000) == merging.LEAST_PAGES + 10_000
     assert merging.budget(-5) == merging.LEAST_PAGES
