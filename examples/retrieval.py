@@ -35,6 +35,7 @@ from typing import Any
 from synapse_git import settings
 from synapse_git.service import Synapse
 from synapse_git.store import database, merging
+from synapse_git.store.schema import INDEXES
 from synapse_git.textrules import norm_key
 
 MAX_N = 1_000_000
@@ -46,6 +47,7 @@ EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 # Words of the vocabulary below (each in about one memory in 170), as rewordings.
 REWORDINGS = ["flestoma lolo", "miwabri rurupepe"]
 SEED_MERGE_CPU_S = [0.0]  # of the last seed: the merge after its rows, in CPU seconds
+SEED_SEGMENTS: dict[str, int] = {}  # of the last seed: each index's segments after it
 _SYLLABLE_TEXT = "ka lo mi ne ru sa ti vo wa ze bri cha dro fle gri ko lu ma pe qui sto tra"
 SYLLABLES = _SYLLABLE_TEXT.split()
 
@@ -91,6 +93,7 @@ def seed(path: Path, n: int) -> float:
         merge_cpu = time.process_time()
         merging.merge(conn, merging.budget(n))
         SEED_MERGE_CPU_S[0] = time.process_time() - merge_cpu
+        SEED_SEGMENTS.update((index, merging.segments(conn, index)) for index in INDEXES)
     finally:
         conn.close()
     return time.perf_counter() - start
@@ -210,6 +213,7 @@ def main(argv: list[str]) -> int:
             "seed_s": round(seed_s, 2),
             "seed_cpu_s": round(seed_cpu, 2),
             "seed_merge_cpu_s": round(SEED_MERGE_CPU_S[0], 2),
+            "segments": SEED_SEGMENTS,
             "load_average": round(os.getloadavg()[0], 2),
             "open_ms": round(open_ms, 2),
             "db_bytes": db_bytes,
