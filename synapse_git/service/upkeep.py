@@ -130,7 +130,7 @@ class Upkeep(StoreAccess):
                 report = transfer.import_lines(conn, itertools.chain(head, rest), progress)
             # After the import is committed, so interrupting this loses none of it.
             if report.imported:
-                merging.merge(conn, merging.budget(report.imported))
+                merging.after_bulk_write(conn, report.imported)
             return report
 
     def forget_import(self, batch: int) -> batches.Undone:
@@ -142,7 +142,7 @@ class Upkeep(StoreAccess):
                 undone = batches.forget(conn, batch)
             # Forgetting leaves a deletion in the indexes for every row taken out.
             if undone.forgotten:
-                merging.merge(conn, merging.budget(undone.forgotten))
+                merging.after_bulk_write(conn, undone.forgotten)
             return undone
 
     def project_info(self, scope: Scope) -> ProjectInfo:
