@@ -91,7 +91,7 @@ def seed(path: Path, n: int) -> float:
                 ((b, s, c, c, norm_key(b)) for b, s, c in bodies(n)),
             )
         merge_cpu = time.process_time()
-        merging.merge(conn, merging.budget(n))
+        merging.after_bulk_write(conn, n)
         SEED_MERGE_CPU_S[0] = time.process_time() - merge_cpu
         SEED_SEGMENTS.update((index, merging.segments(conn, index)) for index in INDEXES)
     finally:

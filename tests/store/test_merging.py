@@ -73,16 +73,33 @@ def jsonl(*bodies: str) -> list[str]:
     return [json.dumps({"body": text, "project": None}) for text in bodies]
 
 
-def test_an_import_leaves_each_index_in_one_segment(outside: Path, isolated_store: Path) -> None:
+def test_an_import_of_a_fifth_of_the_store_leaves_each_index_in_one_segment(
+    outside: Path, isolated_store: Path
+) -> None:
     db = isolated_store / "memory.db"
     seed_in_pieces(db, pieces=6, per_piece=40)
     assert all(count > 1 for count in segment_counts(db).values())
     svc = Synapse()
-    report = svc.import_lines(jsonl("one imported note", "another imported note"))
-    assert report.imported == 2
+    report = svc.import_lines(
+        jsonl(*(f"imported note {n} about {WORDS[n % 12]}" for n in range(60)))
+    )
+    assert report.imported == 60
     assert segment_counts(db) == {"memory": 1, "memorygram": 1}
     with closing(database.connect(db)) as conn:
         assert integrity.check(conn).ok
+
+
+def test_a_small_import_leaves_the_segments_to_fts5(outside: Path, isolated_store: Path) -> None:
+    db = isolated_store / "memory.db"
+    seed_in_pieces(db, pieces=6, per_piece=40)
+    # 47 of 287 memories: less than a fifth, so no merge of the whole index.
+    report = Synapse().import_lines(jsonl(*(f"small import {n}" for n in range(47))))
+    assert report.imported == 47
+    assert any(count > 1 for count in segment_counts(db).values())
+    with closing(database.connect(db)) as conn:
+        assert not merging.after_bulk_write(conn, 0)
+        assert merging.after_bulk_write(conn, 58)
+    assert segment_counts(db) == {"memory": 1, "memorygram": 1}
 
 
 def test_merging_changes_no_answer(outside: Path, isolated_store: Path) -> None:
@@ -91,25 +108,10 @@ def test_merging_changes_no_answer(outside: Path, isolated_store: Path) -> None:
     svc = Synapse()
     before = answers(svc, outside)
     with closing(database.connect(db)) as conn:
-        assert merging.merge(conn, merging.budget(0))
+        merging.merge(conn)
+        assert integrity.check(conn).ok
     assert segment_counts(db) == {"memory": 1, "memorygram": 1}
     assert answers(Synapse(), outside) == before
-
-
-def test_a_bounded_merge_stops_early_and_resumes(isolated_store: Path) -> None:
-    db = isolated_store / "memory.db"
-    seed_in_pieces(db, pieces=8, per_piece=150)
-    start = segment_counts(db)["memorygram"]
-    with closing(database.connect(db)) as conn:
-        # Two pages a step cannot merge an index of dozens of pages in one call.
-        assert not merging.merge(conn, 2)
-        steps = 1
-        while not merging.merge(conn, 2):
-            steps += 1
-            assert steps < 1000
-        assert integrity.check(conn).ok
-    assert start > 1 and steps > 1
-    assert segment_counts(db) == {"memory": 1, "memorygram": 1}
 
 
 def test_forgetting_an_import_and_a_repair_leave_the_indexes_merged(
@@ -128,9 +130,3 @@ def test_forgetting_an_import_and_a_repair_leave_the_indexes_merged(
     assert svc.check(repair=True).ok
     assert segment_counts(db) == {"memory": 1, "memorygram": 1}
     assert not svc.recall("imported", svc.scope(outside)).hits
-
-
-def test_the_budget_grows_with_what_was_written() -> None:
-    assert merging.budget(0) == merging.LEAST_PAGES
-    assert merging.budget(10_000) == merging.LEAST_PAGES + 10_000
-    assert merging.budget(-5) == merging.LEAST_PAGES
