@@ -1,9 +1,10 @@
 """Recall benchmark: `python examples/retrieval.py [N] [ITERS]` (defaults 10000 and 30).
 
 Seeds a deterministic all-global corpus of N memories of about 240 bytes in a
-temporary store (removed afterwards) and prints JSON: versions, seed and open
-times, database size, and p50/p95/max latency with response size for six
-operations (a rare word recalled alone and with one and two rewordings). Each
+temporary store (removed afterwards), merges its indexes as `memory import` does,
+and prints JSON: versions, seed and open times, database size, and p50/p95/max
+latency with response size for six operations (a rare word recalled alone and
+with one and two rewordings). Each
 operation gets one untimed warm-up; timings include JSON serialization and
 exclude process start-up.
 
@@ -33,7 +34,8 @@ from typing import Any
 
 from synapse_git import settings
 from synapse_git.service import Synapse
-from synapse_git.store import database
+from synapse_git.store import database, merging
+from synapse_git.store.schema import INDEXES
 from synapse_git.textrules import norm_key
 
 MAX_N = 1_000_000
@@ -44,6 +46,8 @@ SELECTIVE = "quasar"  # in every thousandth memory
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 # Words of the vocabulary below (each in about one memory in 170), as rewordings.
 REWORDINGS = ["flestoma lolo", "miwabri rurupepe"]
+SEED_MERGE_CPU_S = [0.0]  # of the last seed: the merge after its rows, in CPU seconds
+SEED_SEGMENTS: dict[str, int] = {}  # of the last seed: each index's segments after it
 _SYLLABLE_TEXT = "ka lo mi ne ru sa ti vo wa ze bri cha dro fle gri ko lu ma pe qui sto tra"
 SYLLABLES = _SYLLABLE_TEXT.split()
 
@@ -75,6 +79,8 @@ def bodies(n: int) -> Iterator[tuple[str, str, str]]:
 
 
 def seed(path: Path, n: int) -> float:
+    """Store memory 1..n in one transaction, then merge the indexes as `memory import`
+    does after it (docs/store.md#merged-indexes); returns the wall seconds."""
     start = time.perf_counter()
     conn = database.connect(path)
     try:
@@ -84,6 +90,10 @@ def seed(path: Path, n: int) -> float:
                 " VALUES (?, ?, NULL, ?, ?, ?)",
                 ((b, s, c, c, norm_key(b)) for b, s, c in bodies(n)),
             )
+        merge_cpu = time.process_time()
+        merging.after_bulk_write(conn, n)
+        SEED_MERGE_CPU_S[0] = time.process_time() - merge_cpu
+        SEED_SEGMENTS.update((index, merging.segments(conn, index)) for index in INDEXES)
     finally:
         conn.close()
     return time.perf_counter() - start
@@ -147,10 +157,17 @@ def _spread(values: list[float], prefix: str) -> dict[str, float]:
 
 
 def main(argv: list[str]) -> int:
-    n = int(argv[1]) if len(argv) > 1 else 10_000
-    iters = int(argv[2]) if len(argv) > 2 else 30
+    usage = f"usage: retrieval.py [N 1000..{MAX_N}] [ITERS 1..{MAX_ITERS}]"
+    if any(arg in ("-h", "--help") for arg in argv[1:]):
+        print(f"{usage}\n\n{__doc__}")
+        return 0
+    try:
+        n = int(argv[1]) if len(argv) > 1 else 10_000
+        iters = int(argv[2]) if len(argv) > 2 else 30
+    except ValueError:
+        n = iters = 0
     if not (1000 <= n <= MAX_N and 1 <= iters <= MAX_ITERS):
-        print(f"usage: retrieval.py [N 1000..{MAX_N}] [ITERS 1..{MAX_ITERS}]", file=sys.stderr)
+        print(usage, file=sys.stderr)
         return 2
     with temporary_data("synapse-bench-") as folder:
         data = folder / "data"
@@ -195,6 +212,8 @@ def main(argv: list[str]) -> int:
             "iterations": iters,
             "seed_s": round(seed_s, 2),
             "seed_cpu_s": round(seed_cpu, 2),
+            "seed_merge_cpu_s": round(SEED_MERGE_CPU_S[0], 2),
+            "segments": SEED_SEGMENTS,
             "load_average": round(os.getloadavg()[0], 2),
             "open_ms": round(open_ms, 2),
             "db_bytes": db_bytes,

@@ -22,6 +22,7 @@ RARE_SHARE = 0.01  # a word in more memories than this does not make candidates
 RARE_MOST = 100
 SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
 SHORT_BODY = 160  # characters: a longer body rarely holds only two looked-up words
+KEPT_WORDS = 4096  # words whose lists TermLists keeps between recalls, at most
 
 _WORD = re.compile(r"[^\W\d_][\w-]+")
 
@@ -38,12 +39,58 @@ def _fts_terms(body: str, limit: int = 10) -> list[str]:
     return sorted(words, key=len, reverse=True)[:limit]
 
 
+class TermLists:
+    """Each word's list of newer ids from earlier recalls, kept while the store is
+    unchanged (docs/drift.md#how-the-work-is-bounded): a long-lived caller asks about
+    the same uncommon and common words again and again, and each look-up costs a seek
+    in every segment of the index. A word with more than `common` ids after a floor
+    has as many after any lower floor; a word's whole list after a floor holds its
+    list after any higher one; anything else is looked up again."""
+
+    def __init__(self) -> None:
+        self._conn: sqlite3.Connection | None = None
+        self._version = -1
+        self._found: dict[str, tuple[int, int, list[int] | None]] = {}
+
+    def follow(self, conn: sqlite3.Connection) -> None:
+        """Forget everything when `conn` is another connection or, since the last
+        call, another connection committed a change (SQLite's data_version)."""
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if conn is not self._conn or version != self._version:
+            self._conn, self._version, self._found = conn, version, {}
+
+    def get(self, term: str, floor: int, common: int) -> tuple[bool, list[int] | None]:
+        """Whether `term`'s ids after `floor` are known, and they (None: more than
+        `common`)."""
+        kept = self._found.get(term)
+        if kept is None or kept[1] != common:
+            return False, None
+        kept_floor, _, ids = kept
+        if ids is None:
+            return floor <= kept_floor, None
+        if floor < kept_floor:
+            return False, None
+        return True, [i for i in ids if i > floor]
+
+    def put(self, term: str, floor: int, common: int, ids: list[int] | None) -> None:
+        if len(self._found) >= KEPT_WORDS:
+            self._found = {}  # a long session of many words: start again, bounded
+        self._found[term] = (floor, common, ids)
+
+
 class Candidates:
     """Conflict candidates through the porter FTS index, for a few memories at a
     time. Each uncommon word's document list is read once (no ranking, which would
     score every match); a memory sharing enough of them is a candidate."""
 
-    def __init__(self, conn: sqlite3.Connection, scope: Scope, *, newer_only: bool = False) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        scope: Scope,
+        *,
+        newer_only: bool = False,
+        kept: TermLists | None = None,
+    ) -> None:
         self.conn = conn
         self.scope = scope
         # Recall only needs the corrections of its hits: memories stored after them.
@@ -54,15 +101,25 @@ class Candidates:
         total = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
         self.common = min(RARE_MOST, max(50, int(total * RARE_SHARE)))
         self._lists: dict[str, list[int]] = {}
+        self._kept = kept
+        if kept is not None:
+            kept.follow(conn)
 
     def _rows_with(self, term: str) -> list[int]:
         """Ids of live memories holding `term`; empty for a common term."""
         if term not in self._lists:
-            rows = self.conn.execute(
-                "SELECT rowid FROM memory WHERE memory MATCH ? AND rowid > ? LIMIT ?",
-                (fts.quote(term), self._floor, self.common + 1),
-            ).fetchall()
-            self._lists[term] = [] if len(rows) > self.common else [row[0] for row in rows]
+            known, ids = (False, None)
+            if self._kept is not None:
+                known, ids = self._kept.get(term, self._floor, self.common)
+            if not known:
+                rows = self.conn.execute(
+                    "SELECT rowid FROM memory WHERE memory MATCH ? AND rowid > ? LIMIT ?",
+                    (fts.quote(term), self._floor, self.common + 1),
+                ).fetchall()
+                ids = None if len(rows) > self.common else [int(row[0]) for row in rows]
+                if self._kept is not None:
+                    self._kept.put(term, self._floor, self.common, ids)
+            self._lists[term] = ids or []
         return self._lists[term]
 
     def _ranked(self, memory: Memory) -> tuple[list[int], list[int]]:

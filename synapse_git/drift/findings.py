@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from synapse_git.drift.conflict_candidates import TermLists
 from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.pair_findings import conflicts_about, conflicts_among, duplicates
 from synapse_git.drift.path_findings import stale
@@ -139,12 +140,13 @@ def about(
     kinds: Iterable[str] = KINDS,
     quote: bool = True,
     corrections_only: bool = False,
+    kept: TermLists | None = None,
 ) -> list[Finding]:
     """Findings that involve any of `ids`; a newer contradicting memory outside
     `ids` is quoted (abridged) so the caller sees the correction. With
     `corrections_only` (recall), a memory outside `ids` is looked for among those
     stored after the one it would contradict, and conflicts between `ids` are all
-    found."""
+    found; `kept` carries word look-ups from one such call to the next."""
     chosen = set(kinds)
     wanted = list(dict.fromkeys(ids))
     if not wanted:
@@ -168,7 +170,7 @@ def about(
         findings += stale(rows, scope, chosen, search_older=not corrections_only)
     if "conflict" in chosen:
         findings += conflicts_about(
-            conn, scope, rows, quote=quote, corrections_only=corrections_only
+            conn, scope, rows, quote=quote, corrections_only=corrections_only, kept=kept
         )
     if "duplicate" in chosen:
         findings += duplicates(conn, scope, [row.id for row in rows])

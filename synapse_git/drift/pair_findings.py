@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from synapse_git.drift import conflicts
-from synapse_git.drift.conflict_candidates import Candidates
+from synapse_git.drift.conflict_candidates import Candidates, TermLists
 from synapse_git.drift.finding_record import Finding
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import memories
@@ -151,6 +151,7 @@ def conflicts_about(
     *,
     quote: bool,
     corrections_only: bool = False,
+    kept: TermLists | None = None,
 ) -> list[Finding]:
     asked = {row.id for row in rows}
     seen_pairs: set[tuple[int, int]] = set()
@@ -161,7 +162,7 @@ def conflicts_about(
             parsed[memory.id] = conflicts.parse(memory.body)
         return parsed[memory.id]
 
-    found_for = Candidates(conn, scope, newer_only=corrections_only).many(rows)
+    found_for = Candidates(conn, scope, newer_only=corrections_only, kept=kept).many(rows)
     findings = []
     for row in rows:
         for other in found_for[row.id]:

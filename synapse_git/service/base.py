@@ -30,6 +30,7 @@ from synapse_git.team import git_side
 from synapse_git.team import sync as team_sync
 
 if TYPE_CHECKING:
+    from synapse_git.drift.conflict_candidates import TermLists
     from synapse_git.drift.findings import Report as DriftReport
     from synapse_git.semantic.engine import Semantic
 
@@ -45,6 +46,8 @@ class StoreAccess:
         self.reads = read_counts.ReadCounts(self.config.db_path)
         self._reader = Reader(self.config.db_path)
         self._semantic: Semantic | None = None
+        # Drift's word look-ups about recall's hits, kept while the store is unchanged.
+        self._kept_lists: TermLists | None = None
 
     @contextmanager
     def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
@@ -95,13 +98,20 @@ class StoreAccess:
     def _drift_about(
         self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int]
     ) -> list[dict[str, Any]]:
+        """Drift about recall's hits. Through the kept read connection (recall), whose
+        lock lets one caller in at a time, word look-ups are kept for the next call."""
         if not ids:
             return []
         from synapse_git.drift import findings
+        from synapse_git.drift.conflict_candidates import TermLists
 
-        return [
-            finding.as_json() for finding in findings.about(conn, scope, ids, corrections_only=True)
-        ]
+        kept = None
+        if self._reader.is_kept(conn):
+            if self._kept_lists is None:
+                self._kept_lists = TermLists()
+            kept = self._kept_lists
+        found = findings.about(conn, scope, ids, corrections_only=True, kept=kept)
+        return [finding.as_json() for finding in found]
 
     def _drift_of_new(
         self, conn: sqlite3.Connection, scope: Scope, new_id: int

@@ -20,6 +20,7 @@ from synapse_git.store import (
     database,
     integrity,
     memories,
+    merging,
     output_file,
     transfer,
 )
@@ -124,19 +125,25 @@ class Upkeep(StoreAccess):
                 break
         else:
             return transfer.ImportReport(0, 0, len(head))
-        with (
-            database.long_write(self.config.db_path),
-            self.connection() as conn,
-            database.transaction(conn),
-        ):
-            return transfer.import_lines(conn, itertools.chain(head, rest), progress)
+        with database.long_write(self.config.db_path), self.connection() as conn:
+            with database.transaction(conn):
+                report = transfer.import_lines(conn, itertools.chain(head, rest), progress)
+            # After the import is committed, so interrupting this loses none of it.
+            if report.imported:
+                merging.after_bulk_write(conn, report.imported)
+            return report
 
     def forget_import(self, batch: int) -> batches.Undone:
         """Forget every memory one import stored (`memory forget --import BATCH`)."""
         if not self._exists():
             raise NotFound(f"no import batch {batch}: there is no store yet")
-        with self.connection() as conn, database.transaction(conn):
-            return batches.forget(conn, batch)
+        with self.connection() as conn:
+            with database.transaction(conn):
+                undone = batches.forget(conn, batch)
+            # Forgetting leaves a deletion in the indexes for every row taken out.
+            if undone.forgotten:
+                merging.after_bulk_write(conn, undone.forgotten)
+            return undone
 
     def project_info(self, scope: Scope) -> ProjectInfo:
         zero = {"live": 0, "superseded": 0, "forgotten": 0}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from synapse_git.errors import StoreError
-from synapse_git.store import output_file
+from synapse_git.store import merging, output_file
 from synapse_git.store.database import transaction
 from synapse_git.store.schema import FTS_DDL, FTS_SHADOWS, INDEXES, TALLY_SQL
 
@@ -116,6 +116,9 @@ def repair(conn: sqlite3.Connection) -> None:
             conn.execute("RELEASE rebuild")
         conn.execute("DELETE FROM tallies")
         conn.execute(TALLY_SQL)
+        # A rebuild leaves each index in many segments; it has read every row already,
+        # so merging them all costs a fraction more (docs/store.md#merged-indexes).
+        merging.optimize(conn)
 
 
 def _recreate(conn: sqlite3.Connection, index: str) -> None:

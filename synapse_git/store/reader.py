@@ -53,6 +53,10 @@ class Reader:
         with self._lock:
             self._close()
 
+    def is_kept(self, conn: sqlite3.Connection) -> bool:
+        """Whether `conn` is the kept connection (so its users are one at a time)."""
+        return conn is self._conn
+
     def hold(self) -> None:
         """Have the connection open, if the store can be read. While it is, closing
         a writer's connection is not the store's last close, which would copy the
