@@ -83,3 +83,20 @@ def test_rewordings_vouch_for_the_best_of_their_union(svc: Synapse, here: Scope)
     found = svc.recall(QUESTION, here, alternatives=["quasar nebula pulsar lifetime"])
     assert found.hits[0].id == answer and not found.hits[0].weak
     assert all(hit.weak for hit in found.hits[1:])
+
+
+def test_a_rewording_with_a_better_answer_takes_the_vouch_away(svc: Synapse, here: Scope) -> None:
+    [vouched, *_, atlas] = remember(
+        svc,
+        here,
+        "Login tokens are issued by the gateway.",
+        "Login pages use the shop theme.",
+        "Tokens are rotated nightly.",
+        *FILLER,
+        "Atlas maps are drawn by hand.",
+    )
+    assert not svc.recall(QUESTION, here).hits[0].weak
+    found = svc.recall(QUESTION, here, alternatives=["atlas maps"], explain=True)
+    assert [hit.id for hit in found.hits] == [atlas] and not found.hits[0].weak
+    [before] = [c for c in found.candidates if c.id == vouched]
+    assert before.weak and before.verdict.startswith("floor")
