@@ -98,6 +98,8 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
     for found in searches:
         for word, weight in found.weights:
             weights[word] = max(weights.get(word, 0.0), weight)
+    # Each wording vouched for its own best candidate: the union has its own.
+    candidates = ranking.vouch(candidates, weights)
     notes = list(first.notes)
     for n, found in enumerate(searches[1:], start=1):
         notes += [f"rewording {n}: {note}" for note in found.notes]
