@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from synapse_git.store import fts, substrings
@@ -150,18 +150,17 @@ def rank(
             return found
         ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
         return [int(row[0]) for row in ranked]
-    if index == "memorygram":
-        # bm25 over trigram phrases costs ~0.1 ms a row here: a common substring
-        # is ranked by recency alone, the porter ranking carries the relevance.
-        sql = sql.replace(f"bm25({index}, 1.0, 0.3)", f"-{index}.rowid")
     top = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
     span = WINDOW
     while True:
         low = max(0, top - span)
         if index == "memorygram":
-            cursor = conn.execute(f"{sql} AND {index}.rowid > ?", (plan.expr, *params, low))
-            held = set(itertools.islice(_held(conn, cursor, plan.items), WINDOW * 4))
-            rows = [(i, -i) for i in sorted(held)]
+            # A common substring is ranked by recency alone (bm25 over its matches
+            # would cost per row); the porter ranking carries the relevance.
+            held = substrings.holding(
+                conn, plan.items, f"{where} AND memorygram.rowid > ?", (*params, low)
+            )
+            rows = [(i, -i) for i in itertools.islice(held, WINDOW * 4)]
         else:
             rows = conn.execute(
                 f"{sql} AND {index}.rowid > ? LIMIT {WINDOW * 4}", (plan.expr, *params, low)
@@ -223,27 +222,16 @@ def every(
     if not items:
         return set()
     where, params = visible(projects, "m.")
-    expr = fts.holding_any(items) if index == "memorygram" else fts.any_of(items)
+    if index == "memorygram":
+        return set(substrings.holding(conn, items, where, params))
     rows = conn.execute(
         f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
         f" WHERE {index} MATCH ? AND {where}",
-        (expr, *params),
+        (fts.any_of(list(items)), *params),
     )
-    if index == "memorygram":
-        return set(_held(conn, rows, items))
     return {int(row[0]) for row in rows}
-
-
-def _held(
-    conn: sqlite3.Connection, rows: Iterable[Sequence[object]], items: Sequence[str]
-) -> Iterator[int]:
-    """The ids of the trigram index's `rows` that hold one of `items`, in order."""
-    return substrings.confirmed(conn, (int(str(row[0])) for row in rows), items)
 
 
 def _substring_rows(conn: sqlite3.Connection, item: str, limit: int) -> list[int]:
     """The first `limit` rows holding `item` as a substring, oldest first."""
-    rows = conn.execute(
-        "SELECT rowid FROM memorygram WHERE memorygram MATCH ?", (fts.holding_any([item]),)
-    )
-    return list(itertools.islice(_held(conn, rows, [item]), limit))
+    return list(itertools.islice(substrings.holding(conn, [item]), limit))

@@ -21,7 +21,6 @@ from synapse_git.store import fts
 
 # Column weights of the trigram ranking: (body, source), as index_ranking asks bm25.
 WEIGHTS = (1.0, 0.3)
-_BATCH = 256
 _K1 = 1.2
 _B = 0.75
 
@@ -68,35 +67,59 @@ def occurrences(folded_text: str, folded_item: str) -> int:
     return count
 
 
-def confirmed(
-    conn: sqlite3.Connection, candidates: Iterable[int], items: Sequence[str]
+# A row whose text is all ASCII: as many characters as bytes.
+_PLAIN = (
+    "length(m.body) = length(CAST(m.body AS BLOB))"
+    " AND length(m.source) = length(CAST(m.source AS BLOB))"
+)
+
+
+def _like(item: str) -> str:
+    """A LIKE pattern for text holding `item` anywhere."""
+    escaped = item.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def holding(
+    conn: sqlite3.Connection,
+    items: Sequence[str],
+    condition: str = "1",
+    params: Sequence[object] = (),
 ) -> Iterator[int]:
-    """Those of `candidates` (rows of the trigram index) whose body or source holds
-    one of `items` as a substring, in the order given, read by id a batch at a time."""
+    """The rows whose body or source holds one of `items` as a substring, oldest
+    first, among the memories `m` meeting `condition`: the trigram index's
+    candidates, confirmed in the same statement where SQL can, else here."""
+    sql = (
+        "SELECT memorygram.rowid, {} FROM memorygram JOIN memories m"
+        f" ON m.id = memorygram.rowid WHERE memorygram MATCH ? AND {condition}"
+    )
+    args = [fts.holding_any(items), *params]
     if all(fts.exact(item) for item in items):
-        yield from candidates
+        yield from (int(row[0]) for row in conn.execute(sql.format("1"), args))
         return
-    wanted = [fold(item) for item in items]
-    batch: list[int] = []
-    for memory_id in candidates:
-        batch.append(memory_id)
-        if len(batch) >= _BATCH:
-            yield from _holding(conn, batch, wanted)
-            batch = []
-    if batch:
-        yield from _holding(conn, batch, wanted)
+    wanted = folded(list(items))
+    if all(item.isascii() for item in items):
+        # LIKE ignores the case of ASCII letters only, as the tokenizer folds them: a
+        # row it matches holds the item. A row with other characters, which may fold
+        # into ASCII ones, is confirmed on its folded text; an all-ASCII row LIKE
+        # does not match is no match, and its text is never handed over.
+        like = r"m.body LIKE ? ESCAPE '\' OR m.source LIKE ? ESCAPE '\'"
+        sql += f" AND ({' OR '.join(like for _ in items)} OR NOT ({_PLAIN}))"
+        args += [_like(item) for item in items for _ in (0, 1)]
+        for memory_id, plain in conn.execute(sql.format(_PLAIN), args):
+            if plain or _holds(conn, int(memory_id), wanted):
+                yield int(memory_id)
+        return
+    for memory_id, body, source in conn.execute(sql.format("m.body, m.source"), args):
+        body, source = folded([body, source])
+        if any(item in body or item in source for item in wanted):
+            yield int(memory_id)
 
 
-def _holding(conn: sqlite3.Connection, ids: list[int], wanted: list[str]) -> list[int]:
-    marks = ",".join(str(int(i)) for i in ids)
-    rows = conn.execute(f"SELECT id, body, source FROM memories WHERE id IN ({marks})").fetchall()
-    texts = folded([text for _, body, source in rows for text in (body, source)])
-    held = {
-        int(row[0])
-        for row, body, source in zip(rows, texts[::2], texts[1::2], strict=True)
-        if any(item in body or item in source for item in wanted)
-    }
-    return [i for i in ids if i in held]
+def _holds(conn: sqlite3.Connection, memory_id: int, wanted: list[str]) -> bool:
+    row = conn.execute("SELECT body, source FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    body, source = folded([row[0], row[1]])
+    return any(item in body or item in source for item in wanted)
 
 
 def _varints(blob: bytes) -> list[int]:

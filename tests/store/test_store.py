@@ -18,7 +18,7 @@ from synapse_git.errors import StoreVersion
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
 from synapse_git.settings import Config
-from synapse_git.store import database, fts, integrity, memories, schema, substrings
+from synapse_git.store import database, integrity, memories, schema, substrings
 from synapse_git.textrules import norm_key, normalize
 
 # A folder outside any repository: global memories only.
@@ -36,11 +36,7 @@ def matches(svc: Synapse, index: str, word: str) -> list[int]:
     with svc.connection() as conn:
         if index == "memorygram":
             # No positions in the trigram index: its candidates are confirmed on the text.
-            found = conn.execute(
-                "SELECT rowid FROM memorygram WHERE memorygram MATCH ? ORDER BY rowid",
-                (fts.holding_any([word]),),
-            )
-            return list(substrings.confirmed(conn, (row[0] for row in found), [word]))
+            return list(substrings.holding(conn, [word]))
         rows = conn.execute(
             f"SELECT rowid FROM {index} WHERE {index} MATCH ? ORDER BY rowid", (f'"{word}"',)
         )
