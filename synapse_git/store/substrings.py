@@ -100,14 +100,16 @@ def holding(
     wanted = folded(list(items))
     if all(item.isascii() for item in items):
         # LIKE ignores the case of ASCII letters only, as the tokenizer folds them: a
-        # row it matches holds the item. A row with other characters, which may fold
-        # into ASCII ones, is confirmed on its folded text; an all-ASCII row LIKE
-        # does not match is no match, and its text is never handed over.
-        like = r"m.body LIKE ? ESCAPE '\' OR m.source LIKE ? ESCAPE '\'"
-        sql += f" AND ({' OR '.join(like for _ in items)} OR NOT ({_PLAIN}))"
-        args += [_like(item) for item in items for _ in (0, 1)]
-        for memory_id, plain in conn.execute(sql.format(_PLAIN), args):
-            if plain or _holds(conn, int(memory_id), wanted):
+        # row it matches holds the item (1). A row with other characters, which may
+        # fold into ASCII ones, is confirmed on its folded text (0); an all-ASCII row
+        # LIKE does not match is no match (NULL), and its text is never handed over.
+        # The source, short, is tried first.
+        like = r"m.source LIKE ? ESCAPE '\' OR m.body LIKE ? ESCAPE '\'"
+        likes = " OR ".join(like for _ in items)
+        verdict = f"CASE WHEN {likes} THEN 1 WHEN {_PLAIN} THEN NULL ELSE 0 END"
+        patterns = [_like(item) for item in items for _ in (0, 1)]
+        for memory_id, held in conn.execute(sql.format(verdict), [*patterns, *args]):
+            if held or (held is not None and _holds(conn, int(memory_id), wanted)):
                 yield int(memory_id)
         return
     for memory_id, body, source in conn.execute(sql.format("m.body, m.source"), args):
