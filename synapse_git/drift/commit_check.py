@@ -84,8 +84,9 @@ def _candidates(
     short = [n for n in needles if n not in set(long)]
     rows: dict[int, str] = {}
     if long:
-        query = fts.any_of(long)
-        sql = f"{base} AND id IN (SELECT rowid FROM memorygram WHERE memorygram.body MATCH ?)"
+        # Every trigram of a needle, in body or source: a superset the finder confirms.
+        query = fts.holding_any(long)
+        sql = f"{base} AND id IN (SELECT rowid FROM memorygram WHERE memorygram MATCH ?)"
         rows.update(conn.execute(sql, (project, query)).fetchall())
     for needle in short:
         # The trigram index cannot look up fewer than three characters.

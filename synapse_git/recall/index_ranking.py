@@ -11,11 +11,12 @@ at a million.
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from synapse_git.store import fts
+from synapse_git.store import fts, substrings
 from synapse_git.store.memories import visible
 
 COMMON_AT = 5000
@@ -32,6 +33,11 @@ class Plan:
     items: tuple[str, ...] = ()
     # The matches of a trigram plan too many to score (GRAM_SCORED), newest first.
     newest: tuple[int, ...] | None = None
+    # Every match of a trigram plan of rare substrings, and how many rows hold each
+    # item: they are ranked on their text (store/substrings.py), as the index keeps
+    # no positions to score a phrase with.
+    matched: tuple[int, ...] | None = None
+    hits: tuple[int, ...] = ()
 
 
 # What the index answers for one string: how many memories hold it (at most
@@ -69,7 +75,7 @@ class TermCounts:
             # word's matches cost a third of what handing each row to Python does.
             row = self.conn.execute(f"SELECT count(*) FROM ({sql})", (fts.quote(item),))
             return int(row.fetchone()[0]), []
-        found = [int(row[0]) for row in self.conn.execute(sql, (fts.quote(item),))]
+        found = _substring_rows(self.conn, item, COMMON_AT)
         return len(found), found if len(found) < COMMON_AT else []
 
     def common(self, index: str, item: str) -> None:
@@ -99,16 +105,20 @@ def plan_for(
         notes.append(f"{index}: {', '.join(common)} left out (in {COMMON_AT}+ memories)")
     elif common:
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
-    newest = None
-    if index == "memorygram" and rare and not scored:
-        # The counting pass has read every match of a rare trigram phrase already;
-        # scoring them again with bm25 would cost per match. Past GRAM_SCORED they
-        # are ranked newest first, as a common substring is, and the porter
-        # ranking carries the relevance: the work is bounded whatever the store.
-        ids = {i for item in rare for i in counts.matches(index, item)}
-        if len(ids) > GRAM_SCORED:
-            newest = tuple(sorted(ids, reverse=True))
-    return Plan(fts.any_of(rare or found), not rare, tuple(rare or found), newest)
+    if index != "memorygram":
+        return Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
+    expr = fts.holding_any(rare or found)
+    if not rare or all(fts.exact(item) for item in rare):
+        return Plan(expr, not rare, tuple(rare or found))
+    # The counting pass has read every match of a rare substring already.
+    ids = {i for item in rare for i in counts.matches(index, item)}
+    if len(ids) > GRAM_SCORED and not scored:
+        # Scoring them would cost per match. Past GRAM_SCORED they are ranked newest
+        # first, as a common substring is, and the porter ranking carries the
+        # relevance: the work is bounded whatever the store.
+        return Plan(expr, False, tuple(rare), tuple(sorted(ids, reverse=True)))
+    hits = tuple(counts(index, item) for item in rare)
+    return Plan(expr, False, tuple(rare), matched=tuple(sorted(ids)), hits=hits)
 
 
 def rank(
@@ -125,6 +135,10 @@ def rank(
         return []
     if plan.newest is not None:
         return _newest_visible(conn, plan.newest, projects, depth)
+    if plan.matched is not None:
+        ordered = substrings.ranked(conn, plan.matched, plan.items, plan.hits)
+        seen = _visible(conn, ordered, projects)
+        return [i for i in ordered if i in seen][:depth]
     where, params = visible(projects, "m.")
     sql = (
         f"SELECT {index}.rowid, bm25({index}, 1.0, 0.3) FROM {index}"
@@ -136,17 +150,21 @@ def rank(
             return found
         ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
         return [int(row[0]) for row in ranked]
-    if index == "memorygram":
-        # bm25 over trigram phrases costs ~0.1 ms a row here: a common substring
-        # is ranked by recency alone, the porter ranking carries the relevance.
-        sql = sql.replace(f"bm25({index}, 1.0, 0.3)", f"-{index}.rowid")
     top = int(conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
     span = WINDOW
     while True:
         low = max(0, top - span)
-        rows = conn.execute(
-            f"{sql} AND {index}.rowid > ? LIMIT {WINDOW * 4}", (plan.expr, *params, low)
-        ).fetchall()
+        if index == "memorygram":
+            # A common substring is ranked by recency alone (bm25 over its matches
+            # would cost per row); the porter ranking carries the relevance.
+            held = substrings.holding(
+                conn, plan.items, f"{where} AND memorygram.rowid > ?", (*params, low)
+            )
+            rows = [(i, -i) for i in itertools.islice(held, WINDOW * 4)]
+        else:
+            rows = conn.execute(
+                f"{sql} AND {index}.rowid > ? LIMIT {WINDOW * 4}", (plan.expr, *params, low)
+            ).fetchall()
         if len(rows) >= depth or low == 0 or span >= WINDOW * 64:
             break
         span *= 4
@@ -204,9 +222,16 @@ def every(
     if not items:
         return set()
     where, params = visible(projects, "m.")
+    if index == "memorygram":
+        return set(substrings.holding(conn, items, where, params))
     rows = conn.execute(
         f"SELECT {index}.rowid FROM {index} JOIN memories m ON m.id = {index}.rowid"
         f" WHERE {index} MATCH ? AND {where}",
         (fts.any_of(list(items)), *params),
     )
     return {int(row[0]) for row in rows}
+
+
+def _substring_rows(conn: sqlite3.Connection, item: str, limit: int) -> list[int]:
+    """The first `limit` rows holding `item` as a substring, oldest first."""
+    return list(itertools.islice(substrings.holding(conn, [item]), limit))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -101,14 +101,6 @@ END;
 INSERT INTO memory (memory) VALUES ('rebuild');
 INSERT INTO memorygram (memorygram) VALUES ('rebuild');
 """
-
-# The index definitions, as `repair` recreates them.
-FTS_DDL = {
-    statement.split()[3]: statement
-    for statement in (
-        line for line in _V1.split(";\n") if line.strip().startswith("CREATE VIRTUAL TABLE")
-    )
-}
 
 # Live memories per scope ('' = global), kept by triggers, so recall can say how
 # many memories it searched without counting rows on every call.
@@ -205,8 +197,33 @@ UPDATE memories SET norm = norm_key(body);
 CREATE INDEX memories_norm ON memories (norm);
 """
 
+# The trigram index without positions (`detail=none`): with them it was more than
+# half the file (docs/benchmarks.md#store-size). SQLite then refuses phrase
+# queries, so a substring is looked up as all of its trigrams and confirmed on
+# the text (store/substrings.py). Only the index is rebuilt, then merged into one
+# segment, where a lookup from a rowid on seeks fastest; no row changes.
+GRAM_DDL = """CREATE VIRTUAL TABLE memorygram USING fts5 (
+    body, source, content = 'live', content_rowid = 'id', tokenize = 'trigram', detail = none
+)"""
+_V8 = f"""
+DROP TABLE memorygram;
+{GRAM_DDL};
+INSERT INTO memorygram (memorygram) VALUES ('rebuild');
+INSERT INTO memorygram (memorygram) VALUES ('optimize');
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+
+# The index definitions of the current version, as `repair` recreates them.
+FTS_DDL = {
+    "memory": next(
+        line.strip()
+        for line in _V1.split(";\n")
+        if line.strip().startswith("CREATE VIRTUAL TABLE memory ")
+    ),
+    "memorygram": GRAM_DDL,
+}
 
 
 def statements(script: str) -> Iterator[str]:

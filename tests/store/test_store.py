@@ -18,7 +18,7 @@ from synapse_git.errors import StoreVersion
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
 from synapse_git.settings import Config
-from synapse_git.store import database, integrity, memories, schema
+from synapse_git.store import database, integrity, memories, schema, substrings
 from synapse_git.textrules import norm_key, normalize
 
 # A folder outside any repository: global memories only.
@@ -34,6 +34,9 @@ def raw(path: Path, sql: str) -> None:
 
 def matches(svc: Synapse, index: str, word: str) -> list[int]:
     with svc.connection() as conn:
+        if index == "memorygram":
+            # No positions in the trigram index: its candidates are confirmed on the text.
+            return list(substrings.holding(conn, [word]))
         rows = conn.execute(
             f"SELECT rowid FROM {index} WHERE {index} MATCH ? ORDER BY rowid", (f'"{word}"',)
         )
