@@ -59,6 +59,26 @@ def _starting(prefix: str) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z0-9])" + re.escape(prefix) + r"[a-z0-9]*")
 
 
+class Near:
+    """The misspellings (word_forms.close) of each misspelled term among the words of
+    one question's candidates. Candidates share most of their words, so each distinct
+    word is compared with a term once, not once for every text that holds it."""
+
+    def __init__(self) -> None:
+        self._judged: dict[str, set[str]] = {}
+        self._close: dict[str, set[str]] = {}
+
+    def any_in(self, term: str, words: set[str]) -> bool:
+        """Whether one of `words` is a misspelling of `term`."""
+        judged = self._judged.setdefault(term, set())
+        close = self._close.setdefault(term, set())
+        for word in words - judged:
+            if word_forms.close(term, word):
+                close.add(word)
+        judged |= words
+        return not close.isdisjoint(words)
+
+
 class Words:
     """The words of one memory's text, folded, with their families; cut into
     words only when a check needs every word (another form, a misspelling)."""
@@ -105,13 +125,14 @@ class Words:
             return any(word_forms.family(other) == key for other in found)
         return key in self.families
 
-    def level(self, term: Term, misspelled: bool) -> float:
-        """How this text holds `term`: EXACT, STEM, TYPO, SYNONYM, SUBSTRING or 0."""
+    def level(self, term: Term, misspelled: bool, near: Near | None = None) -> float:
+        """How this text holds `term`: EXACT, STEM, TYPO, SYNONYM, SUBSTRING or 0;
+        `near` keeps the misspellings judged for the other texts of the question."""
         if self.has(term.word):
             return EXACT
         if self.has_family(term.word):
             return STEM
-        if misspelled and any(word_forms.close(term.word, word) for word in self.words):
+        if misspelled and (near or Near()).any_in(term.word, self.words):
             return TYPO
         if term.alike and vocabulary.held(term.alike, self):
             return SYNONYM
@@ -138,6 +159,7 @@ def assess(
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, Held] = {}
     known = known if known is not None else {}
+    near = Near()
     for memory_id, text in texts.items():
         # A text's words are cut once for the question and all its rewordings.
         words = known.get(memory_id)
@@ -146,7 +168,7 @@ def assess(
         whole = [c for c in compounds if words.holds(c)]
         levels = []
         for term in terms:
-            level = words.level(term, term.word in wrong)
+            level = words.level(term, term.word in wrong, near)
             if level < EXACT and any(term.raw in c for c in whole):
                 level = EXACT
             levels.append(level)

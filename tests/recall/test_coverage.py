@@ -49,3 +49,18 @@ def test_a_word_is_held_as_the_whole_word_list_would_say(text: str) -> None:
             for misspelled in (False, True):
                 expected = _reference(text, term, misspelled)
                 assert words.level(term, misspelled) == expected, (text, term)
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_misspellings_judged_once_for_all_texts_give_each_text_its_own_level(
+    question: str,
+) -> None:
+    # assess compares each distinct word with a misspelled term once across the
+    # texts (coverage.Near); every text must still get the level its own words give.
+    terms = query_terms.parse(question).terms
+    texts = dict(enumerate(TEXTS))
+    weights = {term.word: 1.0 for term in terms}
+    held = coverage.assess(texts, terms, weights, [term.word for term in terms])
+    for memory_id, text in texts.items():
+        expected = tuple(_reference(text, term, True) for term in terms)
+        assert held[memory_id].levels == expected, (text, question)
