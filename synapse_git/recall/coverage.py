@@ -151,15 +151,17 @@ def assess(
     misspelled: Iterable[str] = (),
     compounds: Sequence[str] = (),
     known: dict[int, Words] | None = None,
+    near: Near | None = None,
 ) -> dict[int, Held]:
     """The coverage of each memory in `texts` for the question made of `terms`;
     an identifier the question names whole (`src/app/db.py`) counts its parts
-    as held word for word. `known` keeps the texts' words for another question."""
+    as held word for word. `known` keeps the texts' words, and `near` the
+    misspellings judged, for another wording of the question."""
     wrong = set(misspelled)
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, Held] = {}
     known = known if known is not None else {}
-    near = Near()
+    near = near if near is not None else Near()
     for memory_id, text in texts.items():
         # A text's words are cut once for the question and all its rewordings.
         words = known.get(memory_id)
