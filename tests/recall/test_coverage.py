@@ -4,6 +4,8 @@ cutting the text into unicode61 words finds."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from synapse_git.recall import coverage, query_terms, word_forms
 from synapse_git.recall.query_terms import Term
@@ -64,3 +66,18 @@ def test_misspellings_judged_once_for_all_texts_give_each_text_its_own_level(
     for memory_id, text in texts.items():
         expected = tuple(_reference(text, term, True) for term in terms)
         assert held[memory_id].levels == expected, (text, question)
+
+
+@given(
+    st.text(alphabet="abeAB1 -_.", max_size=60), st.text(alphabet="abe1", min_size=1, max_size=6)
+)
+def test_the_quick_word_search_finds_what_the_word_list_holds(text: str, word: str) -> None:
+    # The patterns look behind a word after finding it (coverage._standing,
+    # _starting) and an ASCII text is cut by a simpler pattern: anywhere in the
+    # text they must agree with the words unicode61 would cut.
+    words = {query_terms.fold(token) for token in query_terms.tokens(text)}
+    held = coverage.Words(text)
+    assert held.has(word) is (word in words)
+    assert held.words == words
+    key = word_forms.family(word)
+    assert held.has_family(word) is (key in {word_forms.family(w) for w in words})
