@@ -57,19 +57,3 @@ def test_a_rewording_with_the_questions_words_reads_nothing_again(
     texts = [sql for sql in both if "substr(CAST(body" in sql]
     read = [i for sql in texts for i in re.findall(r"\d+", sql.rsplit("IN", 1)[1])]
     assert read and len(read) == len(set(read))
-
-
-def test_misspellings_judged_for_the_question_serve_its_rewordings_unchanged(
-    conn: sqlite3.Connection,
-) -> None:
-    # "biling" matches nothing as written: its misspellings are judged once for
-    # the question and kept for the rewording, which still covers what it does alone.
-    texts = ["biling retries", "biling deploy smoke"]
-    both = rewordings.search(conn, [query_terms.parse(text) for text in texts], [], floor=False)
-    best: dict[int, float] = {}
-    for text in texts:
-        alone = rewordings.search(conn, [query_terms.parse(text)], [], floor=False)
-        for c in alone.candidates:
-            best[c.id] = max(best.get(c.id, 0.0), c.share)
-    assert {c.id: c.share for c in both.candidates} == best
-    assert any("biling" in c.held for c in both.candidates)
