@@ -1,6 +1,8 @@
 """Semantic recall costs: embed throughput, and warm MCP recall at a store size.
 
-    python examples/semantic_bench.py [MEMORIES] [CALLS]     (defaults 10000 and 200)
+    python examples/semantic_bench.py [MEMORIES] [CALLS] [--store DIR] [--synapse PATH]
+
+MEMORIES and CALLS default to 10000 and 200.
 
 Builds a temporary store of MEMORIES global memories made from the example
 store's bodies (examples/memories.jsonl), each with its own number and words.
@@ -10,14 +12,23 @@ what recall costs does not depend on the values. Then one `synapse mcp`
 process answers CALLS recalls (the questions of examples/semantic/*.toml, in
 turn) through the SDK's stdio client: the first call (model and matrix load)
 is reported apart, the rest as p50 / p95; the same again with SYNAPSE_SEMANTIC=off
-gives the lexical recall's own cost. Needs the semantic extra. Prints JSON.
+gives the lexical recall's own cost. Each run also gives the server process's
+CPU time per warm call (read from /proc around the calls). Needs the semantic
+extra. Prints JSON.
+
+--store DIR keeps the store in DIR: built there on the first run, reused as it
+is after (no embed figures then), so that runs of two checkouts can alternate
+over one store; --synapse PATH names the `synapse` command that serves MCP
+(another checkout's virtualenv, say; by default the one beside this Python).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -99,7 +110,27 @@ def build(count: int) -> dict[str, Any]:
     }
 
 
-def warm_recalls(repo: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
+def _children_cpu() -> float | None:
+    """CPU seconds of this process's children (the MCP server), from /proc."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    total = 0.0
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def warm_recalls(
+    repo: Path, env: dict[str, str], calls: int, synapse: Path = SYNAPSE
+) -> dict[str, Any]:
     import anyio
     from mcp import Client, StdioServerParameters
 
@@ -107,7 +138,7 @@ def warm_recalls(repo: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
 
     async def run() -> dict[str, Any]:
         params = StdioServerParameters(
-            command=str(SYNAPSE), args=["mcp", "--project", str(repo)], env=env, cwd="/"
+            command=str(synapse), args=["mcp", "--project", str(repo)], env=env, cwd="/"
         )
         async with Client(params) as client:
             started = time.perf_counter()
@@ -116,46 +147,63 @@ def warm_recalls(repo: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
             assert not first.is_error, first.content
             semantic = (first.structured_content or {}).get("semantic")
             times = []
+            cpu_before = _children_cpu()
             for n in range(calls):
                 started = time.perf_counter()
                 result = await client.call_tool("recall", {"query": asked[n % len(asked)]})
                 times.append(time.perf_counter() - started)
                 assert not result.is_error, result.content
+            cpu_after = _children_cpu()
         times.sort()
-        return {
+        report: dict[str, Any] = {
             "semantic": semantic,
             "first_recall_ms": round(cold * 1000, 1),
             "calls": calls,
             "p50_ms": round(statistics.median(times) * 1000, 1),
             "p95_ms": round(times[int(len(times) * 0.95) - 1] * 1000, 1),
         }
+        if cpu_before is not None and cpu_after is not None:
+            report["server_cpu_ms_per_call"] = round((cpu_after - cpu_before) / calls * 1000, 1)
+        return report
 
     return anyio.run(run)
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    parser = argparse.ArgumentParser(description="semantic recall costs")
+    parser.add_argument("memories", nargs="?", type=int, default=10000)
+    parser.add_argument("calls", nargs="?", type=int, default=200)
+    parser.add_argument("--store", type=Path, help="keep the store in this folder, or reuse it")
+    parser.add_argument("--synapse", type=Path, default=SYNAPSE, help="the command serving MCP")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="synapse-semantic-bench-") as work:
-        data, repo = Path(work) / "data", Path(work) / "repo"
-        data.mkdir()
-        repo.mkdir()
+        where = args.store if args.store is not None else Path(work)
+        data, repo = where / "data", where / "repo"
+        kept = (data / "memory.db").exists() and repo.is_dir()
+        data.mkdir(parents=True, exist_ok=True)
+        repo.mkdir(exist_ok=True)
         os.environ["SYNAPSE_DATA"] = str(data)
         git_env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com"}
         git_env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
         env = {**os.environ, **git_env, "SYNAPSE_SEMANTIC": "on"}
-        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
-        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "b"], cwd=repo, env=env)
         report: dict[str, Any] = {
-            "memories": count,
+            "memories": args.memories,
             "cpus": os.cpu_count(),
             "load_average_1min": round(os.getloadavg()[0], 2),
         }
-        report |= build(count)
+        if kept:
+            with sqlite3.connect(data / "memory.db") as conn:
+                report["memories"] = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+            report["store"] = "reused"
+        else:
+            subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
+            subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "b"], cwd=repo, env=env)
+            report |= build(args.memories)
         report["store_mb"] = round((data / "memory.db").stat().st_size / 1e6, 1)
         # The same calls with recall kept lexical, for what the dense list adds.
-        report["mcp_recall_lexical"] = warm_recalls(repo, {**env, "SYNAPSE_SEMANTIC": "off"}, calls)
-        report["mcp_recall"] = warm_recalls(repo, env, calls)
+        lexical = {**env, "SYNAPSE_SEMANTIC": "off"}
+        report["mcp_recall_lexical"] = warm_recalls(repo, lexical, args.calls, args.synapse)
+        report["mcp_recall"] = warm_recalls(repo, env, args.calls, args.synapse)
         report["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     print(json.dumps(report, indent=2))
 

@@ -121,11 +121,12 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
 @dataclass
 class Shared:
     """What the searches of one question and its rewordings read once for all: the
-    index's term lists and the candidates' texts and words."""
+    index's term lists, the candidates' texts and words, and their misspellings."""
 
     read: dict[tuple[str, str], index_ranking.Answer] = field(default_factory=dict)
     texts: dict[int, str] = field(default_factory=dict)
     words: dict[int, coverage.Words] = field(default_factory=dict)
+    near: coverage.Near = field(default_factory=coverage.Near)
 
     def texts_of(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
         unread = [i for i in ids if i not in self.texts]
@@ -250,6 +251,7 @@ def search(
         [term.word for term in rescued],
         (*query.compounds, *query.joined),
         shared.words,
+        shared.near,
     )
     about = subject.held(texts, query.terms, weights, held)
     candidates = []

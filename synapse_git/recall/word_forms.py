@@ -122,4 +122,12 @@ def close(term: str, word: str) -> bool:
     if len(term) < 5 or len(word) < 4:
         return False
     most = 1 if len(term) <= 6 else 2
+    if abs(len(term) - len(word)) > most:
+        return False
+    # Each edit takes away at most one letter and brings in at most one: a word
+    # that lacks more than `most` of the term's letters, or holds more than `most`
+    # the term lacks, is farther. Most words of a text fail this before the table.
+    mine, theirs = set(term), set(word)
+    if len(mine - theirs) > most or len(theirs - mine) > most:
+        return False
     return distance(term, word, most) <= most

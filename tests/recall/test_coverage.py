@@ -4,6 +4,8 @@ cutting the text into unicode61 words finds."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from synapse_git.recall import coverage, query_terms, word_forms
 from synapse_git.recall.query_terms import Term
@@ -49,3 +51,33 @@ def test_a_word_is_held_as_the_whole_word_list_would_say(text: str) -> None:
             for misspelled in (False, True):
                 expected = _reference(text, term, misspelled)
                 assert words.level(term, misspelled) == expected, (text, term)
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_misspellings_judged_once_for_all_texts_give_each_text_its_own_level(
+    question: str,
+) -> None:
+    # assess compares each distinct word with a misspelled term once across the
+    # texts (coverage.Near); every text must still get the level its own words give.
+    terms = query_terms.parse(question).terms
+    texts = dict(enumerate(TEXTS))
+    weights = {term.word: 1.0 for term in terms}
+    held = coverage.assess(texts, terms, weights, [term.word for term in terms])
+    for memory_id, text in texts.items():
+        expected = tuple(_reference(text, term, True) for term in terms)
+        assert held[memory_id].levels == expected, (text, question)
+
+
+@given(
+    st.text(alphabet="abeAB1 -_.", max_size=60), st.text(alphabet="abe1", min_size=1, max_size=6)
+)
+def test_the_quick_word_search_finds_what_the_word_list_holds(text: str, word: str) -> None:
+    # The patterns look behind a word after finding it (coverage._standing,
+    # _starting) and an ASCII text is cut by a simpler pattern: anywhere in the
+    # text they must agree with the words unicode61 would cut.
+    words = {query_terms.fold(token) for token in query_terms.tokens(text)}
+    held = coverage.Words(text)
+    assert held.has(word) is (word in words)
+    assert held.words == words
+    key = word_forms.family(word)
+    assert held.has_family(word) is (key in {word_forms.family(w) for w in words})

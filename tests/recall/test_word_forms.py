@@ -80,3 +80,15 @@ def test_word_forms_take_any_text(text: str) -> None:
         assert len(key) <= len(word) + 1
         assert all(word_forms.family(form) == key for form in word_forms.variants(word))
         assert word_forms.distance(word, key, 2) >= 0
+
+
+_LETTERS = st.text(alphabet="abcdeor", min_size=3, max_size=9)
+
+
+@given(_LETTERS, _LETTERS)
+def test_the_letter_test_before_the_table_turns_away_no_misspelling(term: str, word: str) -> None:
+    # close() turns most words away by the letters the two lack; the edit table
+    # alone must agree with it on every pair.
+    most = 1 if len(term) <= 6 else 2
+    by_table = len(term) >= 5 and len(word) >= 4 and word_forms.distance(term, word, most) <= most
+    assert word_forms.close(term, word) is by_table
