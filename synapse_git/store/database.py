@@ -245,6 +245,11 @@ def _casefold(text: str | None) -> str | None:
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     try:
+        if patiently(conn, "PRAGMA user_version").fetchone()[0] == 0:
+            # A new file: free pages (the old segments a merge of the indexes
+            # leaves, docs/store.md#merged-indexes) can be given back to the file
+            # system only if this is set before the first table is made.
+            conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
         # WAL is a property of the file: set once, before the first write.
         patiently(conn, "PRAGMA journal_mode = WAL")
         conn.create_function("norm_key", 1, norm_key, deterministic=True)

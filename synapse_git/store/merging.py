@@ -47,6 +47,11 @@ def merge(conn: sqlite3.Connection) -> None:
     for index in INDEXES:
         while not _step(conn, index, STEP_PAGES):
             pass
+    # A whole merge frees the pages of every old segment: in a store made with
+    # auto_vacuum (every store made since schema 8), they go back to the file
+    # system instead of staying in the file until later writes reuse them.
+    # (One step of this pragma frees one page: run as a script, it runs to the end.)
+    conn.executescript("PRAGMA incremental_vacuum;")
 
 
 def _step(conn: sqlite3.Connection, index: str, pages: int) -> bool:

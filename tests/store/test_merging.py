@@ -130,3 +130,33 @@ def test_forgetting_an_import_and_a_repair_leave_the_indexes_merged(
     assert svc.check(repair=True).ok
     assert segment_counts(db) == {"memory": 1, "memorygram": 1}
     assert not svc.recall("imported", svc.scope(outside)).hits
+
+
+def test_a_merge_gives_the_old_segments_pages_back_to_the_file_system(
+    outside: Path, isolated_store: Path
+) -> None:
+    db = isolated_store / "memory.db"
+    seed_in_pieces(db, pieces=6, per_piece=40)
+    with closing(sqlite3.connect(db)) as conn:
+        # A store made now can return free pages; one made before keeps them for reuse.
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+    Synapse().import_lines(jsonl(*(f"imported note {n} about {WORDS[n % 12]}" for n in range(80))))
+    assert segment_counts(db) == {"memory": 1, "memorygram": 1}
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
+        assert integrity.check(conn).ok
+
+
+def test_a_merge_in_a_store_made_without_auto_vacuum_still_merges(
+    outside: Path, isolated_store: Path
+) -> None:
+    db = isolated_store / "memory.db"
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA auto_vacuum = NONE")
+        conn.execute("CREATE TABLE made_before (x)")  # fixes the setting in the file
+    seed_in_pieces(db, pieces=6, per_piece=40)
+    with closing(database.connect(db)) as conn:
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 0
+        merging.merge(conn)
+        assert integrity.check(conn).ok
+    assert segment_counts(db) == {"memory": 1, "memorygram": 1}
