@@ -83,3 +83,35 @@ def test_import_benchmark_runs_and_prints_its_report() -> None:
     report = json.loads(done.stdout)
     assert report["imported"] == 50
     assert {"import_cpu_s_per_1000", "remember_p50_ms", "load_average"} <= set(report)
+
+
+def test_rewording_benchmark_times_a_baseline_checkout_and_prints_the_ratios() -> None:
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(root / "examples" / "rewording_bench.py"),
+            "1000",
+            "2",
+            "--baseline",
+            str(root),
+            "--baseline-python",
+            sys.executable,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["baseline_code"] == str(root / "synapse_git")
+    assert {"p95_ms", "cpu_p95_ms"} <= set(report["baseline"])
+    for count in range(5):
+        entry = report[f"rewordings_{count}"]
+        assert set(entry["p95_over_baseline"]) == {"wall", "cpu"}
+        assert entry["limit_compounded"] == round(1.5**count, 3)
+        assert entry["limit_added"] == 1 + 0.5 * count
