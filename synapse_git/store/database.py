@@ -16,6 +16,12 @@ from synapse_git.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
 from synapse_git.textrules import norm_key
 
 BUSY_TIMEOUT_S = 10.0
+# The kept reader's page cache, in KiB (SQLite's default is 2,000). At 100,000
+# memories a recall with rewordings reads more than that (bm25 reads the size of
+# every match of each wording), so the next recall read many pages again; 8 MB
+# measured 3-7% less CPU with rewordings, as 32 and 64 MB did (docs/recall.md).
+# Pages are allocated as they are read: a one-shot CLI recall holds what it reads.
+READER_CACHE_KIB = 8000
 # Beside the store: held (flock) by a write that may outlast the busy timeout.
 LONG_WRITE_SUFFIX = "-long-write"
 
@@ -76,6 +82,7 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
         connect(path, create=False).close()
         return connect_reader(path, migrate=False)
     conn.create_function("casefold", 1, _casefold, deterministic=True)
+    conn.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB}")
     return conn
 
 

@@ -138,3 +138,13 @@ def test_a_long_lived_service_does_not_checkpoint_after_every_write(outside: Pat
     assert _page_body(kept, second, outside) == "written by the MCP server again"
     done = run_cli("memory", "read", str(first), cwd=outside)
     assert done.returncode == 0 and "written by the MCP server" in done.stdout, done.stderr
+
+
+def test_the_kept_connection_has_the_larger_page_cache(outside: Path) -> None:
+    svc = Synapse()
+    svc.remember("a note to open the store", svc.scope(outside), is_global=True)
+    with svc.reading() as conn:
+        assert conn.execute("PRAGMA cache_size").fetchone()[0] == -database.READER_CACHE_KIB
+    with closing(database.connect(svc.config.db_path)) as writer:
+        # Writers keep SQLite's default: they live for one operation.
+        assert writer.execute("PRAGMA cache_size").fetchone()[0] == -2000
