@@ -20,6 +20,8 @@ from synapse_git.store import fts, substrings
 from synapse_git.store.memories import visible
 
 COMMON_AT = 5000
+# The matches bm25 may score for one plan of single trigrams, all of them together.
+SCORED_AT_MOST = 10000
 WINDOW = 500
 GRAM_SCORED = 50
 
@@ -43,6 +45,8 @@ class Plan:
 # What the index answers for one string: how many memories hold it (at most
 # COMMON_AT), and for a rare substring which ones.
 Answer = tuple[int, list[int]]
+# The rows of a string counted but not yet read (compared by identity).
+_UNREAD: list[int] = []
 
 
 class TermCounts:
@@ -75,6 +79,12 @@ class TermCounts:
             # word's matches cost a third of what handing each row to Python does.
             row = self.conn.execute(f"SELECT count(*) FROM ({sql})", (fts.quote(item),))
             return int(row.fetchone()[0]), []
+        if fts.exact(item):
+            # One trigram: the index alone answers it, so it is counted in SQLite
+            # too, and its rows are read only if a plan asks for them (`matches`):
+            # most such strings are a misspelling's trigrams, only ever counted.
+            row = self.conn.execute(f"SELECT count(*) FROM ({sql})", (fts.holding_any([item]),))
+            return int(row.fetchone()[0]), _UNREAD
         found = _substring_rows(self.conn, item, COMMON_AT)
         return len(found), found if len(found) < COMMON_AT else []
 
@@ -84,13 +94,35 @@ class TermCounts:
 
     def matches(self, index: str, item: str) -> list[int]:
         """Every memory holding a rare substring `item` (nothing for a common one)."""
-        return self._read(index, item)[1]
+        count, found = self._read(index, item)
+        if found is _UNREAD:
+            found = _substring_rows(self.conn, item, COMMON_AT) if count < COMMON_AT else []
+            self.read[(index, item)] = self.found[(index, item)] = (count, found)
+        return found
 
     def __call__(self, index: str, item: str) -> int:
         return self._read(index, item)[0]
 
     def rare(self, index: str, item: str) -> bool:
         return 0 < self(index, item) < COMMON_AT
+
+
+def _within_budget(counts: TermCounts, index: str, rare: list[str], notes: list[str]) -> list[str]:
+    """The rare items whose matches together stay within SCORED_AT_MOST, rarest
+    first (at least one). Each is under COMMON_AT alone, but bm25 over a dozen of
+    them in a large store scores most of it: tens of milliseconds at 100,000."""
+    kept: set[str] = set()
+    total = 0
+    for item in sorted(rare, key=lambda each: (counts(index, each), each)):
+        total += counts(index, item)
+        if kept and total > SCORED_AT_MOST:
+            break
+        kept.add(item)
+    if len(kept) == len(rare):
+        return rare
+    left = [item for item in rare if item not in kept]
+    notes.append(f"{index}: {', '.join(left)} left out ({SCORED_AT_MOST}+ matches to score)")
+    return [item for item in rare if item in kept]
 
 
 def plan_for(
@@ -107,6 +139,10 @@ def plan_for(
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
     if index != "memorygram":
         return Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
+    if rare and all(fts.exact(item) for item in rare):
+        # Single trigrams (a misspelled word's, mostly): bm25 scores every row
+        # holding any of them, so only the rarest are asked, within a budget.
+        rare = _within_budget(counts, index, rare, notes)
     expr = fts.holding_any(rare or found)
     if not rare or all(fts.exact(item) for item in rare):
         return Plan(expr, not rare, tuple(rare or found))

@@ -64,3 +64,30 @@ def test_the_best_visible_matches_whoever_else_ranks_above_them(
     found = index_ranking.rank(conn, "memory", plan, projects, depth)
     assert found == _visible_ranking(conn, projects, depth)
     assert len(found) == min(depth, 8 + sum(12 if p == QUIET else 180 for p in projects))
+
+
+def test_single_trigrams_are_asked_rarest_first_within_a_budget(
+    conn: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # In the fixture "oce"/"cel"/"lot" are in all 200 memories, "abo" in 200,
+    # "e12" in a few: with room for about 250 matches, the commoner ones are left out.
+    monkeypatch.setattr(index_ranking, "SCORED_AT_MOST", 250)
+    counts = index_ranking.TermCounts(conn)
+    notes: list[str] = []
+    plan = index_ranking.plan_for(counts, "memorygram", ["oce", "e12", "abo", "lot"], notes)
+    # e12 (rarest) and then abo (the first of the equally common, by spelling) fit.
+    assert plan.items == ("e12", "abo")
+    assert any("left out" in note for note in notes)
+    # Nothing is left out where the budget holds every item, and the item order is kept.
+    monkeypatch.setattr(index_ranking, "SCORED_AT_MOST", 10_000)
+    plan = index_ranking.plan_for(
+        index_ranking.TermCounts(conn), "memorygram", ["oce", "e12", "abo", "lot"], []
+    )
+    assert plan.items == ("oce", "e12", "abo", "lot")
+
+
+def test_a_counted_trigram_has_its_rows_read_only_when_asked(conn: sqlite3.Connection) -> None:
+    counts = index_ranking.TermCounts(conn)
+    assert counts("memorygram", "e12") == len(counts.matches("memorygram", "e12")) > 0
+    assert counts.matches("memorygram", "oce") == sorted(counts.matches("memorygram", "oce"))
+    assert len(counts.matches("memorygram", "oce")) == counts("memorygram", "oce") == 200
