@@ -1,4 +1,5 @@
-"""A question and its rewordings read each term list and each candidate's text once."""
+"""A question and its rewordings read each term list and each candidate's text once,
+and share the misspellings judged for their candidates (recall/coverage.py, Near)."""
 
 from __future__ import annotations
 
@@ -85,3 +86,19 @@ def test_a_rewording_is_ranked_less_deep_than_the_question(conn: sqlite3.Connect
         int(m) for sql in sent for m in re.findall(r"bm25\(memory, 1.0, 0.3\).*LIMIT (\d+)", sql)
     ]
     assert limits == [ranking.DEPTH * 2, rewordings.REWORDED_DEPTH * 2]
+
+
+def test_misspellings_judged_for_the_question_serve_its_rewordings_unchanged(
+    conn: sqlite3.Connection,
+) -> None:
+    # "biling" matches nothing as written: its misspellings are judged once for
+    # the question and kept for the rewording, which still covers what it does alone.
+    texts = ["biling retries", "biling deploy smoke"]
+    both = rewordings.search(conn, [query_terms.parse(text) for text in texts], [], floor=False)
+    best: dict[int, float] = {}
+    for text in texts:
+        alone = rewordings.search(conn, [query_terms.parse(text)], [], floor=False)
+        for c in alone.candidates:
+            best[c.id] = max(best.get(c.id, 0.0), c.share)
+    assert {c.id: c.share for c in both.candidates} == best
+    assert any("biling" in c.held for c in both.candidates)
