@@ -23,16 +23,13 @@ import random
 import statistics
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 
-HERE = Path(__file__).parent
+from semantic_bench import questions, templates
 
 
 def bodies(count: int) -> list[str]:
-    text = (HERE / "memories.jsonl").read_text("utf-8")
-    known = [json.loads(line)["body"] for line in text.split("\n") if line.strip()]
-    plain = [body for body in known if body.isascii()]
+    plain = [body for body in templates() if body.isascii()]
     rng = random.Random(3)
     out = []
     for n in range(count):
@@ -43,13 +40,6 @@ def bodies(count: int) -> list[str]:
             size += len(parts[-1]) + 1
         out.append(f"Note {n}. " + " ".join(parts))
     return out
-
-
-def questions() -> list[str]:
-    found = []
-    for path in sorted((HERE / "semantic").glob("*.toml")):
-        found += [case["query"] for case in tomllib.loads(path.read_text("utf-8"))["case"]]
-    return found
 
 
 def main() -> None:

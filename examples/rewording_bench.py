@@ -74,7 +74,8 @@ def timed(operation: Callable[[], Any]) -> tuple[float, float]:
 
 @contextmanager
 def temporary_data(prefix: str) -> Iterator[Path]:
-    """A scratch folder whose `data` is SYNAPSE_DATA for this process; removed afterwards."""
+    """A scratch folder whose `data` is SYNAPSE_DATA for this process; removed afterwards.
+    (retrieval.py has its own, which the baseline checkout's copy of it may lack.)"""
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     os.environ["SYNAPSE_DATA"] = str(folder / "data")
     try:
