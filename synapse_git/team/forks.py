@@ -31,30 +31,22 @@ class _Row(NamedTuple):
     superseded_by: int | None
 
 
-_CHUNK = 500  # ids a statement binds at most, well under SQLite's limit
-
-
 def forks(conn: sqlite3.Connection, project: str | None) -> list[Fork]:
     """The pairs of versions of one shared memory of `project` still to be looked at."""
     if project is None:
         return []
-    select = (
+    # The forks of the project and the originals they were made from.
+    rows = conn.execute(
         "SELECT s.memory_id, s.uid, m.state, m.superseded_by FROM shared s"
         " JOIN memories m ON m.id = s.memory_id WHERE s.project = ?"
+        " AND (instr(s.uid, '~') > 0 OR s.uid IN (SELECT substr(uid, 1, instr(uid, '~') - 1)"
+        " FROM shared WHERE project = ? AND instr(uid, '~') > 0))",
+        (project, project),
     )
-    forked = [_Row(*row) for row in conn.execute(f"{select} AND instr(s.uid, '~') > 0", (project,))]
-    if not forked:
-        return []
     groups: dict[str, list[_Row]] = defaultdict(list)
-    for row in forked:
+    for found in rows:
+        row = _Row(*found)
         groups[forked_from(row.uid) or row.uid].append(row)
-    roots = sorted(groups)
-    for start in range(0, len(roots), _CHUNK):
-        part = roots[start : start + _CHUNK]
-        marks = ", ".join("?" * len(part))
-        for found in conn.execute(f"{select} AND s.uid IN ({marks})", (project, *part)):
-            row = _Row(*found)
-            groups[row.uid].append(row)
     pairs: list[Fork] = []
     for members in groups.values():
         live = sorted(m.memory_id for m in members if m.state == "live")
