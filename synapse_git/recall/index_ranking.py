@@ -43,10 +43,8 @@ class Plan:
 
 
 # What the index answers for one string: how many memories hold it (at most
-# COMMON_AT), and for a rare substring which ones.
-Answer = tuple[int, list[int]]
-# The rows of a string counted but not yet read (compared by identity).
-_UNREAD: list[int] = []
+# COMMON_AT), and for a rare substring which ones (None: counted, not yet read).
+Answer = tuple[int, list[int] | None]
 
 
 class TermCounts:
@@ -84,7 +82,7 @@ class TermCounts:
             # too, and its rows are read only if a plan asks for them (`matches`):
             # most such strings are a misspelling's trigrams, only ever counted.
             row = self.conn.execute(f"SELECT count(*) FROM ({sql})", (fts.holding_any([item]),))
-            return int(row.fetchone()[0]), _UNREAD
+            return int(row.fetchone()[0]), None
         found = _substring_rows(self.conn, item, COMMON_AT)
         return len(found), found if len(found) < COMMON_AT else []
 
@@ -95,7 +93,7 @@ class TermCounts:
     def matches(self, index: str, item: str) -> list[int]:
         """Every memory holding a rare substring `item` (nothing for a common one)."""
         count, found = self._read(index, item)
-        if found is _UNREAD:
+        if found is None:
             found = _substring_rows(self.conn, item, COMMON_AT) if count < COMMON_AT else []
             self.read[(index, item)] = self.found[(index, item)] = (count, found)
         return found
