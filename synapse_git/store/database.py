@@ -242,7 +242,7 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     # SQLite's lower() folds ASCII only; listing filters with the full Unicode fold.
     conn.create_function("casefold", 1, _casefold, deterministic=True)
     if version < SCHEMA_VERSION:
-        _migrate(conn, path)
+        _migrate(conn, path, new=version == 0)
     conn.execute("PRAGMA synchronous = NORMAL")
 
 
@@ -250,9 +250,9 @@ def _casefold(text: str | None) -> str | None:
     return None if text is None else text.casefold()
 
 
-def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+def _migrate(conn: sqlite3.Connection, path: Path, *, new: bool) -> None:
     try:
-        if patiently(conn, "PRAGMA user_version").fetchone()[0] == 0:
+        if new:
             # A new file: free pages (the old segments a merge of the indexes
             # leaves, docs/store.md#merged-indexes) can be given back to the file
             # system only if this is set before the first table is made.
