@@ -48,8 +48,8 @@ def merge(conn: sqlite3.Connection) -> None:
         while not _step(conn, index, STEP_PAGES):
             pass
     # A whole merge frees the pages of every old segment: in a store made with
-    # auto_vacuum (every store made since schema 8), they go back to the file
-    # system instead of staying in the file until later writes reuse them.
+    # auto_vacuum (every store this version makes: store/database.py), they go back
+    # to the file system instead of staying in the file until later writes reuse them.
     # (One step of this pragma frees one page: run as a script, it runs to the end.)
     conn.executescript("PRAGMA incremental_vacuum;")
 
