@@ -1,5 +1,9 @@
 """Recall quality per kind of question on the labeled sets in sets/ (docs/recall.md):
-`python tests/recall/measure_sets.py dev|test`. Tune on dev, report on test.
+`python tests/recall/measure_sets.py dev|test [REWORDINGS.json]`. Tune on dev,
+report on test. REWORDINGS.json (sets/blind-a.json, sets/blind-b.json) maps each
+question to the rewordings a caller wrote for it; every kind is then measured
+again with them (` + blind`). With SYNAPSE_SEMANTIC=on the store is embedded
+first (the semantic extra, docs/semantic.md).
 
 For each kind: top1 and found in the lean answer; paraphrase also with the
 cases' rewordings and at depth 5; unanswerable questions: mean hits not
@@ -43,9 +47,13 @@ def _strong(answer: dict[str, Any]) -> list[dict[str, Any]]:
     return [hit for hit in answer["hits"] if not hit.get("weak")]
 
 
-def measure(split: str) -> dict[str, dict[str, float]]:
+def measure(
+    split: str, rewordings: dict[str, list[str]] | None = None
+) -> dict[str, dict[str, float]]:
     svc = Synapse()
     svc.import_lines(json.dumps({"body": b, "source": "", "project": None}) for b in MEMORIES)
+    if os.environ.get("SYNAPSE_SEMANTIC") == "on":
+        svc.embed()  # the semantic extra (docs/semantic.md), when asked for
     scope = svc.scope(Path(tempfile.mkdtemp()))
     bodies = {m.id: m.body.casefold() for m in svc.list_memories(scope).memories}
     takes_alternatives = "alternatives" in inspect.signature(svc.recall).parameters
@@ -65,6 +73,8 @@ def measure(split: str) -> dict[str, dict[str, float]]:
         variants = [("", [])]
         if case.get("alternatives"):
             variants.append((" + rewordings", case["alternatives"]))
+        if rewordings is not None:
+            variants.append((" + blind", rewordings[case["query"]]))
         for suffix, alts in variants:
             lean = _strong(ask(case["query"], alts, budget="lean"))
             if expect is None:
@@ -96,16 +106,25 @@ def measure(split: str) -> dict[str, dict[str, float]]:
     for kind, values in rows.items():
         out[kind] = {k: round(sum(v[k] for v in values) / len(values), 3) for k in values[0]}
         out[kind]["cases"] = len(values)
-    answerable = [v for k, vs in rows.items() if "none" not in k and "+" not in k for v in vs]
-    out["all answerable"] = {
-        name: round(sum(v[name] for v in answerable) / len(answerable), 3)
-        for name in ("abstained", "no hit", "answer weak", "false abstention")
-    }
-    out["all answerable"]["cases"] = len(answerable)
+    for suffix in ("", " + blind") if rewordings is not None else ("",):
+        answerable = [
+            v
+            for k, vs in rows.items()
+            if "none" not in k and k.count("+") == suffix.count("+") and k.endswith(suffix)
+            for v in vs
+        ]
+        name = "all answerable" + suffix
+        out[name] = {
+            key: round(sum(v[key] for v in answerable) / len(answerable), 3)
+            for key in ("top1", "found", "abstained", "no hit", "answer weak", "false abstention")
+        }
+        out[name]["cases"] = len(answerable)
     return out
 
 
 if __name__ == "__main__":
     os.environ.setdefault("SYNAPSE_DATA", tempfile.mkdtemp(prefix="synapse-sets-"))
-    for name, figures in measure(sys.argv[1] if len(sys.argv) > 1 else "dev").items():
+    split = sys.argv[1] if len(sys.argv) > 1 else "dev"
+    blind = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8")) if len(sys.argv) > 2 else None
+    for name, figures in measure(split, blind).items():
         print(f"{name:<24} {json.dumps(figures)}")
