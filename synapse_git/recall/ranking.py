@@ -44,11 +44,16 @@ class Candidate:
     share: float = 1.0  # coverage of the question (recall/coverage.py)
     about: float = 0.0  # the question held in its opening words (recall/subject.py)
     vouched: bool = False  # the best candidate, an answer below WEAK_SHARE (vouch)
+    # What weakness is judged on, when not `share`: with rewordings, the question's
+    # own share or the rewordings' agreement (recall/rewordings.py).
+    evidence: float | None = None
+    agreed: bool = False  # the rewordings alone make it an answer
 
     @property
     def weak(self) -> bool:
         """Holds too small a share of the question to count as an answer."""
-        return self.share < coverage.WEAK_SHARE and not self.vouched
+        judged = self.share if self.evidence is None else self.evidence
+        return judged < coverage.WEAK_SHARE and not self.vouched
 
     def as_json(self) -> dict[str, object]:
         return {

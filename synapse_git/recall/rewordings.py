@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from synapse_git.errors import BadInput
-from synapse_git.recall import query_terms, ranking
+from synapse_git.recall import coverage, query_terms, ranking
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.recall.ranking import Candidate, Search
 
@@ -28,6 +28,12 @@ WEIGHT = 0.8
 # rewording adds comes from its first few matches, which hold most of its words;
 # a deeper answer (a limit above ranking.DEPTH) ranks the rewordings as deep.
 REWORDED_DEPTH = 20
+# A rewording is the caller's guess at a note's words, and short: a note holds
+# half of one by chance (one word of two, where the other matched nothing). A
+# note the question alone does not answer is an answer by the rewordings only
+# when they agree on it, their shares of it adding up to AGREEMENT: most of one
+# rewording, or part of each of several (tuned on the dev sets, tests/recall/sets).
+AGREEMENT = 0.9
 
 
 def parse(alternatives: Sequence[str]) -> list[Query]:
@@ -52,6 +58,7 @@ def search(
     """Rank each of `queries` (the original first) and fuse them into one search."""
     shared = ranking.Shared()
     reworded = depth if depth > ranking.DEPTH else REWORDED_DEPTH
+    queries = _distinct(queries)
     found = [
         ranking.search(
             conn, query, projects, depth=reworded if n else depth, floor=False, shared=shared
@@ -74,9 +81,13 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
     weighted: dict[int, float] = {}
     fused: dict[int, float] = {}
     held: dict[int, dict[str, None]] = {}
+    asked = {c.id: c.share for c in first.candidates}
+    agreed: dict[int, float] = {}
     for n, found in enumerate(searches):
         weight = 1.0 if n == 0 else WEIGHT
         for position, c in enumerate(found.candidates, start=1):
+            if n:
+                agreed[c.id] = agreed.get(c.id, 0.0) + c.share
             fused[c.id] = fused.get(c.id, 0.0) + weight / (ranking.K + position)
             weighted[c.id] = max(weighted.get(c.id, 0.0), weight * (c.share + c.about))
             held.setdefault(c.id, {}).update(dict.fromkeys(c.held))
@@ -90,6 +101,8 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
             score=weighted[i] + fused[i],
             held=tuple(held[i]),
             verdict=ranking.floor_verdict(c.share, top) or c.verdict,
+            evidence=max(asked.get(i, 0.0), _agreement(agreed.get(i, 0.0))),
+            agreed=_agreement(agreed.get(i, 0.0)) >= coverage.WEAK_SHARE,
         )
         for i, c in best.items()
     ]
@@ -112,6 +125,25 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
         tuple(notes),
         weights=tuple(weights.items()),
     )
+
+
+def _agreement(summed: float) -> float:
+    """The rewordings' summed shares of a candidate on the scale of one share of the
+    question: AGREEMENT stands at WEAK_SHARE."""
+    return summed * coverage.WEAK_SHARE / AGREEMENT
+
+
+def _distinct(queries: Sequence[Query]) -> list[Query]:
+    """`queries` without a wording whose words an earlier one already searched: a
+    repeated rewording would agree with itself."""
+    seen: set[frozenset[str]] = set()
+    out = []
+    for query in queries:
+        words = frozenset(term.word for term in query.terms)
+        if words not in seen:
+            seen.add(words)
+            out.append(query)
+    return out
 
 
 def _joint(original: Query, others: Sequence[Query]) -> Query:

@@ -1,0 +1,86 @@
+"""Rewordings that agree (docs/recall.md, "Rewordings that agree"): a note the
+question alone leaves weak is an answer by the rewordings only when their shares
+of it add up to rewordings.AGREEMENT, and a repeated rewording counts once."""
+
+from __future__ import annotations
+
+import test_recall
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_recall import remember
+
+from synapse_git.git.project_scope import Scope
+from synapse_git.recall import coverage, rewordings
+from synapse_git.service import Synapse
+
+svc, here = test_recall.svc, test_recall.here  # the same fixtures
+
+# `quasar` and `nebula` are in no memory: they weigh most, so the replicas note
+# holds a small share of the question and under half of each rewording.
+QUESTION = "how many replicas does the quasar cluster have"
+NOTES = [
+    "Read replicas serve the reporting dashboard.",
+    *(f"Lunch is served at noon on floor {n}." for n in range(6)),
+]
+
+
+def _shares(svc: Synapse, here: Scope, alternatives: list[str]) -> dict[int, float]:
+    found = svc.recall(QUESTION, here, alternatives=alternatives, explain=True)
+    return {c.id: c.share for c in found.candidates}
+
+
+def test_half_of_one_rewording_is_a_guess(svc: Synapse, here: Scope) -> None:
+    [replicas, *_] = remember(svc, here, *NOTES)
+    # The rewording alone: the note holds more than WEAK_SHARE of it...
+    assert _shares(svc, here, ["quasar replicas"])[replicas] >= coverage.WEAK_SHARE
+    # ...but nothing else vouches for it, so it is a guess, marked as such.
+    found = svc.recall(QUESTION, here, alternatives=["quasar replicas", "nebula node count"])
+    assert [hit.id for hit in found.hits] == [replicas]
+    assert found.hits[0].weak
+
+
+def test_a_rewording_the_note_holds_makes_it_an_answer(svc: Synapse, here: Scope) -> None:
+    [replicas, *_] = remember(svc, here, *NOTES)
+    found = svc.recall(QUESTION, here, alternatives=["read replicas", "nebula node count"])
+    assert found.hits[0].id == replicas and not found.hits[0].weak
+
+
+def test_rewordings_each_partly_held_agree(svc: Synapse, here: Scope) -> None:
+    [replicas, *_] = remember(svc, here, *NOTES)
+    alternatives = ["reporting quasar", "dashboard nebula", "replicas pulsar"]
+    shares = [_shares(svc, here, [text])[replicas] for text in alternatives]
+    assert sum(shares) >= rewordings.AGREEMENT and max(shares) < rewordings.AGREEMENT
+    found = svc.recall(QUESTION, here, alternatives=alternatives)
+    assert found.hits[0].id == replicas and not found.hits[0].weak
+
+
+def test_a_repeated_rewording_does_not_agree_with_itself(svc: Synapse, here: Scope) -> None:
+    [replicas, *_] = remember(svc, here, *NOTES)
+    repeated = ["quasar replicas", "Quasar replicas!", "replicas quasar", "quasar, replicas"]
+    found = svc.recall(QUESTION, here, alternatives=repeated)
+    assert [hit.id for hit in found.hits] == [replicas] and found.hits[0].weak
+
+
+WORDS = ["replicas", "reporting", "dashboard", "quasar", "nebula", "lunch", "floor", "served"]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    question=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+    others=st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3), max_size=4),
+)
+def test_rewordings_never_make_an_answer_of_the_question_weak(
+    svc: Synapse, here: Scope, question: list[str], others: list[list[str]]
+) -> None:
+    """A note the question alone answers (past the weak share) stays an answer
+    whatever the caller adds."""
+    if not svc.recall("", here).hits:
+        remember(svc, here, *NOTES)
+    asked = svc.recall(" ".join(question), here, explain=True)
+    strong = {c.id for c in asked.candidates if c.share >= coverage.WEAK_SHARE}
+    found = svc.recall(
+        " ".join(question), here, alternatives=[" ".join(o) for o in others], explain=True
+    )
+    assert not [c.id for c in found.candidates if c.id in strong and c.weak]
