@@ -41,7 +41,9 @@ class Blended(Candidate):
             return super().weak
         if self.porter is None and self.trigram is None:
             return self.cosine < SURE
-        return super().weak or self.cosine < LEAST
+        # The cosine is the question's: a note the caller's rewordings agree on is
+        # worded unlike the question, which is why the caller reworded it.
+        return super().weak or (self.cosine < LEAST and not self.agreed)
 
     def as_json(self) -> dict[str, object]:
         cosine = None if self.cosine is None else round(self.cosine, 4)
@@ -79,7 +81,7 @@ def _blend(c: Candidate, score: float, rank: int | None, cosine: float | None) -
 
 def _floor(c: Candidate, words: int) -> Candidate:
     cosine = c.cosine if isinstance(c, Blended) else None
-    if (cosine is not None and cosine >= LEAST) or len(c.held) * 2 >= words:
+    if (cosine is not None and cosine >= LEAST) or len(c.held) * 2 >= words or c.agreed:
         return c
     shown = "none" if cosine is None else f"{cosine:.2f}"
     return replace(

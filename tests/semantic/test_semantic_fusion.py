@@ -3,6 +3,8 @@ meaning, make of a candidate (no model needed)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from synapse_git.recall.query_terms import parse
 from synapse_git.recall.ranking import Candidate, Search
 from synapse_git.semantic import fusion
@@ -29,3 +31,29 @@ def test_a_memory_sharing_words_but_far_in_meaning_is_weak() -> None:
     got = _fused({1: fusion.LEAST - 0.05}, [])
     assert got[1].share == 0.6 and got[1].weak
     assert got[1].as_json()["weak"] is True
+
+
+def _reworded(agreed: bool) -> Candidate:
+    """Memory 1 as the union of a question and rewordings gives it: two of the
+    wordings' eight terms, an answer by the rewordings' agreement or by nothing."""
+    rewordings = parse("who approves vacation requests holiday leave sign off")
+    lexical = Candidate(
+        1, 1, None, 0.6, ("holiday", "leave"), share=1.0, evidence=0.2, agreed=agreed
+    )
+    if agreed:
+        lexical = replace(lexical, evidence=0.5)
+    found = Search(rewordings, 10, (lexical,), None, None, ())
+    [out] = fusion.fuse(found, [], {1: fusion.LEAST - 0.1}).candidates
+    return out
+
+
+def test_a_memory_the_rewordings_agree_on_is_an_answer_far_from_the_question() -> None:
+    """The cosine is the question's: the caller reworded it because a note's words
+    (and meaning, to the model) differ from it."""
+    out = _reworded(agreed=True)
+    assert out.verdict == "kept" and not out.weak
+
+
+def test_a_memory_the_rewordings_do_not_agree_on_is_cut_far_from_the_question() -> None:
+    out = _reworded(agreed=False)
+    assert out.verdict.startswith("floor") and out.weak
