@@ -71,6 +71,10 @@ def fuse(lexical: Search, dense: Sequence[tuple[int, float]], cosines: dict[int,
             out.append(_blend(start, extra[memory_id], ranks[memory_id], cosine))
     out.sort(key=lambda c: (-c.score, -c.id))
     floored = [_floor(c, len(words)) for c in out]
+    if floored and all(c.verdict != "kept" for c in floored):
+        # As the lexical floor (relative to the best) never cuts the best: a question
+        # still gets its best guess, weak by its cosine, where every candidate is far.
+        floored[0] = out[0]
     return replace(lexical, candidates=tuple(floored))
 
 

@@ -35,16 +35,18 @@ def test_a_memory_sharing_words_but_far_in_meaning_is_weak() -> None:
 
 def _reworded(agreed: bool) -> Candidate:
     """Memory 1 as the union of a question and rewordings gives it: two of the
-    wordings' eight terms, an answer by the rewordings' agreement or by nothing."""
+    wordings' eight terms, an answer by the rewordings' agreement or by nothing;
+    memory 2, near the question in meaning, is kept either way."""
     rewordings = parse("who approves vacation requests holiday leave sign off")
     lexical = Candidate(
         1, 1, None, 0.6, ("holiday", "leave"), share=1.0, evidence=0.2, agreed=agreed
     )
     if agreed:
         lexical = replace(lexical, evidence=0.5)
-    found = Search(rewordings, 10, (lexical,), None, None, ())
-    [out] = fusion.fuse(found, [], {1: fusion.LEAST - 0.1}).candidates
-    return out
+    near = Candidate(2, 2, None, 0.5, ("approv",), share=0.2)
+    found = Search(rewordings, 10, (lexical, near), None, None, ())
+    out = fusion.fuse(found, [], {1: fusion.LEAST - 0.1, 2: fusion.LEAST + 0.1}).candidates
+    return next(c for c in out if c.id == 1)
 
 
 def test_a_memory_the_rewordings_agree_on_is_an_answer_far_from_the_question() -> None:
@@ -57,3 +59,17 @@ def test_a_memory_the_rewordings_agree_on_is_an_answer_far_from_the_question() -
 def test_a_memory_the_rewordings_do_not_agree_on_is_cut_far_from_the_question() -> None:
     out = _reworded(agreed=False)
     assert out.verdict.startswith("floor") and out.weak
+
+
+def test_a_question_keeps_its_best_guess_when_every_candidate_is_far() -> None:
+    """Each holds one of four terms and is far in meaning: the floor would cut them
+    all, yet as with the lexical floor the best is kept, as a weak guess."""
+    query = parse("who approves vacation requests")
+    guesses = (
+        Candidate(1, 1, None, 0.5, ("vacation",), share=0.3),
+        Candidate(2, 2, None, 0.4, ("request",), share=0.2),
+    )
+    found = Search(query, 10, guesses, None, None, ())
+    best, other = fusion.fuse(found, [], {1: 0.1, 2: 0.1}).candidates
+    assert best.id == 1 and best.verdict == "kept" and best.weak
+    assert other.verdict.startswith("floor")
