@@ -31,9 +31,11 @@ REWORDED_DEPTH = 20
 # A rewording is the caller's guess at a note's words, and short: a note holds
 # half of one by chance (one word of two, where the other matched nothing). A
 # note the question alone does not answer is an answer by the rewordings only
-# when they agree on it, their shares of it adding up to AGREEMENT: most of one
-# rewording, or part of each of several (tuned on the dev sets, tests/recall/sets).
-AGREEMENT = 0.9
+# when they agree on it: their mean share of it reaches AGREEMENT, so three
+# rewordings must add up to 0.9 (most of one, or part of each of several) and
+# one alone must hold 0.3 of itself. Tuned on the dev sets (tests/recall/sets)
+# with one, two and three rewordings of the questions.
+AGREEMENT = 0.3
 
 
 def parse(alternatives: Sequence[str]) -> list[Query]:
@@ -101,8 +103,8 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
             score=weighted[i] + fused[i],
             held=tuple(held[i]),
             verdict=ranking.floor_verdict(c.share, top) or c.verdict,
-            evidence=max(asked.get(i, 0.0), _agreement(agreed.get(i, 0.0))),
-            agreed=_agreement(agreed.get(i, 0.0)) >= coverage.WEAK_SHARE,
+            evidence=max(asked.get(i, 0.0), _agreement(agreed.get(i, 0.0), len(searches) - 1)),
+            agreed=_agreement(agreed.get(i, 0.0), len(searches) - 1) >= coverage.WEAK_SHARE,
         )
         for i, c in best.items()
     ]
@@ -127,10 +129,10 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
     )
 
 
-def _agreement(summed: float) -> float:
-    """The rewordings' summed shares of a candidate on the scale of one share of the
-    question: AGREEMENT stands at WEAK_SHARE."""
-    return summed * coverage.WEAK_SHARE / AGREEMENT
+def _agreement(summed: float, rewordings: int) -> float:
+    """The mean share of a candidate over the `rewordings`, on the scale of a share
+    of the question: AGREEMENT stands at WEAK_SHARE."""
+    return summed / rewordings * coverage.WEAK_SHARE / AGREEMENT
 
 
 def _distinct(queries: Sequence[Query]) -> list[Query]:

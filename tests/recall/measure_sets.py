@@ -1,9 +1,10 @@
 """Recall quality per kind of question on the labeled sets in sets/ (docs/recall.md):
-`python tests/recall/measure_sets.py dev|test [REWORDINGS.json]`. Tune on dev,
-report on test. REWORDINGS.json (sets/blind-a.json, sets/blind-b.json) maps each
-question to the rewordings a caller wrote for it; every kind is then measured
-again with them (` + blind`). With SYNAPSE_SEMANTIC=on the store is embedded
-first (the semantic extra, docs/semantic.md).
+`python tests/recall/measure_sets.py dev|test [REWORDINGS.json [COUNT]]`. Tune on
+dev, report on test. REWORDINGS.json (sets/blind-a.json, sets/blind-b.json) maps
+each question to the rewordings a caller wrote for it; every kind is then
+measured again with them (` + blind`), or with each question's first COUNT.
+With SYNAPSE_SEMANTIC=on the store is embedded first (the semantic extra,
+docs/semantic.md).
 
 For each kind: top1 and found in the lean answer; paraphrase also with the
 cases' rewordings and at depth 5; unanswerable questions: mean hits not
@@ -126,5 +127,7 @@ if __name__ == "__main__":
     os.environ.setdefault("SYNAPSE_DATA", tempfile.mkdtemp(prefix="synapse-sets-"))
     split = sys.argv[1] if len(sys.argv) > 1 else "dev"
     blind = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8")) if len(sys.argv) > 2 else None
+    if blind is not None and len(sys.argv) > 3:  # only each question's first COUNT
+        blind = {question: said[: int(sys.argv[3])] for question, said in blind.items()}
     for name, figures in measure(split, blind).items():
         print(f"{name:<24} {json.dumps(figures)}")
