@@ -65,6 +65,11 @@ class Candidate:
             "coverage": round(self.share, 4),
             "weak": self.weak,
             "verdict": self.verdict,
+            **(
+                {}
+                if self.evidence is None
+                else {"evidence": round(self.evidence, 4), "agreed": self.agreed}
+            ),
         }
 
 

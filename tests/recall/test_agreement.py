@@ -86,3 +86,14 @@ def test_rewordings_never_make_an_answer_of_the_question_weak(
         " ".join(question), here, alternatives=[" ".join(o) for o in others], explain=True
     )
     assert not [c.id for c in found.candidates if c.id in strong and c.weak]
+
+
+def test_explain_shows_what_weakness_was_judged_on(svc: Synapse, here: Scope) -> None:
+    [replicas, *_] = remember(svc, here, *NOTES)
+    alone = svc.recall(QUESTION, here, explain=True).explained_json()["explain"]
+    assert all("evidence" not in c for c in alone)
+    reworded = svc.recall(
+        QUESTION, here, alternatives=["read replicas", "nebula node count"], explain=True
+    ).explained_json()["explain"]
+    [c] = [c for c in reworded if c["id"] == replicas]
+    assert c["agreed"] is True and c["evidence"] >= coverage.WEAK_SHARE and not c["weak"]
