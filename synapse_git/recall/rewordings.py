@@ -96,6 +96,7 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
             if c.id not in best or c.share > best[c.id].share:
                 best[c.id] = c
     top = max((c.share for c in best.values()), default=0.0) if floor else 0.0
+    agreement = {i: _agreement(agreed.get(i, 0.0), len(searches) - 1) for i in best}
     # One copy of each candidate, with its score, terms and verdict at once.
     candidates = [
         replace(
@@ -103,8 +104,8 @@ def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
             score=weighted[i] + fused[i],
             held=tuple(held[i]),
             verdict=ranking.floor_verdict(c.share, top) or c.verdict,
-            evidence=max(asked.get(i, 0.0), _agreement(agreed.get(i, 0.0), len(searches) - 1)),
-            agreed=_agreement(agreed.get(i, 0.0), len(searches) - 1) >= coverage.WEAK_SHARE,
+            evidence=max(asked.get(i, 0.0), agreement[i]),
+            agreed=agreement[i] >= coverage.WEAK_SHARE,
         )
         for i, c in best.items()
     ]
