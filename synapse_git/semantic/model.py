@@ -15,7 +15,7 @@ import importlib.util
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from synapse_git.errors import StoreError
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    Matrix = npt.NDArray[np.float32]
+    # An explicit alias, so that mypy without the extra (numpy unknown) still takes it as a type.
+    Matrix: TypeAlias = npt.NDArray[np.float32]
 
 MODEL_ID = "all-MiniLM-L6-v2-int8"
 SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
