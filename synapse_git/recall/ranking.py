@@ -86,10 +86,6 @@ class Search:
     beyond: int = 0  # matches never ranked (older memories of an empty query)
     weights: tuple[tuple[str, float], ...] = ()  # each term's rarity (coverage.rarity)
 
-    @property
-    def best_held(self) -> int:
-        return max((len(c.held) for c in self.candidates), default=0)
-
 
 def _groups(projects: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
     """One indexed condition per visible group (global, then each project): an OR
