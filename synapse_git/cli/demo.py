@@ -33,6 +33,6 @@ def demo(
     typer.echo(f"$ synapse memory recall {question!r}")
     print_recalled(shown.found, question)
     typer.echo(
-        "next: `synapse memory remember \"…\"` in a repository of yours, "
+        'next: `synapse memory remember "…"` in a repository of yours, '
         "`synapse mcp config claude|codex --write` for an agent, `synapse status`"
     )

@@ -14,6 +14,7 @@ from synapse_git.textrules import counted
 if TYPE_CHECKING:
     from synapse_git.drift.finding_record import Finding
 
+
 def drift(
     folder: Path = typer.Argument(None, help="Check what this folder sees (default: here)."),
     kind: str = typer.Option(

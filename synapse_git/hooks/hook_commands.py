@@ -185,9 +185,7 @@ def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
 def _still_missing(checkout: str, paths: object) -> bool:
     if not isinstance(paths, list) or not paths:
         return True
-    return any(
-        not os.path.lexists(os.path.join(checkout, str(path).rstrip("/"))) for path in paths
-    )
+    return any(not os.path.lexists(os.path.join(checkout, str(path).rstrip("/"))) for path in paths)
 
 
 def _report_broken(items: Sequence[Broken], *, blocking: bool) -> None:

@@ -25,9 +25,10 @@ def start(conn: sqlite3.Connection) -> int:
 
 def forget(conn: sqlite3.Connection, batch: int) -> Undone:
     """Forget every live memory batch `batch` imported, keeping each one's history."""
-    if not 0 < batch <= memories.MAX_INT or not conn.execute(
-        "SELECT 1 FROM imports WHERE id = ?", (batch,)
-    ).fetchone():
+    if (
+        not 0 < batch <= memories.MAX_INT
+        or not conn.execute("SELECT 1 FROM imports WHERE id = ?", (batch,)).fetchone()
+    ):
         raise NotFound(f"no import batch {batch}: `memory import` prints the batch it made")
     rows = conn.execute(
         f"SELECT {memories.COLUMNS} FROM memories WHERE import_id = ? ORDER BY id", (batch,)

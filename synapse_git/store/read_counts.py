@@ -35,8 +35,7 @@ class ReadCounts:
                 self._since = time.monotonic()
             self._pending[memory_id] += 1
             due = (
-                sum(self._pending.values()) >= BATCH
-                or time.monotonic() - self._since >= MAX_AGE_S
+                sum(self._pending.values()) >= BATCH or time.monotonic() - self._since >= MAX_AGE_S
             )
         if due:
             self.flush()

@@ -102,9 +102,7 @@ def superseded_uid(conn: sqlite3.Connection, memory: Memory, uids: dict[int, str
     return next((uid for uid in replaced if uid is not None), None)
 
 
-def publish(
-    conn: sqlite3.Connection, project: str, path: Path, current: dict[str, Record]
-) -> None:
+def publish(conn: sqlite3.Connection, project: str, path: Path, current: dict[str, Record]) -> None:
     """Write the team file and keep its digest, so the next sync skips it."""
     written = records.write(path, current.values())
     conn.execute(

@@ -126,9 +126,12 @@ def follow(
     touched = list(dict.fromkeys(ids))
     marks = ", ".join("?" for _ in touched)
     # Most changes touch no shared memory: one indexed look settles that.
-    if not touched or not conn.execute(
-        f"SELECT 1 FROM shared WHERE memory_id IN ({marks}) LIMIT 1", touched
-    ).fetchone():
+    if (
+        not touched
+        or not conn.execute(
+            f"SELECT 1 FROM shared WHERE memory_id IN ({marks}) LIMIT 1", touched
+        ).fetchone()
+    ):
         return
     uids = shared_ids(conn, project)
     path = root / records.FILE

@@ -145,8 +145,10 @@ def test_every_published_hook_is_documented_and_its_entry_exists() -> None:
 def test_an_edited_copy_of_synapses_hook_is_chained_and_given_back_intact(repo: Path) -> None:
     hooks = repo / ".git" / "hooks"
     # The published script, copied and extended by hand: it carries the marker.
-    edited = (ROOT / "hooks" / "pre-commit").read_bytes().replace(
-        b"status=0\n", b"status=0\necho my-line-ran\n", 1
+    edited = (
+        (ROOT / "hooks" / "pre-commit")
+        .read_bytes()
+        .replace(b"status=0\n", b"status=0\necho my-line-ran\n", 1)
     )
     assert hook_scripts.MARK.encode() in edited
     (hooks / "pre-commit").write_bytes(edited)

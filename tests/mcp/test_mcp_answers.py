@@ -68,8 +68,6 @@ def test_offsets_and_limits_declare_their_minimum(stuffed: Session) -> None:
     assert [arm.get("minimum") for arm in limit["anyOf"] if arm.get("type") == "integer"] == [1]
 
 
-
-
 def test_readmemory_counts_a_first_page_as_recalled(tmp_path: Path) -> None:
     data, repo = tmp_path / "data", make_repo(tmp_path / "repo")
     svc = Synapse(Config(data_dir=data))
