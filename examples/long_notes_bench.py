@@ -3,7 +3,7 @@
     python examples/long_notes_bench.py [MEMORIES] [ROUNDS] [--store DIR]
 
 Builds a store of MEMORIES (default 3000) global memories of 2 to 8 KB, each
-the example store's ASCII bodies (examples/memories.jsonl) joined at random,
+the example store's ASCII bodies (synapse_git/examples/memories.jsonl) joined at random,
 then asks the questions of examples/semantic/*.toml ROUNDS times (default 2)
 after one untimed round, with recall kept lexical (SYNAPSE_SEMANTIC=off). A
 long note costs coverage more than a short one: every word of it may be

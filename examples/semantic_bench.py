@@ -5,7 +5,7 @@
 MEMORIES and CALLS default to 10000 and 200.
 
 Builds a temporary store of MEMORIES global memories made from the example
-store's bodies (examples/memories.jsonl), each with its own number and words.
+store's bodies (synapse_git/examples/memories.jsonl), each with its own number and words.
 `embed` is timed on the first EMBEDDED of them (real model runs); the others
 get vectors near their template's (the template's vector plus noise), since
 what recall costs does not depend on the values. Then one `synapse mcp`
@@ -45,7 +45,7 @@ WORDS = "alpha bravo cache queue worker shard replica token webhook ledger curso
 
 
 def templates() -> list[str]:
-    text = (HERE / "memories.jsonl").read_text("utf-8")
+    text = (HERE.parent / "synapse_git" / "examples" / "memories.jsonl").read_text("utf-8")
     return [json.loads(line)["body"] for line in text.split("\n") if line.strip()]
 
 

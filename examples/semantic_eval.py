@@ -1,5 +1,5 @@
 """Recall quality with and without the semantic extra, on the labeled sets in
-examples/semantic/ over the example store (examples/memories.jsonl).
+examples/semantic/ over the example store (synapse_git/examples/memories.jsonl).
 
     python examples/semantic_eval.py [dev|test]
 
@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).parent
+EXAMPLE_NOTES = HERE.parent / "synapse_git" / "examples" / "memories.jsonl"
 
 
 def main(split: str) -> int:
@@ -26,7 +27,7 @@ def main(split: str) -> int:
         from synapse_git.service import Synapse
 
         svc = Synapse()
-        lines = (HERE / "memories.jsonl").read_text("utf-8").splitlines()
+        lines = EXAMPLE_NOTES.read_text("utf-8").splitlines()
         svc.import_lines(lines)
         embedded = svc.embed()
         print(f"{embedded.embedded} memories embedded; {embedded.notice or 'semantic on'}")

@@ -16,7 +16,8 @@ from synapse_git.recall.response import Recalled
 from synapse_git.service import Synapse
 from synapse_git.settings import Config
 
-EXAMPLES = Path("examples") / "memories.jsonl"
+# Shipped inside the package, so `synapse demo` works after a plain `pip install`.
+EXAMPLES = Path(__file__).resolve().parent / "examples" / "memories.jsonl"
 QUESTION = "how do we deploy"
 
 
@@ -28,13 +29,8 @@ class Demo:
 
 
 def examples_file(given: Path | None) -> Path:
-    """The example store: `given`, else examples/memories.jsonl here or beside the package."""
-    if given is not None:
-        return given
-    for candidate in (EXAMPLES, Path(__file__).resolve().parents[1] / EXAMPLES):
-        if candidate.is_file():
-            return candidate
-    raise BadInput(f"no {EXAMPLES} here: run it from a clone of Synapse, or pass --examples FILE")
+    """The example store: `given`, else the notes shipped with the package."""
+    return EXAMPLES if given is None else given
 
 
 def run(

@@ -100,6 +100,9 @@ def package_texts() -> Iterator[tuple[Path, str]]:
         # The model's vocabulary is data: every character the model knows, § included.
         if path.name == "vocab.txt":
             continue
+        # The example notes are a made-up shop's memories, about its own docs.
+        if path.name == "memories.jsonl":
+            continue
         if path.is_file() and "__pycache__" not in path.parts:
             yield path, path.read_text(encoding="utf-8")
 

@@ -15,7 +15,9 @@ from synapse_git.store.location import data_dir
 def demo(
     question: str = typer.Argument(demo_run.QUESTION, help="The question to ask."),
     examples: Path = typer.Option(
-        None, "--examples", help="A JSON Lines store to try (default: examples/memories.jsonl)."
+        None,
+        "--examples",
+        help="A JSON Lines store to try (default: the example notes Synapse ships).",
     ),
     budget: str = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full."),
     as_json: bool = JSON_OPTION,

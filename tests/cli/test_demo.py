@@ -4,15 +4,18 @@ temporary store, and nothing of it reaches the user's store or any other reposit
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 from conftest import GIT_ENV, make_repo
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
+RUN_CLI = "import sys; from synapse_git.cli.entry import main; sys.exit(main())"
 
 
 def first_command() -> str:
@@ -71,3 +74,35 @@ def test_demo_without_examples_says_where_to_look(tmp_path: Path) -> None:
     done = shell(f"synapse demo --examples {missing}", tmp_path, tmp_path, tmp_path)
     assert done.returncode == 2
     assert f"cannot read {missing}" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_demo_runs_from_a_built_wheel_outside_a_clone(tmp_path: Path) -> None:
+    """`pip install .` (not editable) must carry the example notes: built as pip builds it,
+    unpacked, and run from a folder that is no clone."""
+    wheels = tmp_path / "wheels"
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "HOME": str(tmp_path / "pip-home")},
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = wheels.glob("synapse_git-*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    home.mkdir()
+    elsewhere.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_CLI, "demo"],
+        cwd=elsewhere,
+        env={"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "111 example memories" in done.stdout
+    assert str(site) in done.stdout  # the packaged notes, not a clone's

@@ -12,6 +12,7 @@ from conftest import run_cli
 from synapse_git.service import Synapse
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLE_NOTES = EXAMPLES.parent / "synapse_git" / "examples" / "memories.jsonl"
 
 
 def _fingerprint(data: Path) -> dict[str, str]:
@@ -25,7 +26,7 @@ def _fingerprint(data: Path) -> dict[str, str]:
 @pytest.fixture
 def examples_store(outside: Path, isolated_store: Path) -> Path:
     # Seeding only, in-process through the service; `eval` itself runs as a real process.
-    text = (EXAMPLES / "memories.jsonl").read_text(encoding="utf-8")
+    text = EXAMPLE_NOTES.read_text(encoding="utf-8")
     lines = [line for line in text.split("\n") if line]
     assert Synapse().import_lines(lines).imported > 0
     return isolated_store
