@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_WHOLE = re.compile(r"-?(0|[1-9][0-9]{0,18})")
 
 
 class CheckedInput:
@@ -77,8 +78,11 @@ def argument_errors(error: ValidationError) -> str:
 
 def strict_errors(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
     """What is wrong with `arguments` for a tool of input `schema`, beyond pydantic's
-    lax checks: unknown arguments, and a string, boolean or float for a whole number
-    (`" 1"`, `true`, `1.0` are not id 1)."""
+    lax checks: unknown arguments, and a boolean, float or any string but a whole
+    number's own digits for a whole number (`" 1"`, `true`, `1.0` are not id 1).
+
+    `"1"` is taken: clients that build arguments from a form (the MCP Inspector among
+    them) send every typed-in value as a string, and it can mean nothing else."""
     fields: dict[str, Any] = schema.get("properties", {})
     wrong = []
     for key, value in arguments.items():
@@ -87,8 +91,14 @@ def strict_errors(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str
             continue
         kinds = [fields[key].get("type")]
         kinds += [option.get("type") for option in fields[key].get("anyOf", [])]
-        whole = type(value) is int or (value is None and "null" in kinds)
+        whole = type(value) is int or (value is None and "null" in kinds) or _digits(value)
         if "integer" in kinds and not whole:
             shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-            wrong.append(f"{key} must be a whole number (got {shown})")
+            wrong.append(f"{key} must be a whole number, sent as a JSON number (got {shown})")
     return wrong
+
+
+def _digits(value: object) -> bool:
+    """A string that is exactly how a whole number is written: `"12"`, not `"012"`,
+    `" 12"` or `"1e3"`."""
+    return isinstance(value, str) and _WHOLE.fullmatch(value) is not None

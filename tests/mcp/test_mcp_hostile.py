@@ -96,9 +96,9 @@ def test_lone_surrogates_lax_types_and_unknown_methods_are_answered(
     expected = {
         1: "lone surrogate",
         2: "lone surrogate",
-        3: "id must be a whole number (got ' 1')",
-        4: "id must be a whole number (got True)",
-        5: "id must be a whole number (got 1.0)",
+        3: "id must be a whole number, sent as a JSON number (got ' 1')",
+        4: "id must be a whole number, sent as a JSON number (got True)",
+        5: "id must be a whole number, sent as a JSON number (got 1.0)",
         6: "'bogus' is not an argument",
         7: "is too large",
     }

@@ -179,6 +179,22 @@ def test_supersede_by_an_existing_memory(session: Session) -> None:
     assert session.ok("readmemory", {"id": old["id"], "project": old["project"]})["memory"] is None
 
 
+def test_whole_numbers_sent_as_their_digits_are_taken(session: Session) -> None:
+    """A client that sends every typed-in value as a string (a form-based inspector) can
+    still pass ids and limits; any other string stays refused."""
+    old = session.ok("remember", {"body": "Nightly builds run on the ARM runner."})
+    new = session.ok("remember", {"body": "Nightly builds run on the x86 runner."})
+    page = session.ok("readmemory", {"id": str(new["id"]), "project": new["project"]})
+    assert page["memory"]["body"] == "Nightly builds run on the x86 runner."
+    found = session.ok("recall", {"query": "nightly builds runner", "limit": "1"})
+    assert len(found["hits"]) == 1
+    done = session.ok("supersede", {"id": str(old["id"]), "by": str(new["id"])})
+    assert done["supersedes"] == old["id"]
+    for sent in ("01", " 1", "1.0", "1e3", "+1", "0x1"):
+        message = session.error("recall", {"query": "nightly", "limit": sent})
+        assert "must be a whole number, sent as a JSON number" in message, message
+
+
 def test_remember_reports_a_contradiction_that_supersede_resolves(session: Session) -> None:
     old = session.ok("remember", {"body": "The payments API timeout is 30 s."})
     new = session.ok("remember", {"body": "The payments API timeout is 60 s."})
