@@ -8,10 +8,13 @@ its session starts or any other repository's recall.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from synapse_git.errors import BadInput
+from synapse_git.recall import evaluation
 from synapse_git.recall.response import Recalled
 from synapse_git.service import Synapse
 from synapse_git.settings import Config
@@ -37,14 +40,30 @@ def run(
     question: str, *, examples: Path | None = None, folder: Path | None = None, budget: str | None
 ) -> Demo:
     source = examples_file(examples)
+    with temporary_store(source) as (svc, imported):
+        found = svc.recall(question, svc.scope(folder), budget=budget)
+    return Demo(source, imported, found)
+
+
+def evaluate(
+    cases: Sequence[evaluation.Case], source: Path, *, budget: str | None
+) -> tuple[int, evaluation.Report]:
+    """`memory eval` of a cases file that names its store: scored on those notes in a
+    temporary store, so the user's own memories neither help nor hurt the figures."""
+    with temporary_store(source) as (svc, imported):
+        return imported, svc.evaluate(cases, budget=budget)
+
+
+@contextmanager
+def temporary_store(source: Path) -> Iterator[tuple[Synapse, int]]:
+    """A service over a temporary data folder holding the notes of `source`, removed
+    when the block ends."""
     try:
         text = source.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"cannot read {source}: {exc}") from None
     lines = [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
     with tempfile.TemporaryDirectory(prefix="synapse-demo-") as data:
-        # The defaults, not the user's config.toml: the demo shows Synapse as shipped.
+        # The defaults, not the user's config.toml: the examples as Synapse ships them.
         svc = Synapse(Config(data_dir=Path(data)))
-        imported = svc.import_lines(lines).imported
-        found = svc.recall(question, svc.scope(folder), budget=budget)
-    return Demo(source, imported, found)
+        yield svc, svc.import_lines(lines).imported

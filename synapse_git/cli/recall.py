@@ -7,9 +7,10 @@ from pathlib import Path
 
 import typer
 
+from synapse_git import demo
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
-from synapse_git.recall.evaluation import baseline_json, load_cases, read_baseline, regressions
+from synapse_git.recall.evaluation import baseline_json, load_suite, read_baseline, regressions
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
 
@@ -111,9 +112,18 @@ def eval_(
     if write_baseline is not None:
         # Refused before the run, so a bad target costs nothing.
         svc.output_target(write_baseline, force=force)
-    loaded = load_cases(cases)
+    suite = load_suite(cases)
     expected = read_baseline(baseline) if baseline is not None else None
-    report = svc.evaluate(loaded, budget=budget)
+    if suite.store is None:
+        report = svc.evaluate(suite.cases, budget=budget)
+    else:
+        imported, report = demo.evaluate(suite.cases, suite.store, budget=budget)
+        # On stderr, so --json output stays one document.
+        typer.echo(
+            f"eval: {cases} names its store, {suite.store}: {imported} notes in a temporary"
+            " store, removed again; your own store is not used",
+            err=True,
+        )
     if as_json:
         emit(report.as_json())
     else:

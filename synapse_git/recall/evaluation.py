@@ -9,6 +9,10 @@ keeps past the relevance floor; it `survived` when that text is in a hit of
 the budgeted response. `noise` counts the hits a question nothing answers gets
 that are not marked weak. Cases are scored as asked, and again with their
 alternatives (the `alternatives` figures).
+
+A top-level `store = "FILE.jsonl"` (relative to the cases file) says which notes the
+cases are about: `memory eval` then imports them into a temporary store and scores
+that, never the user's own store.
 """
 
 from __future__ import annotations
@@ -106,8 +110,19 @@ class Report:
         return data
 
 
+@dataclass(frozen=True)
+class Suite:
+    cases: list[Case]
+    store: Path | None  # the notes the cases are about, when the file names them
+
+
 def load_cases(path: Path) -> list[Case]:
     """The cases of a CASES.toml file; a malformed case is an error naming it."""
+    return load_suite(path).cases
+
+
+def load_suite(path: Path) -> Suite:
+    """The cases of a CASES.toml file and the store it names, if any."""
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -117,7 +132,13 @@ def load_cases(path: Path) -> list[Case]:
     raw = doc.get("case")
     if not isinstance(raw, list) or not raw:
         raise BadInput(f"{path}: no [[case]] tables found")
-    return [_case(path, number, item) for number, item in enumerate(raw, start=1)]
+    if unknown := set(doc) - {"case", "store"}:
+        raise BadInput(f"{path}: unknown key {sorted(unknown)[0]!r} (use store, [[case]])")
+    store = doc.get("store")
+    if store is not None and not (isinstance(store, str) and store.strip()):
+        raise BadInput(f"{path}: 'store' must be the path of a JSON Lines file")
+    cases = [_case(path, number, item) for number, item in enumerate(raw, start=1)]
+    return Suite(cases, None if store is None else path.parent / store)
 
 
 def _case(path: Path, number: int, item: object) -> Case:

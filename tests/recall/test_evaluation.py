@@ -32,19 +32,32 @@ def examples_store(outside: Path, isolated_store: Path) -> Path:
     return isolated_store
 
 
-def test_eval_of_the_shipped_examples_reports_every_metric(
-    examples_store: Path, outside: Path
+def test_eval_of_the_shipped_examples_scores_the_store_they_name(
+    outside: Path, isolated_store: Path
 ) -> None:
-    before = _fingerprint(examples_store)
+    """The tour's `memory eval examples/cases.toml` means the example store, whatever the
+    user's own store holds: the cases file names it, and the user's store is not used."""
+    svc = Synapse()
+    svc.remember("Deploys are done by hand from a laptop", svc.scope(None), is_global=True)
+    before = _fingerprint(isolated_store)
     done = run_cli("memory", "eval", str(EXAMPLES / "cases.toml"), "--json", cwd=outside)
     assert done.returncode == 0, done.stderr
+    assert "in a temporary store" in done.stderr and len(done.stderr.splitlines()) == 1
     report = json.loads(done.stdout)
     assert {"top1", "found", "mrr", "survived", "noise", "cases"} <= set(report)
     assert report["found"] >= 0.9 and report["top1"] >= 0.6
     assert all("rank" in case for case in report["cases"])
-    assert _fingerprint(examples_store) == before, "eval wrote to the store"
+    assert _fingerprint(isolated_store) == before, "eval wrote to the store"
     text = run_cli("memory", "eval", str(EXAMPLES / "cases.toml"), cwd=outside)
     assert "top1" in text.stdout and "rank 1" in text.stdout
+
+
+def test_a_cases_file_naming_a_missing_store_is_refused(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text('store = "nowhere.jsonl"\n[[case]]\nquery = "deploy"\n', encoding="utf-8")
+    done = run_cli("memory", "eval", str(cases))
+    assert done.returncode == 2 and "cannot read" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
 
 
 def test_eval_budget_changes_what_survives(examples_store: Path, tmp_path: Path) -> None:
