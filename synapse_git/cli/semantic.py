@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 def embed(as_json: bool = JSON_OPTION) -> None:
     """Compute the vectors semantic recall needs for memories that lack one.
 
-    Needs `pip install 'synapse-git[semantic]'`. Safe to interrupt: what is done
-    is kept, and running it again resumes.
+    Needs the semantic extra (`pip install -e '.[semantic]'` in the clone). Safe to
+    interrupt: what is done is kept, and running it again resumes.
     """
     svc = service()
     try:

@@ -1,2 +1,2 @@
 """Optional offline semantic recall (docs/semantic.md): installed with
-`pip install 'synapse-git[semantic]'`; nothing here runs without it."""
+`pip install -e '.[semantic]'`; nothing here runs without it."""

