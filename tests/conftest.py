@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -82,6 +83,19 @@ def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         check=False,
     )
+
+
+def checkout_copy(target: Path) -> Path:
+    """This checkout's files as they are now (tracked, and untracked but not ignored)
+    copied into `target`: what a build or a publish sees, without writing here."""
+    root = Path(__file__).resolve().parents[1]
+    listed = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    for name in filter(None, listed.split("\0")):
+        source = root / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
 
 
 def make_repo(path: Path, files: dict[str, str] | None = None, *, commit: bool = True) -> Path:

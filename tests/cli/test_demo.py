@@ -11,7 +11,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from conftest import GIT_ENV, make_repo
+from conftest import GIT_ENV, checkout_copy, make_repo
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -79,9 +79,9 @@ def test_demo_without_examples_says_where_to_look(tmp_path: Path) -> None:
 def test_demo_runs_from_a_built_wheel_outside_a_clone(tmp_path: Path) -> None:
     """`pip install .` (not editable) must carry the example notes: built as pip builds it,
     unpacked, and run from a folder that is no clone."""
-    wheels = tmp_path / "wheels"
+    wheels, source = tmp_path / "wheels", checkout_copy(tmp_path / "source")
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
         capture_output=True,
         text=True,
         check=False,

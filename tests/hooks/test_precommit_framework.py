@@ -8,14 +8,13 @@ always builds in a fresh temporary store).
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git, make_repo, run_cli
+from conftest import GIT_ENV, checkout_copy, git, make_repo, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 PRE_COMMIT = str(Path(sys.executable).with_name("pre-commit"))
@@ -25,14 +24,7 @@ PRE_COMMIT = str(Path(sys.executable).with_name("pre-commit"))
 def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, Path]]:
     """This repository's files as they are now, committed in a copy (pre-commit
     clones a repository at a commit), and a pre-commit cache shared by the tests."""
-    copy = tmp_path_factory.mktemp("synapse-published")
-    listed = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            target = copy / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+    copy = checkout_copy(tmp_path_factory.mktemp("synapse-published"))
     git(copy, "init", "-q", "-b", "main")
     git(copy, "add", "-A")
     git(copy, "commit", "-q", "-m", "published")
