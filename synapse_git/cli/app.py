@@ -23,7 +23,7 @@ app = typer.Typer(
     name="synapse",
     help="Synapse: git-aware memory for coding agents and the people who work with them.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -94,9 +94,10 @@ def _run(argv: list[str] | None) -> int:
     except _USAGE_ERROR as exc:
         ctx = getattr(exc, "ctx", None)
         if type(exc).__name__ == "NoArgsIsHelpError":
-            # A bare group (`synapse memory`) shows its help, as click does.
-            print(exc.format_message(), file=sys.stderr)  # type: ignore[attr-defined]
-            return 2
+            # A bare `synapse` or group (`synapse memory`) asked for nothing wrong: its
+            # help, on standard output, and success.
+            print(exc.format_message())  # type: ignore[attr-defined]
+            return 0
         where = ctx.command_path if ctx is not None else "synapse"
         message = exc.format_message()  # type: ignore[attr-defined]
         print(f"synapse: {message} (see: {where} --help)", file=sys.stderr)

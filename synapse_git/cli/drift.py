@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from synapse_git.cli.colour import paint
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.errors import BadInput
 from synapse_git.textrules import counted
@@ -51,7 +52,8 @@ def _table(rows: list[Finding], checked: int) -> None:
     typer.echo(f"{'KIND':<11} {'IDS':<{width}}  DETAIL")
     for finding in rows:
         ids = ", ".join(map(str, finding.ids))
-        typer.echo(f"{finding.kind:<11} {ids:<{width}}  {finding.detail}")
+        kind = paint(f"{finding.kind:<11}", finding.kind)
+        typer.echo(f"{kind} {ids:<{width}}  {finding.detail}")
         typer.echo(f"{'':<11} {'':<{width}}  settle: {finding.suggest}")
         for memory_id, who in finding.authors:
             typer.echo(f"{'':<11} {'':<{width}}  memory {memory_id} shared by {who}")

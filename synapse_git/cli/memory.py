@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from synapse_git.cli.colour import paint
 from synapse_git.cli.output import (
     JSON_OPTION,
     body_arg,
@@ -24,6 +25,7 @@ from synapse_git.cli.output import (
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.escaping import visible
 from synapse_git.service import Remembered
+from synapse_git.store import listing_filter
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import counted, first_line
 
@@ -83,15 +85,26 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
 @app.command("edit")
 def edit(
     memory_id: int = typer.Argument(..., metavar="ID"),
-    text: str = typer.Argument(None, help="The new text, or - to read it from stdin."),
+    text: str = typer.Argument(
+        None, help="The new text, or - to read it from stdin; none: open $EDITOR."
+    ),
     source: str = typer.Option(None, "--source", "-s", help="A new source label."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Change a memory's text or source; the previous version goes to its history."""
+    """Change a memory's text or source; the previous version goes to its history.
+    With neither TEXT nor --source, the text opens in $VISUAL or $EDITOR."""
     svc = service()
+    scope = here(svc, folder)
     body = None if text is None else body_arg(text)
-    memory = svc.edit(memory_id, here(svc, folder), body=body, source=source)
+    if body is None and source is None:
+        from synapse_git.cli.editor import edited
+
+        body = edited(memory_id, svc.history(memory_id, scope).memory.body)
+        if body is None:
+            typer.echo(f"no change: memory {memory_id} is as it was")
+            return
+    memory = svc.edit(memory_id, scope, body=body, source=source)
     _print_state(memory, "edited", as_json)
 
 
@@ -179,11 +192,15 @@ def history(
         )
         return
     memory = found.memory
-    typer.echo(f"memory {memory.id} ({memory.state}), created {memory.created_at}")
+    typer.echo(
+        f"memory {memory.id} ({paint(memory.state, memory.state)}), created {memory.created_at}"
+    )
     for number, version in enumerate(found.versions, start=1):
-        typer.echo(f"  v{number} [{version.state}] until {version.changed_at} ({version.change})")
+        state = paint(version.state, version.state)
+        typer.echo(f"  v{number} [{state}] until {version.changed_at} ({version.change})")
         typer.echo(f"     {first_line(version.body)}")
-    typer.echo(f"  v{len(found.versions) + 1} [{memory.state}] current, since {memory.updated_at}")
+    state = paint(memory.state, memory.state)
+    typer.echo(f"  v{len(found.versions) + 1} [{state}] current, since {memory.updated_at}")
     typer.echo(f"     {first_line(memory.body)}")
     if memory.superseded_by is not None:
         typer.echo(f"  superseded by {memory.superseded_by}")
@@ -191,6 +208,56 @@ def history(
         typer.echo("  supersedes " + ", ".join(map(str, found.supersedes)))
     if len(found.chain) > 1:
         typer.echo("  chain " + " -> ".join(map(str, found.chain)))
+
+
+@app.command("show")
+def show(
+    memory_id: int = typer.Argument(..., metavar="ID"),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """One memory whole, with what is known about it: state, scope, source, dates, the
+    commit it was written at, what it replaced and what replaced it."""
+    svc = service()
+    found = svc.history(memory_id, here(svc, folder, quiet=as_json))
+    memory = found.memory
+    if as_json:
+        emit(
+            {
+                **memory.as_json(),
+                "commit": memory.head_commit,
+                "branch": memory.branch,
+                "supersedes": found.supersedes,
+                "versions": len(found.versions) + 1,
+            }
+        )
+        return
+    facts = [
+        ("state", memory.state),
+        ("scope", "global" if memory.project is None else f"project {memory.project}"),
+        ("source", memory.source or "-"),
+        ("created", memory.created_at),
+        ("updated", memory.updated_at),
+        ("commit", _commit_line(memory)),
+        ("supersedes", ", ".join(map(str, found.supersedes)) or "-"),
+        ("superseded by", "-" if memory.superseded_by is None else str(memory.superseded_by)),
+        ("versions", f"{len(found.versions) + 1} (synapse memory history {memory.id})"),
+    ]
+    typer.echo(f"memory {memory.id}")
+    for name, value in facts:
+        shown = paint(value, value) if name == "state" else visible(value)
+        typer.echo(f"  {name:<14}{shown}")
+    typer.echo("")
+    sys.stdout.flush()
+    write_bytes(visible(memory.body).encode("utf-8"))
+    write_bytes(b"" if memory.body.endswith("\n") else b"\n", flush=True)
+
+
+def _commit_line(memory: Memory) -> str:
+    if memory.head_commit is None:
+        return "-"
+    branch = f" on {memory.branch}" if memory.branch else ""
+    return f"{memory.head_commit[:12]}{branch}"
 
 
 @app.command("read")
@@ -212,6 +279,7 @@ def read(
         project=project,
         check_project=project is not None,
         count=True,
+        required=not as_json,
     )
     svc.reads.flush()
     if as_json:
@@ -245,18 +313,27 @@ def list_(
     limit: int = typer.Option(
         None, "--limit", "-n", min=1, help="Show at most this many (default: 50 without QUERY)."
     ),
+    scope_name: str = typer.Option(None, "--scope", help="Only project or only global ones."),
+    source: str = typer.Option(None, "--source", "-s", help="Only those whose source holds this."),
+    author: str = typer.Option(
+        None, "--author", help="Only team memories whose author holds this."
+    ),
+    since: str = typer.Option(
+        None, "--since", help="Only those stored since a date (2026-11-30) or an age (7d, 2w)."
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Visible memories, newest first; with QUERY, every memory that matches it."""
+    narrow = listing_filter.make(scope=scope_name, source=source, author=author, since=since)
     svc = service()
     scope = here(svc, folder, quiet=as_json)
     if query:
-        found = svc.matching(query, scope)
+        found = svc.matching(query, scope, narrow)
         if limit is not None:
             found = replace(found, memories=found.memories[:limit])
     else:
-        found = svc.list_memories(scope, limit=50 if limit is None else limit)
+        found = svc.list_memories(scope, limit=50 if limit is None else limit, narrow=narrow)
     if as_json:
         emit(
             {
@@ -272,7 +349,10 @@ def list_(
     for line in moved_hints(found.moved_from, found.project):
         typer.echo(line, err=True)
     if not found.memories:
-        typer.echo("no memories" + (f" match {query!r}" if query else " yet"))
+        if query:
+            typer.echo(f"no memories match {query!r}")
+        else:
+            typer.echo("no memories yet" if narrow.empty else "no memories pass these filters")
         return
     for memory in found.memories:
         scope_name = "global " if memory.project is None else "project"

@@ -12,8 +12,9 @@ from typing import IO, Any
 
 import typer
 
+from synapse_git.cli.colour import shown
 from synapse_git.errors import BadInput, StoreError, report
-from synapse_git.escaping import json_text, visible
+from synapse_git.escaping import json_text
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
 from synapse_git.settings import MAX_BODY_BYTES
@@ -52,7 +53,7 @@ class _Shown:
 
     def write(self, text: str) -> int:
         try:
-            return self._stream.write(visible(text))
+            return self._stream.write(shown(text))
         except BrokenPipeError:
             raise
         except OSError as exc:

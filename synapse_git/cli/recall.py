@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from synapse_git import demo
+from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.recall.evaluation import baseline_json, load_suite, read_baseline, regressions
@@ -58,7 +59,7 @@ def _print(found: Recalled, question: str) -> None:
         where = "global" if hit.project is None else "project"
         label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
         shared = f"  (shared by {hit.author})" if hit.author else ""
-        weak = "  weak" if hit.weak else ""
+        weak = "  " + paint("weak", "weak") if hit.weak else ""
         typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{weak}{label}{shared}")
         for line in hit.body.splitlines() or [""]:
             typer.echo(f"        {line}")

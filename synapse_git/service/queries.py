@@ -23,6 +23,7 @@ from synapse_git.store import (
     pages,
     readonly,
 )
+from synapse_git.store.listing_filter import EVERYTHING, ListFilter
 from synapse_git.store.pages import Page
 from synapse_git.textrules import cut_utf8, utf8
 
@@ -43,13 +44,17 @@ class Queries(StoreAccess):
         project: str | None = None,
         check_project: bool = False,
         count: bool = False,
+        required: bool = False,
     ) -> Page | None:
         """One page of a live visible memory, or None (missing, hidden, out of scope);
-        with `count`, reading a first page counts as the memory being recalled."""
+        with `required`, NotFound saying which instead of None. With `count`, reading a
+        first page counts as the memory being recalled."""
         size = self.config.budget(budget).page_bytes
         if offset < 0:
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
         if not self._exists():
+            if required:
+                raise NotFound(f"no memory {memory_id} is visible from here")
             return None
         with self.reading() as conn:
             page = pages.read_page(
@@ -61,19 +66,28 @@ class Queries(StoreAccess):
                 project=project,
                 check_project=check_project,
             )
+            if page is None and required:
+                raise NotFound(memories.not_readable(conn, memory_id, scope.projects))
         if count and page is not None and offset == 0:
             self.reads.note(memory_id)
         return page
 
     def list_memories(
-        self, scope: Scope, *, contains: str | None = None, limit: int | None = None
+        self,
+        scope: Scope,
+        *,
+        contains: str | None = None,
+        limit: int | None = None,
+        narrow: ListFilter = EVERYTHING,
     ) -> Listing:
         if contains is not None:
             utf8(contains, "the filter")
         if not self._exists():
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
-            total, rows = memories.listing(conn, scope.projects, contains=contains, limit=limit)
+            total, rows = memories.listing(
+                conn, scope.projects, contains=contains, limit=limit, narrow=narrow
+            )
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
         return Listing(scope.project, total, rows, moved)
@@ -139,7 +153,7 @@ class Queries(StoreAccess):
             ),
         )
 
-    def matching(self, query: str, scope: Scope) -> Listing:
+    def matching(self, query: str, scope: Scope, narrow: ListFilter = EVERYTHING) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
         utf8(query, "the filter")
         if (count := query_terms.term_count(query)) > query_terms.MAX_TERMS:
@@ -152,7 +166,7 @@ class Queries(StoreAccess):
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             ids = ranking.matches(conn, query_terms.parse(query), scope.projects)
-            rows = ranking.rows(conn, ids)
+            rows = ranking.rows(conn, memories.kept(conn, ids, narrow))
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
         return Listing(scope.project, len(rows), rows, moved)

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from synapse_git.errors import NotFound
+from synapse_git.store.listing_filter import EVERYTHING, ListFilter
 from synapse_git.textrules import key_of, norm_key, normalize
 
 if TYPE_CHECKING:
@@ -171,6 +172,24 @@ def get(
     return None if row is None else _memory(row)
 
 
+def not_readable(conn: sqlite3.Connection, memory_id: int, projects: Sequence[str]) -> str:
+    """Why a memory cannot be read from `projects`: replaced, forgotten, or not there."""
+    found = get(conn, memory_id, projects, hidden=True)
+    if found is not None and found.state == "superseded" and found.superseded_by is not None:
+        newer = get(conn, found.superseded_by, projects, hidden=True)
+        if newer is not None:
+            return (
+                f"memory {memory_id} is superseded by {newer.id}: read {newer.id}, or see"
+                f" `synapse memory history {memory_id}`"
+            )
+    if found is not None and found.state != "live":
+        return (
+            f"memory {memory_id} is {found.state}: `synapse memory restore {memory_id}`"
+            " brings it back"
+        )
+    return f"no memory {memory_id} is visible from here"
+
+
 def require(
     conn: sqlite3.Connection, memory_id: int, projects: Sequence[str], *, hidden: bool = True
 ) -> Memory:
@@ -258,11 +277,15 @@ def listing(
     *,
     contains: str | None = None,
     limit: int | None = None,
+    narrow: ListFilter = EVERYTHING,
 ) -> tuple[int, list[Memory]]:
     """Visible live memories, newest first, optionally those holding `contains`
-    (ignoring case, Unicode-aware), with the total before `limit`."""
+    (ignoring case, Unicode-aware) and those `narrow` keeps, with the total before
+    `limit`."""
     where, params = visible(projects)
-    sql = f"FROM memories WHERE state = 'live' AND {where}"
+    kept, kept_params = narrow.sql()
+    sql = f"FROM memories WHERE state = 'live' AND {where} AND {kept}"
+    params += kept_params
     if contains:
         sql += " AND (instr(casefold(body), ?) > 0 OR instr(casefold(source), ?) > 0)"
         params += [contains.casefold(), contains.casefold()]
@@ -270,6 +293,22 @@ def listing(
     tail = "" if limit is None else f" LIMIT {min(int(limit), MAX_INT)}"
     rows = conn.execute(f"SELECT {COLUMNS} {sql} ORDER BY created_at DESC, id DESC{tail}", params)
     return total, [_memory(row) for row in rows]
+
+
+def kept(conn: sqlite3.Connection, ids: Sequence[int], narrow: ListFilter) -> list[int]:
+    """Those of `ids` that `narrow` keeps, in the order given."""
+    if narrow.empty or not ids:
+        return list(ids)
+    clause, params = narrow.sql()
+    keep: set[int] = set()
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        marks = ", ".join("?" for _ in chunk)
+        rows = conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({marks}) AND {clause}", [*chunk, *params]
+        )
+        keep.update(int(row[0]) for row in rows)
+    return [memory_id for memory_id in ids if memory_id in keep]
 
 
 def live_rows(conn: sqlite3.Connection) -> Iterator[Memory]:

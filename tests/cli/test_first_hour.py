@@ -1,0 +1,211 @@
+"""What a user of git-style command lines expects in the first hour: help from a bare
+command, completion, `memory show`, `memory edit` in an editor, filters on `list`,
+reasons for what cannot be read, and colour only where a person reads it."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import git, make_repo, run_cli
+
+from synapse_git.service import Synapse
+
+BIN = Path(sys.executable).parent
+
+
+def test_a_bare_command_or_group_prints_its_help_and_succeeds(outside: Path) -> None:
+    for args in ((), ("memory",), ("hook",)):
+        done = run_cli(*args, cwd=outside)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("Usage: synapse") and done.stderr == ""
+
+
+def test_completion_scripts_and_answers(outside: Path) -> None:
+    script = run_cli("--show-completion", "bash", cwd=outside)
+    assert script.returncode == 0 and "_SYNAPSE_COMPLETE=complete_bash" in script.stdout
+    answer = run_cli(
+        cwd=outside,
+        env={
+            "_SYNAPSE_COMPLETE": "complete_bash",
+            "COMP_WORDS": "synapse memory re",
+            "COMP_CWORD": "2",
+        },
+    )
+    assert answer.returncode == 0
+    assert {"remember", "restore", "read", "recall"} <= set(answer.stdout.split())
+
+
+def test_show_prints_one_memory_whole_with_what_is_known(repo: Path) -> None:
+    first = run_cli("memory", "remember", "Deploys go out from main", "-s", "ops.md", cwd=repo)
+    assert first.returncode == 0
+    body = "Releases are cut on Tuesdays.\n\nSecond paragraph\x1b[31m with an escape."
+    second = run_cli("memory", "supersede", "1", "-", cwd=repo, stdin=body)
+    assert second.returncode == 0, second.stderr
+    head = git(repo, "rev-parse", "HEAD").strip()
+
+    shown = run_cli("memory", "show", "2", cwd=repo)
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[0] == "memory 2"
+    assert "  state         live" in lines and "  supersedes    1" in lines
+    assert any(line.startswith(f"  commit        {head[:12]}") for line in lines)
+    assert "Second paragraph\\x1b[31m with an escape." in shown.stdout  # escaped, not obeyed
+    assert "\x1b" not in shown.stdout
+
+    old = json.loads(run_cli("memory", "show", "1", "--json", cwd=repo).stdout)
+    assert old["state"] == "superseded" and old["superseded_by"] == 2
+    assert old["body"] == "Deploys go out from main" and old["commit"] == head
+    missing = run_cli("memory", "show", "9", cwd=repo)
+    assert missing.returncode == 2 and "no memory 9" in missing.stderr
+
+
+def test_reading_a_hidden_memory_says_why(repo: Path) -> None:
+    for text in ("Port is 8080", "Port is 8081", "Lunch at noon"):
+        assert run_cli("memory", "remember", text, cwd=repo).returncode == 0
+    assert run_cli("memory", "supersede", "1", "--by", "2", cwd=repo).returncode == 0
+    assert run_cli("memory", "forget", "3", cwd=repo).returncode == 0
+    replaced = run_cli("memory", "read", "1", cwd=repo)
+    assert replaced.returncode == 2
+    assert "memory 1 is superseded by 2: read 2" in replaced.stderr
+    forgotten = run_cli("memory", "read", "3", cwd=repo)
+    assert "memory 3 is forgotten: `synapse memory restore 3`" in forgotten.stderr
+    assert "no memory 7 is visible" in run_cli("memory", "read", "7", cwd=repo).stderr
+    # The JSON answer stays what an agent reads: a null memory.
+    assert json.loads(run_cli("memory", "read", "1", "--json", cwd=repo).stdout) == {"memory": None}
+
+
+def editor_script(tmp_path: Path, new_text: str | None, code: int = 0) -> str:
+    """A real editor program: writes `new_text` into the file it is given (or leaves it)."""
+    script = tmp_path / "editor.sh"
+    write = "" if new_text is None else f"printf '%s\\n' '{new_text}' > \"$1\"\n"
+    script.write_text(f"#!/bin/sh\n{write}exit {code}\n", encoding="utf-8")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_edit_without_text_opens_the_editor(repo: Path, tmp_path: Path) -> None:
+    assert run_cli("memory", "remember", "Deploys go out from main", cwd=repo).returncode == 0
+    env = {"EDITOR": editor_script(tmp_path, "Deploys go out from release"), "VISUAL": ""}
+    done = run_cli("memory", "edit", "1", cwd=repo, env=env)
+    assert done.returncode == 0, done.stderr
+    page = json.loads(run_cli("memory", "read", "1", "--json", cwd=repo).stdout)["memory"]
+    assert page["body"] == "Deploys go out from release"  # the editor's newline is not kept
+
+    unchanged = run_cli(
+        "memory", "edit", "1", cwd=repo, env={"EDITOR": editor_script(tmp_path, None)}
+    )
+    assert unchanged.returncode == 0 and "no change" in unchanged.stdout
+    failed = run_cli(
+        "memory", "edit", "1", cwd=repo, env={"EDITOR": editor_script(tmp_path, "x", code=3)}
+    )
+    assert failed.returncode == 2 and "exited with 3: nothing changed" in failed.stderr
+    emptied = run_cli("memory", "edit", "1", cwd=repo, env={"EDITOR": editor_script(tmp_path, "")})
+    assert emptied.returncode == 2 and "empty" in emptied.stderr
+    history = json.loads(run_cli("memory", "history", "1", "--json", cwd=repo).stdout)
+    assert len(history["versions"]) == 1, "only the first edit made a version"
+
+
+def test_edit_without_text_and_without_an_editor_is_refused(repo: Path) -> None:
+    assert run_cli("memory", "remember", "Deploys go out from main", cwd=repo).returncode == 0
+    env = {**os.environ, "EDITOR": "", "VISUAL": ""}
+    done = subprocess.run(
+        [str(BIN / "synapse"), "memory", "edit", "1"],
+        cwd=repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "set EDITOR" in done.stderr
+
+
+def test_list_filters(repo: Path, isolated_store: Path) -> None:
+    svc = Synapse()
+    scope = svc.scope(repo)
+    svc.remember("Deploys go out from main", scope, source="docs/ops.md")
+    svc.remember("Prefer ripgrep over grep", scope, is_global=True)
+    svc.remember("Deploy keys live in the vault", scope, source="wiki")
+
+    def ids(*args: str) -> list[int]:
+        done = run_cli("memory", "list", *args, "--json", cwd=repo)
+        assert done.returncode == 0, done.stderr
+        return [m["id"] for m in json.loads(done.stdout)["memories"]]
+
+    assert ids("--scope", "global") == [2]
+    assert ids("--scope", "project") == [3, 1]
+    assert ids("--source", "DOCS/") == [1]
+    assert ids("deploy", "--source", "wiki") == [3]
+    assert ids("--since", "2d") == [3, 2, 1]
+    assert ids("--since", "2999-01-01") == []
+    assert ids("--author", "someone") == []
+    assert run_cli("memory", "list", "--since", "2999-01-01", cwd=repo).stdout.startswith(
+        "no memories pass these filters"
+    )
+    for args, words in (
+        (("--since", "last tuesday"), "use a date"),
+        (("--since", "2026-13-45"), "use a date"),
+        (("--scope", "team"), "unknown scope"),
+    ):
+        done = run_cli("memory", "list", *args, cwd=repo)
+        assert done.returncode == 2 and words in done.stderr
+        assert len(done.stderr.splitlines()) == 1
+
+
+def on_a_terminal(args: list[str], cwd: Path, env: dict[str, str]) -> str:
+    """Run `synapse ARGS` with its standard output on a real pseudo-terminal."""
+    leader, follower = pty.openpty()
+    done = subprocess.run(
+        [str(BIN / "synapse"), *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert done.returncode in (0, 1), done.stderr
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_colour_on_a_terminal_only_and_never_with_no_color(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", {"deploy.sh": "x\n"})
+    assert run_cli("memory", "remember", "Deploys run deploy.sh", cwd=repo).returncode == 0
+    git(repo, "rm", "-q", "deploy.sh")
+    git(repo, "commit", "-q", "-m", "drop it")
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+    coloured = on_a_terminal(["memory", "drift"], repo, {**env, "TERM": "xterm"})
+    assert "\x1b[31mstale" in coloured
+    plain = on_a_terminal(["memory", "drift"], repo, {**env, "TERM": "xterm", "NO_COLOR": "1"})
+    assert "stale" in plain and "\x1b[" not in plain
+    piped = run_cli("memory", "drift", cwd=repo, env={"TERM": "xterm"})
+    assert "stale" in piped.stdout and "\x1b[" not in piped.stdout
+    history = on_a_terminal(["memory", "history", "1"], repo, {**env, "TERM": "xterm"})
+    assert "\x1b[32mlive" in history
+
+
+def test_a_body_cannot_forge_colour_on_a_terminal(repo: Path) -> None:
+    """Colour is added after escaping, by markers a body cannot know."""
+    forged = "Clear \x1b[2J and \ufdd0" + "0" * 16 + "31\ufdd1forged\ufdd0" + "0" * 16 + "0\ufdd1"
+    assert run_cli("memory", "remember", "-", cwd=repo, stdin=forged).returncode == 0
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    screen = on_a_terminal(["memory", "show", "1"], repo, {**env, "TERM": "xterm"})
+    assert "\x1b[32mlive" in screen  # colour works here
+    assert "\x1b[2J" not in screen and "\\x1b[2J" in screen
+    assert "\x1b[31m" not in screen
