@@ -195,3 +195,15 @@ def test_every_documented_pre_commit_rev_exists() -> None:
                     continue  # a placeholder the text explains
                 found = git(ROOT, "rev-parse", "-q", "--verify", f"{rev}^{{commit}}", check=False)
                 assert found.strip(), f"{page.name}:{start}: rev {rev} is not in this repository"
+
+
+def test_documented_status_shows_the_schema_this_synapse_writes() -> None:
+    from synapse_git.store.schema import SCHEMA_VERSION
+
+    shown = [
+        (page.name, int(number))
+        for page in PAGES
+        for number in re.findall(r"this Synapse writes (\d+)", page.read_text(encoding="utf-8"))
+    ]
+    assert shown
+    assert all(number == SCHEMA_VERSION for _, number in shown), shown

@@ -10,6 +10,7 @@ import typer
 from synapse_git import __version__
 from synapse_git.cli import backup, drift, maintenance, recall, semantic, team
 from synapse_git.cli.demo import demo as demo_command
+from synapse_git.cli.help_text import classic
 from synapse_git.cli.hook import app as hook_app
 from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.output import shown_streams, unwritable_output
@@ -84,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     command = typer.main.get_command(app)
+    classic(command)
     try:
         result = command.main(args=argv, prog_name="synapse", standalone_mode=False)
     except typer.Exit as exc:

@@ -31,7 +31,8 @@ class SemanticStatus:
     def line(self) -> str:
         counted = ""
         if self.vectors is not None and self.live is not None:
-            counted = f"{self.vectors} of {self.live} live memories have vectors"
+            # The whole store: vectors serve every project, not only the one here.
+            counted = f"{self.vectors} of {self.live} live memories in the store have vectors"
         if self.on:
             return f"on: {self.model}, {counted}"
         return f"off: {self.reason}" + (f" ({counted})" if counted else "")

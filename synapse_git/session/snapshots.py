@@ -223,7 +223,9 @@ def _left_out_line(snapshot: Snapshot) -> str | None:
         parts.append(f"{len(snapshot.stale)} stale (a path they name is gone: {ids})")
     if snapshot.older:
         pairs = ", ".join(f"{o} (contradicted by {n})" for o, n in sorted(snapshot.older.items()))
-        parts.append(f"{len(snapshot.older)} older half of a conflict: {pairs}")
+        halves = "older half" if len(snapshot.older) == 1 else "older halves"
+        conflicts = "a conflict" if len(snapshot.older) == 1 else "conflicts"
+        parts.append(f"{len(snapshot.older)} {halves} of {conflicts}: {pairs}")
     if snapshot.repeated:
         pairs = ", ".join(f"{o} (same as {n})" for o, n in sorted(snapshot.repeated.items()))
         parts.append(f"{len(snapshot.repeated)} duplicate: {pairs}")

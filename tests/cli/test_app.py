@@ -49,6 +49,9 @@ def test_every_command_has_help(path: tuple[str, ...], capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert out.startswith("Usage: synapse")
     assert " ".join(("synapse", *path)) in out.splitlines()[0]
+    # Values and arguments named as git and click name them, no Python type names.
+    for odd in ("<int>", "<str>", "<path>", "list[", "{"):
+        assert odd not in out, f"`synapse {' '.join(path)} --help` shows {odd!r}"
     _, command = leaf(list(path))
     assert getattr(command, "help", None), f"{path} has no description"
 

@@ -25,6 +25,16 @@ def test_a_bare_command_or_group_prints_its_help_and_succeeds(outside: Path) -> 
         assert done.stdout.startswith("Usage: synapse") and done.stderr == ""
 
 
+def test_help_names_arguments_and_values_plainly(outside: Path) -> None:
+    done = run_cli("memory", "edit", "--help", cwd=outside)
+    assert done.stdout.startswith("Usage: synapse memory edit [OPTIONS] ID [TEXT]")
+    assert "-s, --source TEXT" in done.stdout
+    recall = run_cli("memory", "recall", "--help", cwd=outside).stdout
+    assert "-n, --limit N" in recall and "--also TEXT" in recall
+    missing = run_cli("memory", "edit", cwd=outside)
+    assert "Missing argument 'ID'" in missing.stderr
+
+
 def test_completion_scripts_and_answers(outside: Path) -> None:
     script = run_cli("--show-completion", "bash", cwd=outside)
     assert script.returncode == 0 and "_SYNAPSE_COMPLETE=complete_bash" in script.stdout

@@ -189,7 +189,14 @@ def test_session_leaves_out_the_older_of_a_conflict(repo: Path) -> None:
     out = run_cli("hook", "session", cwd=repo).stdout
     assert "The API timeout is 60 s" in out
     assert "The API timeout is 30 s" not in out
-    assert "older half of a conflict: 1 (contradicted by 2)" in out
+    assert "1 older half of a conflict: 1 (contradicted by 2)" in out
+
+
+def test_two_conflicts_left_out_are_counted_in_the_plural(repo: Path) -> None:
+    import_memories(repo, ["The API timeout is 30 s", "The web server listens on port 8080"])
+    import_memories(repo, ["The API timeout is 60 s", "The web server listens on port 8081"])
+    out = run_cli("hook", "session", cwd=repo).stdout
+    assert "2 older halves of conflicts: 1 (contradicted by 3), 2 (contradicted by 4)" in out
 
 
 def test_hook_and_scope_agree_on_the_project(tmp_path: Path) -> None:

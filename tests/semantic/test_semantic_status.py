@@ -1,5 +1,5 @@
 """`synapse status` says whether semantic recall is on (or off, and why), the
-model, and how many live memories have vectors."""
+model, and how many live memories in the store have vectors."""
 
 from __future__ import annotations
 
@@ -39,7 +39,10 @@ def test_status_says_semantic_recall_is_on_with_the_model_and_the_vectors(repo: 
         "live": 3,
     }
     text = run_cli("status", cwd=repo, env=ON).stdout
-    assert "semantic  on: all-MiniLM-L6-v2-int8, 2 of 3 live memories have vectors" in text
+    assert (
+        "semantic  on: all-MiniLM-L6-v2-int8, 2 of 3 live memories in the store have vectors"
+        in text
+    )
 
 
 def test_status_says_why_semantic_recall_is_off(repo: Path, tmp_path: Path) -> None:
@@ -52,7 +55,7 @@ def test_status_says_why_semantic_recall_is_off(repo: Path, tmp_path: Path) -> N
     assert (off["vectors"], off["live"]) == (1, 1)
     text = run_cli("status", cwd=repo, env=OFF).stdout
     assert (
-        "semantic  off: turned off by SYNAPSE_SEMANTIC (1 of 1 live memories have vectors)" in text
+        "semantic  off: turned off by SYNAPSE_SEMANTIC (1 of 1 live memories in the store" in text
     )
     # A model file that is not the pinned one is named as the reason.
     wrong = tmp_path / "model.onnx"
