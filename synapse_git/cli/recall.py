@@ -84,16 +84,26 @@ def _print(found: Recalled, question: str) -> None:
 
 
 def _print_explain(found: Recalled) -> None:
-    typer.echo("explain (porter rank, trigram rank, fused score, terms held, verdict):")
+    # With semantic recall on, each candidate also has its dense rank and cosine.
+    dense = any(hasattr(c, "cosine") for c in found.candidates)
+    columns = "porter rank, trigram rank" + (", dense rank, cosine" if dense else "")
+    typer.echo(f"explain ({columns}, fused score, terms held, verdict):")
     if found.semantic is not None:
         typer.echo(f"  semantic: {found.semantic}")
     for note in found.notes:
         typer.echo(f"  note: {note}")
     for c in found.candidates:
-        porter = "-" if c.porter is None else str(c.porter)
-        gram = "-" if c.trigram is None else str(c.trigram)
+        ranks = f"{_rank(c.porter):>3}  {_rank(c.trigram):>3}"
+        if dense:
+            cosine = getattr(c, "cosine", None)
+            near = "-" if cosine is None else f"{cosine:.3f}"
+            ranks += f"  {_rank(getattr(c, 'dense', None)):>3}  {near:>5}"
         held = ",".join(c.held) or "-"
-        typer.echo(f"  {c.id:>6}  {porter:>3}  {gram:>3}  {c.score:.4f}  {held}  {c.verdict}")
+        typer.echo(f"  {c.id:>6}  {ranks}  {c.score:.4f}  {held}  {c.verdict}")
+
+
+def _rank(rank: int | None) -> str:
+    return "-" if rank is None else str(rank)
 
 
 def eval_(

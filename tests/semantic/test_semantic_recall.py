@@ -63,6 +63,19 @@ def test_remembered_memories_get_vectors_and_recall_finds_a_paraphrase(
     assert WEBHOOK not in _bodies(lexical) and "semantic" not in lexical
 
 
+def test_explain_text_shows_the_dense_rank_and_cosine(repo: Path) -> None:
+    svc = Synapse()
+    here = svc.scope(repo)
+    for body in NOTES:
+        svc.remember(body, here)
+    text = run_cli("memory", "recall", PARAPHRASE, "--explain", cwd=repo).stdout
+    assert "porter rank, trigram rank, dense rank, cosine, fused score" in text
+    explained = text.split("fused score, terms held, verdict):", 1)[1].splitlines()
+    webhook = next(line for line in explained if line.strip().startswith("3 "))
+    words = webhook.split()
+    assert words[:4] == ["3", "-", "-", "1"] and float(words[4]) >= 0.30, webhook
+
+
 def test_an_edited_body_is_embedded_again(repo: Path) -> None:
     svc = Synapse()
     here = svc.scope(repo)
