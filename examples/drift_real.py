@@ -439,7 +439,13 @@ def measure(
 
 
 def timing(
-    runner: Runner, repo: Path, head: str, rows: list[dict[str, str]], labels: Any, count: int
+    runner: Runner,
+    repo: Path,
+    head: str,
+    rows: list[dict[str, str]],
+    labels: Any,
+    count: int,
+    rounds: int,
 ) -> dict[str, Any]:
     anchor = labels["anchor"]
     rows = rows + filler(repo, anchor, max(0, count - len(rows)))
@@ -452,7 +458,7 @@ def timing(
     off = ["-c", "core.hooksPath=/dev/null"]
     far_tag = git(repo, "describe", "--tags", "--abbrev=0", anchor).strip()
     results: dict[str, Any] = {"memories": len(rows), "far_tag": far_tag, "rows": []}
-    print(f"timing: {len(rows)} memories, far tag {far_tag}, {ROUNDS} rounds", flush=True)
+    print(f"timing: {len(rows)} memories, far tag {far_tag}, {rounds} rounds", flush=True)
 
     # A store of this size is built once; drift's first run may build caches.
     start = time.perf_counter()
@@ -538,11 +544,11 @@ def timing(
     )
     rows_out.append(
         measure(
-            runner, "git rebase (20 commits)", ROUNDS, lambda: rebase(True), lambda: rebase(False)
+            runner, "git rebase (20 commits)", rounds, lambda: rebase(True), lambda: rebase(False)
         )
     )
     rows_out.append(
-        measure(runner, "synapse memory drift (warm)", ROUNDS, drift, lambda: (0.0, 0.0))
+        measure(runner, "synapse memory drift (warm)", rounds, drift, lambda: (0.0, 0.0))
     )
     return results
 
@@ -616,6 +622,7 @@ def main() -> None:
         metavar="N",
         help="also time hooks and drift with at least N memories",
     )
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="timed rounds (median)")
     parser.add_argument("--no-accuracy", action="store_true", help="timing only")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = parser.parse_args()
@@ -659,7 +666,9 @@ def main() -> None:
             report(stem.name, args.half, result["accuracy"])
         if args.timing:
             both, both_labels = merge([load_half(stem, h) for h in ("dev", "test")])
-            result["timing"] = timing(runner, repo, head, both, both_labels, args.timing)
+            result["timing"] = timing(
+                runner, repo, head, both, both_labels, args.timing, args.rounds
+            )
         result["load_end"] = load()
         result["cpu_s"] = round((children_cpu_ms() - start_cpu) / 1000, 1)
         print(
