@@ -385,6 +385,9 @@ def accuracy(
             ]
             result["json_identical"] = len(set(runs)) == 1
             result["stale_findings_per_run"] = counts
+            result["unverified_findings_per_run"] = [
+                sum(1 for f in json.loads(r)["findings"] if f["kind"] == "unverified") for r in runs
+            ]
         out[way] = result
     return out
 
@@ -594,7 +597,8 @@ def report(name: str, half: str, acc: dict[str, Any]) -> None:
     )
     print(
         f"  drift JSON identical ({STABILITY_RUNS} runs)   {imp['json_identical']}"
-        f" (stale findings per run {imp['stale_findings_per_run']}; wall s {imp['drift_wall_s']})"
+        f" (stale findings per run {imp['stale_findings_per_run']}, unverified"
+        f" {imp['unverified_findings_per_run']}; wall s {imp['drift_wall_s']})"
     )
     for way, res in (("imported", imp), ("remembered", rem)):
         for title, key in (
