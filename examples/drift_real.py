@@ -312,6 +312,24 @@ def left_out(text: str, ids: dict[int, str], labels: dict[str, Any]) -> dict[str
     }
 
 
+def differences(runs: list[str]) -> list[str]:
+    """What changed from the first drift run to the others: findings, or only their order."""
+    first = json.loads(runs[0])["findings"]
+    seen = [json.dumps(f, sort_keys=True) for f in first]
+    out: list[str] = []
+    for number, run in enumerate(runs[1:], 2):
+        other = [json.dumps(f, sort_keys=True) for f in json.loads(run)["findings"]]
+        if other == seen:
+            continue
+        if sorted(other) == sorted(seen):
+            out.append(f"run {number}: same findings in another order")
+            continue
+        gone = sorted(set(seen) - set(other))[:2]
+        new = sorted(set(other) - set(seen))[:2]
+        out.append(f"run {number}: only in run 1: {gone}; only in run {number}: {new}")
+    return out
+
+
 # -- storing ---------------------------------------------------------------------------
 
 
@@ -384,6 +402,7 @@ def accuracy(
                 sum(1 for f in json.loads(r)["findings"] if f["kind"] == "stale") for r in runs
             ]
             result["json_identical"] = len(set(runs)) == 1
+            result["json_differences"] = differences(runs)
             result["stale_findings_per_run"] = counts
             result["unverified_findings_per_run"] = [
                 sum(1 for f in json.loads(r)["findings"] if f["kind"] == "unverified") for r in runs
@@ -600,6 +619,8 @@ def report(name: str, half: str, acc: dict[str, Any]) -> None:
         f" (stale findings per run {imp['stale_findings_per_run']}, unverified"
         f" {imp['unverified_findings_per_run']}; wall s {imp['drift_wall_s']})"
     )
+    for line in imp.get("json_differences", []):
+        print(f"  [imported] drift JSON {line}")
     for way, res in (("imported", imp), ("remembered", rem)):
         for title, key in (
             ("stale missed", "stale_missed"),
