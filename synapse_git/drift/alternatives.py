@@ -147,6 +147,14 @@ def tools_in(tokens: Sequence[str]) -> frozenset[str]:
     return frozenset(token for token in tokens if token in TOOL_ROLES)
 
 
+def other_tools(tools: frozenset[str], most: int) -> list[str]:
+    """Tools that do a job one of `tools` does, and that `tools` does not name: where
+    a note correcting this one would differ (`black` for a note naming `ruff`)."""
+    jobs = {role for tool in tools for role in TOOL_ROLES[tool]}
+    found = [other for other, roles in TOOL_ROLES.items() if roles & jobs and other not in tools]
+    return found[:most]
+
+
 def tool_against_tool(
     tokens_a: Sequence[str],
     content_a: frozenset[str],

@@ -37,6 +37,7 @@ from synapse_git.drift.conflict_words import (
     SCHEDULES,
     SLOT_MARKERS,
     STOP,
+    TOOL_ROLES,
     TRIGGERS,
     UNITS,
     VERBS,
@@ -268,6 +269,9 @@ def _parse(body: str) -> Parsed:
     ]
     terms = frozenset().union(*(clause.content for clause in clauses)) if clauses else frozenset()
     tools = frozenset().union(*(alternatives.tools_in(c.tokens) for c in clauses))
+    # A job its tools do is a term too: `format with black` and `ruff formats` share
+    # only `format` otherwise, too little to be paired in the candidate map.
+    terms |= {f"{role}()" for tool in tools for role in TOOL_ROLES[tool]}
     return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools)
 
 
