@@ -156,9 +156,9 @@ def other_tools(tools: frozenset[str], most: int) -> list[str]:
 
 
 def tool_against_tool(
-    tokens_a: Sequence[str],
+    tools_a: frozenset[str],
     content_a: frozenset[str],
-    tokens_b: Sequence[str],
+    tools_b: frozenset[str],
     content_b: frozenset[str],
     body_tools_a: frozenset[str],
     body_tools_b: frozenset[str],
@@ -167,8 +167,8 @@ def tool_against_tool(
 
     A note naming both tools anywhere (`we moved from flake8 to ruff`, `mypy, and
     pyright in the editor`) is not a choice between them."""
-    for x in tools_in(tokens_a):
-        for y in tools_in(tokens_b):
+    for x in sorted(tools_a):
+        for y in sorted(tools_b):
             if x == y or y in body_tools_a or x in body_tools_b:
                 continue
             for role in TOOL_ROLES[x] & TOOL_ROLES[y]:

@@ -49,6 +49,7 @@ from synapse_git.drift.note_text import claims
 # A leading dot is kept: `.github/CODEOWNERS` and `.env` are quoted as written.
 _TOKEN = re.compile(r"\.?[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
 _CLOCK = re.compile(r"^\d{1,2}(?::\d\d)?(?:am|pm)?$")
+CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 _ONLY = re.compile(r"\bonly\b", re.I)
 _SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
@@ -75,6 +76,7 @@ class Clause:
     text: str
     written: tuple[str, ...]  # per token: as written (case kept), for quoting
     subject: int  # tokens before the first verb name what the clause is about; 0 if none
+    tools: frozenset[str] = frozenset()  # known tools the clause names
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,7 @@ def _clause(text: str) -> Clause | None:
         text.strip(),
         tuple(written),
         next((end for end, token in enumerate(tokens) if token in VERBS), 0),
+        alternatives.tools_in(tokens),
     )
 
 
@@ -268,7 +271,7 @@ def _parse(body: str) -> Parsed:
         found for part in _CLAUSE.split(text) if part and (found := _clause(part)) is not None
     ]
     terms = frozenset().union(*(clause.content for clause in clauses)) if clauses else frozenset()
-    tools = frozenset().union(*(alternatives.tools_in(c.tokens) for c in clauses))
+    tools = frozenset().union(*(clause.tools for clause in clauses))
     # A job its tools do is a term too: `format with black` and `ruff formats` share
     # only `format` otherwise, too little to be paired in the candidate map.
     terms |= {f"{role}()" for tool in tools for role in TOOL_ROLES[tool]}
@@ -291,7 +294,9 @@ def _sentence_claims(
             )
             only += found_only
             together += found_together
-    return tuple(only), tuple(together)
+        if len(only) >= CLAIMS_MOST or len(together) >= CLAIMS_MOST:
+            break  # a huge body: compared by its first claims, not pair by pair
+    return tuple(only[:CLAIMS_MOST]), tuple(together[:CLAIMS_MOST])
 
 
 def _close(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -321,10 +326,10 @@ def _window(clause: Clause, position: int, left: int = 3, right: int = 2) -> fro
     return frozenset(words)
 
 
-def _named_by(clause: Clause, position: int) -> str:
+def _named_by(clause: Clause, position: int, value: Value) -> str:
     """The thing a value is of, when a name stands right before it (`Werkzeug 3.0`,
     `port 8080`); "" otherwise (`is 30 s`, and any schedule: `checks weekly`)."""
-    if position == 0 or dict(clause.values)[position].kind == "schedule":
+    if position == 0 or value.kind == "schedule":
         return ""
     return clause.stems[position - 1]
 
@@ -341,15 +346,15 @@ def _value_window(clause: Clause, position: int, kind: str) -> frozenset[str]:
 def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
     # Keyed by what each value is of: `Flask 3.0 requires Werkzeug 3.0` holds two
     # different 3.0s, and `Werkzeug 2.3` contradicts only the second.
-    b_amounts = {(_named_by(b, p), v.kind, v.amount) for p, v in b.values}
-    a_amounts = {(_named_by(a, p), v.kind, v.amount) for p, v in a.values}
+    b_amounts = {(_named_by(b, p, v), v.kind, v.amount) for p, v in b.values}
+    a_amounts = {(_named_by(a, p, v), v.kind, v.amount) for p, v in a.values}
     for pos_a, value_a in a.values:
-        name_a = _named_by(a, pos_a)
+        name_a = _named_by(a, pos_a, value_a)
         if (name_a, value_a.kind, value_a.amount) in b_amounts:
             continue  # b says the same value somewhere: an elaboration, or another role
         window_a = _value_window(a, pos_a, value_a.kind)
         for pos_b, value_b in b.values:
-            name_b = _named_by(b, pos_b)
+            name_b = _named_by(b, pos_b, value_b)
             if value_b.kind != value_a.kind or (name_b, value_b.kind, value_b.amount) in a_amounts:
                 continue
             if value_b.amount == value_a.amount:
@@ -444,8 +449,10 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
 
 
 def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contradiction | None:
+    if not (a.tools and b.tools) or a.tools == b.tools:
+        return None
     found = alternatives.tool_against_tool(
-        a.tokens, a.content, b.tokens, b.content, first.tools, second.tools
+        a.tools, a.content, b.tools, b.content, first.tools, second.tools
     )
     if found is None:
         return None
