@@ -8,7 +8,9 @@ import itertools
 import pytest
 from realistic_notes import (
     REAL_CONFLICTS_DEV,
+    REAL_CONFLICTS_TEST,
     REAL_NON_CONFLICTS_DEV,
+    REAL_NON_CONFLICTS_TEST,
     STORE_NOTES,
     note,
 )
@@ -31,11 +33,16 @@ def _measure(
     return true_pos / max(1, true_pos + false_pos), true_pos / len(true_pairs)
 
 
-def test_precision_and_recall_on_the_dev_half(capsys: pytest.CaptureFixture[str]) -> None:
-    precision, recall = _measure(REAL_CONFLICTS_DEV, REAL_NON_CONFLICTS_DEV)
+def test_precision_and_recall_on_both_halves(capsys: pytest.CaptureFixture[str]) -> None:
+    # Tuned on the dev half; the held-out half was run once, after the tuning:
+    # dev 1.000 / 0.933 and held-out 1.000 / 0.893 (before: 0.762 / 0.533, 0.826 / 0.679).
+    dev = _measure(REAL_CONFLICTS_DEV, REAL_NON_CONFLICTS_DEV)
+    held_out = _measure(REAL_CONFLICTS_TEST, REAL_NON_CONFLICTS_TEST)
     with capsys.disabled():
-        print(f"\nrealistic notes, dev: precision {precision:.3f}, recall {recall:.3f}")
-    assert precision >= 0.95 and recall >= 0.9
+        for name, (precision, recall) in (("dev", dev), ("held-out", held_out)):
+            print(f"\nrealistic notes, {name}: precision {precision:.3f}, recall {recall:.3f}")
+    assert dev[0] >= 0.95 and dev[1] >= 0.9
+    assert held_out[0] >= 0.9 and held_out[1] >= 0.8
 
 
 def test_memory_files_with_the_same_front_matter_keys_never_conflict() -> None:
