@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 # A block opened by `---` on the first line and closed by `---` or `...`.
-_FRONT = re.compile(r"\A\ufeff?[ \t]*---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*$", re.S | re.M)
+_FRONT = re.compile(r"\A\ufeff?[ \t]*---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t\r]*$", re.S | re.M)
 _KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$")
 # What else a YAML mapping's lines look like: indented, list items, comments.
 _YAML_MORE = re.compile(r"^(?:[ \t]|-[ \t]|-$|#)")

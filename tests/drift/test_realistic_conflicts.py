@@ -62,6 +62,8 @@ def test_front_matter_is_metadata_and_its_description_is_text() -> None:
     assert claims("---\nWe deploy on Fridays.\n---\n# Deploys\nFrom main.") == (
         "---\nWe deploy on Fridays.\n---\nFrom main."
     )
+    windows = "\ufeff---\r\nname: a\r\ndescription: Docs use Sphinx\r\n---\r\nRun tox.\r\n"
+    assert claims(windows) == "Docs use Sphinx.\nRun tox."
     found = contradicts(note("one", "Docs are built with Sphinx", "x"), "Docs use MkDocs.")
     assert found is None or found.second == "MkDocs"
     named = contradicts(note("testing", "Test notes", "Run tox."), note("linting", "Lint", "x"))
