@@ -49,6 +49,7 @@ from synapse_git.drift.note_text import claims
 # A leading dot is kept: `.github/CODEOWNERS` and `.env` are quoted as written.
 _TOKEN = re.compile(r"\.?[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
 _CLOCK = re.compile(r"^\d{1,2}(?::\d\d)?(?:am|pm)?$")
+QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 _ONLY = re.compile(r"\bonly\b", re.I)
 _SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
@@ -278,6 +279,13 @@ def _parse(body: str) -> Parsed:
     return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools)
 
 
+def _quoted(sentence: str) -> str:
+    """A sentence as a finding quotes it: whole, or its first QUOTE_CHARS cut at a word."""
+    if len(sentence) <= QUOTE_CHARS:
+        return sentence
+    return sentence[:QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+
+
 @lru_cache(maxsize=1024)
 def _sentence_claims(
     text: str,
@@ -290,7 +298,7 @@ def _sentence_claims(
         sentence = _clause(part) if part else None
         if sentence is not None:
             found_only, found_together = alternatives.sentence_claims(
-                sentence.tokens, sentence.stems, sentence.text
+                sentence.tokens, sentence.stems, _quoted(sentence.text)
             )
             only += found_only
             together += found_together

@@ -119,3 +119,13 @@ def test_schedules_antonyms_and_alternatives_conflict(
 )
 def test_a_second_tool_and_another_thing_are_not_conflicts(first: str, second: str) -> None:
     assert contradicts(first, second) is None
+
+
+def test_an_only_finding_quotes_long_sentences_abridged() -> None:
+    tail = " ".join(f"step{n}" for n in range(80))
+    found = contradicts(
+        f"Only mypy type-checks the code in {tail}.", "mypy and pyright type-check."
+    )
+    assert found is not None and found.reason == "only"
+    assert found.first.startswith("Only mypy") and found.first.endswith(" …")
+    assert len(found.first) <= 162 and found.second == "mypy and pyright type-check"
