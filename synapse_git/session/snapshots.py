@@ -30,6 +30,7 @@ LIMIT_BYTES = 8 * 1024  # agents cut longer start-up context
 STORED_BYTES = 6_000  # the most any budget shows of one body
 STORED_TOTAL = 64 * 1024  # with STORED_ENTRIES: more than any 8 KiB rendering can show
 STORED_ENTRIES = 400
+LISTED_PAIRS = 12  # conflicting pairs the footer names; each older one is marked anyway
 HINT = f"{READING_HINT} (Shell: synapse memory read ID --offset N.)"
 
 
@@ -263,7 +264,11 @@ def _left_out_line(snapshot: Snapshot) -> str | None:
 def _conflicts_line(snapshot: Snapshot) -> str | None:
     if not snapshot.older:
         return None
-    pairs = ", ".join(f"{o} (by {n})" for o, n in sorted(snapshot.older.items(), key=_by_id))
+    listed = sorted(snapshot.older.items(), key=_by_id)
+    pairs = ", ".join(f"{o} (by {n})" for o, n in listed[:LISTED_PAIRS])
+    if len(listed) > LISTED_PAIRS:
+        # Each is marked where it is told; a long list would take the memories' room.
+        pairs += f" and {len(listed) - LISTED_PAIRS} more"
     noun = "memory is" if len(snapshot.older) == 1 else "memories are"
     return (
         f"Contradicted: {len(snapshot.older)} older {noun} told with the newer one that "

@@ -275,3 +275,17 @@ def test_reading_a_memory_moves_it_up_the_session_list(repo: Path) -> None:
         counts = dict(conn.execute("SELECT id, recalled FROM memories"))
     assert counts == {first: 1, second: 0, third: 0}
     assert [e.id for e in svc.session_snapshot(scope).entries] == [third, first, second]
+
+
+def test_many_conflicts_leave_room_for_the_memories() -> None:
+    rows = [snapshots.Row(i, f"memory {i}", "/p", f"2024-01-01 {i:05d}", 0) for i in range(1, 401)]
+    findings = [
+        {"kind": "conflict", "ids": [i + 1, i], "newer": i + 1, "older": i}
+        for i in range(1, 400, 2)
+    ]
+    snap = snapshots.build(
+        checkout="/p", project="/p", head="h", store_version="v", rows=rows, findings=findings
+    )
+    text = snapshots.render_text(snap, BUDGETS["balanced"])
+    assert "Contradicted: 200 older memories" in text and "and 188 more" in text
+    assert text.count("(older; [") >= 100 and len(text.encode("utf-8")) <= LIMIT
