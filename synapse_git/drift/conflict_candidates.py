@@ -9,13 +9,18 @@ import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 
-from synapse_git.drift import conflict_words
+from synapse_git.drift import conflict_words, conflicts
+from synapse_git.drift.alternatives import other_tools
+from synapse_git.drift.note_text import claims
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import fts, memories
 from synapse_git.store.memories import COLUMNS, Memory
 
 CANDIDATES = 4  # conflict candidates fetched per memory
 FTS_TERMS = 4  # words of a memory looked up to find its candidates
+# …and at most this many tools doing a job a tool it names does (`black` for `ruff`):
+# a correction naming another tool shares few words besides the job's.
+TOOL_TERMS = 6
 RARE_SHARE = 0.01  # a word in more memories than this does not make candidates
 # …nor one in more than this many, whatever the store's size: each looked-up word's
 # list is read whole, so this bounds what the drift of a recall or a remember costs.
@@ -29,7 +34,8 @@ _WORD = re.compile(r"[^\W\d_][\w-]+")
 
 def _fts_terms(body: str, limit: int = 10) -> list[str]:
     words: list[str] = []
-    for word in _WORD.findall(body.lower()):
+    # Front matter keys and markup (`description`, `type: project`) are no claim.
+    for word in _WORD.findall(claims(body).lower()):
         if (
             word not in conflict_words.STOP
             and word not in conflict_words.NEGATORS
@@ -126,6 +132,7 @@ class Candidates:
         """Ids sharing enough uncommon words with `memory` (most shared, then newest,
         first), and ids sharing only one, which qualify if their body is that short."""
         terms = _fts_terms(memory.body, FTS_TERMS)
+        terms += other_tools(conflicts.parse(memory.body).tools, TOOL_TERMS)
         shared: Counter[int] = Counter()
         floor = memory.id if self.newer_only else 0
         for term in terms:

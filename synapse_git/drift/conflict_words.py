@@ -1,11 +1,39 @@
 """The words conflict detection reads: stop words, negators, antonym pairs, slot
-markers and units. Kept apart from the rules so the lists can grow on their own."""
+markers, units, schedules and tools with their jobs. Kept apart from the rules so
+the lists can grow on their own; `stem` is here so every list is read alike."""
 
 from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A crude, stable stem: enough to match `timeouts`/`timeout`, `runs`/`run`."""
+    word = word.lower().removesuffix("'s")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif (len(word) > 4 and word.endswith("ed") and not word.endswith("eed")) or (
+        len(word) > 3 and word.endswith("es") and word[-3] in "sxz"
+    ):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    # `manage`, `managed`, `manages`, `managing`: one stem.
+    if len(word) > 4 and word.endswith("e") and not word.endswith("ee"):
+        word = word[:-1]
+    return word
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
+
+
+def _stems(text: str) -> frozenset[str]:
+    """A list matched against stems, not words."""
+    return frozenset(stem(word) for word in text.split())
 
 
 # Words that carry no subject: a differing one never makes two clauses different things.
@@ -74,6 +102,49 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("online", "offline"),
     ("up", "down"),
     ("yes", "no"),
+    # as notes about a project's tests, builds and rules say them
+    ("enabled", "off"),
+    ("flaky", "stable"),
+    ("flaky", "reliable"),
+    ("flaky", "deterministic"),
+    ("stable", "unstable"),
+    ("fast", "slow"),
+    ("faster", "slower"),
+    ("quick", "slow"),
+    ("strict", "lenient"),
+    ("strict", "loose"),
+    ("pinned", "unpinned"),
+    ("pinned", "floating"),
+    ("allow", "disallow"),
+    ("allowed", "disallowed"),
+    ("allowed", "prohibited"),
+    ("permitted", "forbidden"),
+    ("permitted", "prohibited"),
+    ("mandatory", "forbidden"),
+    ("required", "forbidden"),
+    ("compatible", "incompatible"),
+    ("deterministic", "nondeterministic"),
+    ("secure", "insecure"),
+    ("encouraged", "discouraged"),
+    ("recommended", "discouraged"),
+    ("internal", "external"),
+    ("inclusive", "exclusive"),
+    ("open", "closed"),
+    ("pass", "fail"),
+    ("passing", "failing"),
+    ("serial", "parallel"),
+    ("sequential", "parallel"),
+    ("serially", "parallel"),
+    ("sequentially", "parallel"),
+    ("ascending", "descending"),
+    ("lazy", "eager"),
+    ("lazily", "eagerly"),
+    ("tracked", "untracked"),
+    ("tracked", "ignored"),
+    ("committed", "ignored"),
+    ("signed", "unsigned"),
+    ("visible", "hidden"),
+    ("verbose", "quiet"),
 )
 ANTONYM_OF: dict[str, frozenset[str]] = {
     word: frozenset({other for pair in ANTONYMS if word in pair for other in pair if other != word})
@@ -85,8 +156,9 @@ ANTONYM_OF: dict[str, frozenset[str]] = {
 SLOT_MARKERS = _words(
     """
     from to on in into at with via over every using use uses used is are was be = : by as under
-    named called branch port version runs run prefer prefers target targets against
+    named called branch port version prefer prefers target targets against
     python node go java ruby rust postgres mysql redis
+    follow follows built written hosted served stored managed handled
     """
 )
 
@@ -106,7 +178,7 @@ VERBS = _words(
 )
 
 # Nouns whose number names one of many (`issue 5123`, `step 3`), not a setting.
-LABELS = _words(
+LABELS = _stems(
     """
     issue pr ticket bug release section step chapter item rfc pep commit page line
     figure table case test example
@@ -117,6 +189,130 @@ LABELS = _words(
 # `one` is left out, it is too often a pronoun.
 _COUNTED = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 NUMBER_WORDS = {word: str(n) for n, word in enumerate(_COUNTED, start=2)}
+
+# How often something happens, as its period in seconds: `weekly` / `nightly`, and
+# `every 2 weeks`; a trigger (`on every push`) is a schedule of its own kind.
+DAY = 86400.0
+SCHEDULES: dict[str, float] = {
+    "hourly": 3600,
+    "daily": DAY,
+    "nightly": DAY,
+    "weekly": 7 * DAY,
+    "biweekly": 14 * DAY,
+    "fortnightly": 14 * DAY,
+    "monthly": 30 * DAY,
+    "quarterly": 91 * DAY,
+    "yearly": 365 * DAY,
+    "annually": 365 * DAY,
+}
+PERIODS: dict[str, float] = {
+    "minute": 60,
+    "hour": 3600,
+    "day": DAY,
+    "night": DAY,
+    "weekday": DAY,
+    "week": 7 * DAY,
+    "fortnight": 14 * DAY,
+    "month": 30 * DAY,
+    "quarter": 91 * DAY,
+    "year": 365 * DAY,
+}
+# Words after a schedule that say when, not what: `nightly at 02:00 UTC`, `weekly on
+# Mondays` (as stems).
+WHEN = _stems(
+    """
+    monday tuesday wednesday thursday friday saturday sunday weekend weekday utc gmt
+    am pm midnight noon morning evening night
+    """
+)
+TRIGGERS = _words("push commit merge pr tag release build deploy change")
+
+# Tools and the jobs they do: two tools for one job in the same slot are a choice
+# between them (`black` / `ruff` for formatting). Multi-job tools name each.
+TOOL_ROLES: dict[str, frozenset[str]] = {
+    tool: frozenset(roles.split())
+    for tool, roles in {
+        "black": "format",
+        "yapf": "format",
+        "autopep8": "format",
+        "ruff": "format lint imports",
+        "isort": "imports",
+        "flake8": "lint",
+        "pylint": "lint",
+        "pyflakes": "lint",
+        "pycodestyle": "lint",
+        "mypy": "types",
+        "pyright": "types",
+        "basedpyright": "types",
+        "pyre": "types",
+        "pytype": "types",
+        "pytest": "tests",
+        "unittest": "tests",
+        "nose": "tests",
+        "nose2": "tests",
+        "tox": "envs",
+        "nox": "envs",
+        "poetry": "deps",
+        "pdm": "deps",
+        "uv": "deps",
+        "pipenv": "deps",
+        "pip-tools": "deps",
+        "conda": "deps",
+        "rye": "deps",
+        "hatch": "deps build",
+        "setuptools": "build",
+        "flit": "build",
+        "hatchling": "build",
+        "maturin": "build",
+        "sphinx": "docs",
+        "mkdocs": "docs",
+        "pdoc": "docs",
+        "travis": "ci",
+        "circleci": "ci",
+        "jenkins": "ci",
+        "appveyor": "ci",
+        "buildkite": "ci",
+        "postgres": "database",
+        "postgresql": "database",
+        "mysql": "database",
+        "mariadb": "database",
+        "sqlite": "database",
+        "gunicorn": "server",
+        "uvicorn": "server",
+        "hypercorn": "server",
+        "waitress": "server",
+        "celery": "tasks",
+        "rq": "tasks",
+        "dramatiq": "tasks",
+        "huey": "tasks",
+        "npm": "js",
+        "yarn": "js",
+        "pnpm": "js",
+    }.items()
+}
+# Words that name a job in a clause (as stems): `format`, `linting`, `type checks`.
+ROLE_WORDS: dict[str, frozenset[str]] = {
+    role: frozenset(stem(word) for word in words.split())
+    for role, words in {
+        "format": "format formats formatted formatting formatter formatters",
+        "lint": "lint lints linted linting linter linters",
+        "imports": "import imports sorting sorted isort",
+        "types": "type types typing typed type-check type-checks type-checking checker",
+        "tests": "test tests testing runner",
+        "envs": "environment environments envs matrix sessions",
+        "deps": "dependency dependencies deps lock locking lockfile install installs "
+        "installing environment venv virtualenv packaging manager",
+        "build": "build builds building wheel wheels sdist backend packaging",
+        "docs": "docs documentation site",
+        "ci": "ci pipeline pipelines workflow workflows",
+        "database": "database databases db",
+        "server": "server wsgi asgi",
+        "tasks": "task tasks queue queues worker workers jobs",
+        "js": "frontend javascript packages",
+    }.items()
+}
+# Words that end a noun phrase after `only` or around `and`, besides stop words and verbs.
+PHRASE_ENDS = _words("both too also only just either except but")
 
 UNITS: dict[str, tuple[str, float]] = {
     "ms": ("duration", 0.001),
@@ -142,6 +338,8 @@ UNITS: dict[str, tuple[str, float]] = {
     "days": ("duration", 86400),
     "week": ("duration", 604800),
     "weeks": ("duration", 604800),
+    "month": ("duration", 2592000),
+    "months": ("duration", 2592000),
     "b": ("size", 1),
     "byte": ("size", 1),
     "bytes": ("size", 1),

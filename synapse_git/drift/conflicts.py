@@ -26,27 +26,43 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from synapse_git.drift import alternatives
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
     FILLER_WITH_NEGATION,
     LABELS,
     NEGATORS,
     NUMBER_WORDS,
+    PERIODS,
+    SCHEDULES,
     SLOT_MARKERS,
     STOP,
+    TOOL_ROLES,
+    TRIGGERS,
     UNITS,
     VERBS,
+    WHEN,
+    stem,
 )
+from synapse_git.drift.note_text import claims
 
 # A leading dot is kept: `.github/CODEOWNERS` and `.env` are quoted as written.
 _TOKEN = re.compile(r"\.?[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
+_CLOCK = re.compile(r"^\d{1,2}(?::\d\d)?(?:am|pm)?$")
+QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
+CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
+_ONLY = re.compile(r"\bonly\b", re.I)
+_SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)([a-z%]*)$")
 
 
+__all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
+
+
 @dataclass(frozen=True)
 class Value:
-    kind: str  # duration, size, percent, factor, version, number
+    kind: str  # duration, size, percent, factor, version, number, schedule
     amount: str  # normalized for comparison
     text: str  # as written
 
@@ -61,36 +77,57 @@ class Clause:
     text: str
     written: tuple[str, ...]  # per token: as written (case kept), for quoting
     subject: int  # tokens before the first verb name what the clause is about; 0 if none
+    tools: frozenset[str] = frozenset()  # known tools the clause names
 
 
 @dataclass(frozen=True)
 class Parsed:
     clauses: tuple[Clause, ...]
     terms: frozenset[str]  # content stems of the whole body, for the candidate map
+    text: str = ""  # the claims of the body, markup and front matter left out
+    says_only: bool = False  # whether `text` has the word `only`
+    tools: frozenset[str] = frozenset()  # known tools the body names
 
 
 @dataclass(frozen=True)
 class Contradiction:
-    reason: str  # negation, antonym, value, identifier
+    reason: str  # negation, antonym, value, identifier, alternative, only
     first: str  # what the first body says there
     second: str  # what the second body says there
 
 
-@lru_cache(maxsize=1 << 16)
-def stem(word: str) -> str:
-    """A crude, stable stem: enough to match `timeouts`/`timeout`, `runs`/`run`."""
-    word = word.lower().removesuffix("'s")
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 5 and word.endswith("ing"):
-        return word[:-3]
-    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+def _period(word: str) -> float | None:
+    return PERIODS.get(word) or PERIODS.get(word.removesuffix("s"))
+
+
+def _schedule(raw: list[str], index: int) -> tuple[Value, int] | None:
+    """How often, at `raw[index]`: `weekly`, `every 2 weeks`, `once a month`, `on
+    every push`; with the number of tokens it takes."""
+    token = raw[index]
+    if token in SCHEDULES:
+        return Value("schedule", f"{SCHEDULES[token]:g}", token), 1
+    ahead = raw[index + 1 : index + 4]
+    if token in ("every", "each") and ahead:
+        count, taken = 1.0, 1
+        if ahead[0].isdigit() or ahead[0] in NUMBER_WORDS:
+            count = float(NUMBER_WORDS.get(ahead[0], ahead[0]))
+            taken = 2
+        elif ahead[0] == "other":
+            count, taken = 2.0, 2
+        word = raw[index + taken] if index + taken < len(raw) else ""
+        period = _period(word)
+        if period is not None:
+            return Value(
+                "schedule", f"{count * period:g}", " ".join(raw[index : index + taken + 1])
+            ), taken + 1
+        if taken == 1 and word in TRIGGERS:
+            return Value("schedule", word, f"{token} {word}"), 2
+    if token in ("once", "twice") and len(ahead) >= 2 and ahead[0] in ("a", "per"):
+        period = _period(ahead[1])
+        if period is not None:
+            amount = period / (1 if token == "once" else 2)
+            return Value("schedule", f"{amount:g}", " ".join(raw[index : index + 3])), 3
+    return None
 
 
 def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
@@ -143,6 +180,14 @@ def _clause(text: str) -> Clause | None:
     index = 0
     while index < len(raw):
         token = raw[index]
+        schedule = _schedule(raw, index)
+        if schedule is not None:
+            how_often, taken = schedule
+            values.append((len(tokens), how_often))
+            tokens.append(how_often.text)
+            written.append(" ".join(found[index : index + taken]))
+            index += taken
+            continue
         following = raw[index + 1] if index + 1 < len(raw) else None
         value, consumed = _value(token, following)
         if value is not None and following == ":" and not consumed:
@@ -174,6 +219,7 @@ def _clause(text: str) -> Clause | None:
         text.strip(),
         tuple(written),
         next((end for end, token in enumerate(tokens) if token in VERBS), 0),
+        alternatives.tools_in(tokens),
     )
 
 
@@ -202,6 +248,8 @@ def _other_subjects(a: Clause, b: Clause) -> bool:
     # more values differ too (`Flask 3.1 dropped 3.8` / `Flask 3.0 dropped 3.7`).
     if words_a & LABELS:
         return True
+    if any(kind == "schedule" for kind, _ in values_a ^ values_b):
+        return True  # `the nightly build` and `the weekly build` are two builds
     amounts_a = {(v.kind, v.amount) for _, v in a.values}
     amounts_b = {(v.kind, v.amount) for _, v in b.values}
     return len(amounts_a - amounts_b) >= 2 and len(amounts_b - amounts_a) >= 2
@@ -219,11 +267,44 @@ def _parse_cached(body: str) -> Parsed:
 
 
 def _parse(body: str) -> Parsed:
+    text = claims(body)
     clauses = [
-        found for part in _CLAUSE.split(body) if part and (found := _clause(part)) is not None
+        found for part in _CLAUSE.split(text) if part and (found := _clause(part)) is not None
     ]
     terms = frozenset().union(*(clause.content for clause in clauses)) if clauses else frozenset()
-    return Parsed(tuple(clauses), terms)
+    tools = frozenset().union(*(clause.tools for clause in clauses))
+    # A job its tools do is a term too: `format with black` and `ruff formats` share
+    # only `format` otherwise, too little to be paired in the candidate map.
+    terms |= {f"{role}()" for tool in tools for role in TOOL_ROLES[tool]}
+    return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools)
+
+
+def _quoted(sentence: str) -> str:
+    """A sentence as a finding quotes it: whole, or its first QUOTE_CHARS cut at a word."""
+    if len(sentence) <= QUOTE_CHARS:
+        return sentence
+    return sentence[:QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+@lru_cache(maxsize=1024)
+def _sentence_claims(
+    text: str,
+) -> tuple[tuple[alternatives.Only, ...], tuple[alternatives.Together, ...]]:
+    """The `only X` and `X and Y` claims of a body's claim text. They span the clause
+    cuts at `and`, so whole sentences are read; only when some body says `only`."""
+    only: list[alternatives.Only] = []
+    together: list[alternatives.Together] = []
+    for part in _SENTENCE.split(text):
+        sentence = _clause(part) if part else None
+        if sentence is not None:
+            found_only, found_together = alternatives.sentence_claims(
+                sentence.tokens, sentence.stems, _quoted(sentence.text)
+            )
+            only += found_only
+            together += found_together
+        if len(only) >= CLAIMS_MOST or len(together) >= CLAIMS_MOST:
+            break  # a huge body: compared by its first claims, not pair by pair
+    return tuple(only[:CLAIMS_MOST]), tuple(together[:CLAIMS_MOST])
 
 
 def _close(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -253,29 +334,42 @@ def _window(clause: Clause, position: int, left: int = 3, right: int = 2) -> fro
     return frozenset(words)
 
 
-def _named_by(clause: Clause, position: int) -> str:
+def _named_by(clause: Clause, position: int, value: Value) -> str:
     """The thing a value is of, when a name stands right before it (`Werkzeug 3.0`,
-    `port 8080`); "" otherwise (`is 30 s`)."""
-    return clause.stems[position - 1] if position > 0 else ""
+    `port 8080`); "" otherwise (`is 30 s`, and any schedule: `checks weekly`)."""
+    if position == 0 or value.kind == "schedule":
+        return ""
+    return clause.stems[position - 1]
+
+
+def _value_window(clause: Clause, position: int, kind: str) -> frozenset[str]:
+    """The words naming a value's slot. What a schedule applies to stands before it;
+    after it come its details (`nightly at 02:00`, `weekly on Mondays`)."""
+    window = _window(clause, position)
+    if kind == "schedule":
+        return frozenset(w for w in window if w not in WHEN and not _CLOCK.match(w))
+    return window
 
 
 def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
     # Keyed by what each value is of: `Flask 3.0 requires Werkzeug 3.0` holds two
     # different 3.0s, and `Werkzeug 2.3` contradicts only the second.
-    b_amounts = {(_named_by(b, p), v.kind, v.amount) for p, v in b.values}
-    a_amounts = {(_named_by(a, p), v.kind, v.amount) for p, v in a.values}
+    b_amounts = {(_named_by(b, p, v), v.kind, v.amount) for p, v in b.values}
+    a_amounts = {(_named_by(a, p, v), v.kind, v.amount) for p, v in a.values}
     for pos_a, value_a in a.values:
-        name_a = _named_by(a, pos_a)
+        name_a = _named_by(a, pos_a, value_a)
         if (name_a, value_a.kind, value_a.amount) in b_amounts:
             continue  # b says the same value somewhere: an elaboration, or another role
-        window_a = _window(a, pos_a)
+        window_a = _value_window(a, pos_a, value_a.kind)
         for pos_b, value_b in b.values:
-            name_b = _named_by(b, pos_b)
+            name_b = _named_by(b, pos_b, value_b)
             if value_b.kind != value_a.kind or (name_b, value_b.kind, value_b.amount) in a_amounts:
                 continue
+            if value_b.amount == value_a.amount:
+                continue  # the same value, whatever it is said to be of
             if name_a and name_b and name_a != name_b:
                 continue  # versions of two different things
-            window_b = _window(b, pos_b)
+            window_b = _value_window(b, pos_b, value_b.kind)
             if window_a and window_b and _strict_slot(window_a, window_b):
                 return Contradiction("value", a.written[pos_a], b.written[pos_b])
     return None
@@ -357,9 +451,43 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
         return None  # values are compared by their amounts, in the value rule
     if i2 in held_a or j2 in held_b:
         return None  # the span names what a version is of: `SQLite 3` / `Jinja 3`
-    if len(a.content & b.content) < 1:
-        return None
+    if not (a.content & b.content) - {stem(before)}:
+        return None  # only the slot's own verb is shared: `use .env locally` / `use X`
     return Contradiction("identifier", " ".join(a.written[i1:i2]), " ".join(b.written[j1:j2]))
+
+
+def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contradiction | None:
+    if not (a.tools and b.tools) or a.tools == b.tools:
+        return None
+    found = alternatives.tool_against_tool(
+        a.tools, a.content, b.tools, b.content, first.tools, second.tools
+    )
+    if found is None:
+        return None
+    x, y = found
+    return Contradiction("alternative", a.written[a.tokens.index(x)], b.written[b.tokens.index(y)])
+
+
+def _only_conflict(first: Parsed, second: Parsed) -> Contradiction | None:
+    """`only X` in one body where the other says `X and Y` of the same thing."""
+    if first.says_only:
+        found = alternatives.only_against_more(
+            _sentence_claims(first.text)[0], _sentence_claims(second.text)[1]
+        )
+        if found is not None:
+            return Contradiction("only", found[0].text, found[1].text)
+    if second.says_only:
+        found = alternatives.only_against_more(
+            _sentence_claims(second.text)[0], _sentence_claims(first.text)[1]
+        )
+        if found is not None:
+            return Contradiction("only", found[1].text, found[0].text)
+    return None
+
+
+def _same_words(found: Contradiction) -> bool:
+    """A "contradiction" quoting the same thing on both sides says nothing new."""
+    return found.reason != "negation" and found.first.casefold() == found.second.casefold()
 
 
 def compare(first: Parsed, second: Parsed) -> Contradiction | None:
@@ -375,10 +503,11 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _antonym_conflict(a, b)
                 or _polarity_conflict(a, b)
                 or _identifier_conflict(a, b)
+                or _tool_conflict(a, b, first, second)
             )
-            if found is not None:
+            if found is not None and not _same_words(found):
                 return found
-    return None
+    return _only_conflict(first, second)
 
 
 def contradicts(first: str, second: str) -> Contradiction | None:

@@ -274,10 +274,11 @@ def _refresh_lines(refresh: Refresh) -> list[str]:
         lines.append(f"  fine again ({len(refresh.fine_again)}):")
         for key, title in sorted(refresh.fine_again.items(), key=lambda kv: int(kv[0]))[:8]:
             lines.append(f"    [{key}] {title}")
-    left = len(snap.stale) + len(snap.older) + len(snap.repeated)
+    left = len(snap.stale) + len(snap.repeated)
+    # The older half of a conflict is told, marked: counted, not left out.
     lines.append(
-        f"  {len(snap.entries)} to tell a session; left out {left}: {len(snap.stale)} stale, "
-        f"{len(snap.older)} conflicting, {len(snap.repeated)} duplicate"
+        f"  {len(snap.entries)} to tell a session ({len(snap.older)} marked as contradicted); "
+        f"left out {left}: {len(snap.stale)} stale, {len(snap.repeated)} duplicate"
     )
     return lines
 

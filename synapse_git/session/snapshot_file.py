@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-SNAPSHOT_FORMAT = 1
+# 2: the older half of a conflict is told (marked), no longer left out.
+SNAPSHOT_FORMAT = 2
 
 
 def snapshot_path(data_dir: Path, checkout: str) -> Path:

@@ -1,9 +1,12 @@
 """What a starting agent session is told, and the snapshot post-checkout refreshes (docs/hooks.md).
 
 A snapshot holds, for one checkout at one HEAD and one store version, the
-memories worth telling (already ordered, drifted ones left out) and why the
-others were left out. Rendering it for a budget is cheap, so session start
-only reads a small JSON file when the snapshot is current.
+memories worth telling (already ordered; stale ones and the older copy of a
+duplicate left out) and why the others were left out. Both memories of a
+conflicting pair are told, the older marked: a conflict is a reading of two
+texts and may be wrong, where a duplicate's text is told anyway. Rendering it
+for a budget is cheap, so session start only reads a small JSON file when the
+snapshot is current.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ LIMIT_BYTES = 8 * 1024  # agents cut longer start-up context
 STORED_BYTES = 6_000  # the most any budget shows of one body
 STORED_TOTAL = 64 * 1024  # with STORED_ENTRIES: more than any 8 KiB rendering can show
 STORED_ENTRIES = 400
+LISTED_PAIRS = 12  # conflicting pairs the footer names; each older one is marked anyway
 HINT = f"{READING_HINT} (Shell: synapse memory read ID --offset N.)"
 
 
@@ -56,8 +60,8 @@ class Snapshot(NamedTuple):
     store_version: str
     entries: tuple[Entry, ...]
     stale: dict[str, list[str]]  # id -> paths gone
-    older: dict[str, int]  # id -> newer id (conflict)
-    repeated: dict[str, int]  # id -> newer id (duplicate)
+    older: dict[str, int]  # id -> newer id (conflict): told, marked as contradicted
+    repeated: dict[str, int]  # id -> newer id (duplicate): left out
     titles: dict[str, str]  # first lines of those left out
     visible: int
     # ids naming a path that is missing yet not known to be stale: still told,
@@ -112,8 +116,9 @@ def build(
     rows: Sequence[Row],
     findings: Sequence[dict[str, Any]],
 ) -> Snapshot:
-    """Order the visible memories and leave out the stale ones and the older half
-    of each conflicting or duplicate pair (docs/drift.md)."""
+    """Order the visible memories and leave out the stale ones and the older copy of
+    each duplicate; the older half of a conflict comes right after the newer one,
+    marked (docs/hooks.md, session start)."""
     stale: dict[str, list[str]] = {}
     older: dict[str, int] = {}
     repeated: dict[str, int] = {}
@@ -129,12 +134,12 @@ def build(
         elif kind in ("conflict", "duplicate") and len(ids) >= 2:
             old = int(finding.get("older", min(ids)))
             new = int(finding.get("newer", max(ids)))
-            (older if kind == "conflict" else repeated)[str(old)] = new
-    left = set(stale) | set(older) | set(repeated)
+            (older if kind == "conflict" else repeated).setdefault(str(old), new)
+    left = set(stale) | set(repeated)
     entries: list[Entry] = []
     titles: dict[str, str] = {}
     stored = 0
-    for row in _useful_first(rows):
+    for row in _pairs_together(_useful_first(rows), older):
         if str(row.id) in left:
             titles[str(row.id)] = first_line(row.body)
             continue
@@ -157,6 +162,32 @@ def build(
         visible=len(rows),
         unverified=tuple(sorted(unverified, key=int)),
     )
+
+
+def _pairs_together(rows: list[Row], older: dict[str, int]) -> list[Row]:
+    """`rows` with the older half of each conflict moved right after its newer half
+    (when that is there), so a reader sees the correction next to what it corrects."""
+    present = {row.id for row in rows}
+    after: dict[int, list[Row]] = {}
+    for row in rows:
+        newer = older.get(str(row.id))
+        if newer is not None and newer in present and newer != row.id:
+            after.setdefault(newer, []).append(row)
+    moved = {row.id for group in after.values() for row in group}
+    out: list[Row] = []
+
+    def place(row: Row, depth: int) -> None:
+        out.append(row)
+        # A chain of corrections (3 corrects 2, 2 corrects 1) stays in order, bounded.
+        for follower in after.get(row.id, []) if depth < 8 else []:
+            place(follower, depth + 1)
+
+    for row in rows:
+        if row.id not in moved:
+            place(row, 0)
+    placed = {row.id for row in out}
+    out += [row for row in rows if row.id not in placed]  # a cycle of conflicts
+    return out
 
 
 class Refresh(NamedTuple):
@@ -205,12 +236,13 @@ def write_snapshot(data_dir: Path, snapshot: Snapshot) -> Path:
 # -- rendering -----------------------------------------------------------------------
 
 
-def _entry_lines(entry: Entry, hit_bytes: int) -> list[str]:
+def _entry_lines(entry: Entry, hit_bytes: int, newer: int | None) -> list[str]:
     shown = _cut(entry.text, hit_bytes)
     abridged = len(shown.encode("utf-8")) < entry.total
     # The agent is told text: control characters and bidi overrides come written out.
     lines = visible(shown.strip("\n")).splitlines() or [""]
-    out = [f"- [{entry.id}] {lines[0]}"] + [f"  {line}" for line in lines[1:]]
+    mark = f"(older; [{newer}] contradicts it) " if newer is not None else ""
+    out = [f"- [{entry.id}] {mark}{lines[0]}"] + [f"  {line}" for line in lines[1:]]
     if abridged:
         out[-1] += f" … (abridged: {entry.total} bytes, readmemory {entry.id})"
     return out
@@ -221,11 +253,6 @@ def _left_out_line(snapshot: Snapshot) -> str | None:
     if snapshot.stale:
         ids = ", ".join(sorted(snapshot.stale, key=int))
         parts.append(f"{len(snapshot.stale)} stale (a path they name is gone: {ids})")
-    if snapshot.older:
-        pairs = ", ".join(f"{o} (contradicted by {n})" for o, n in sorted(snapshot.older.items()))
-        halves = "older half" if len(snapshot.older) == 1 else "older halves"
-        conflicts = "a conflict" if len(snapshot.older) == 1 else "conflicts"
-        parts.append(f"{len(snapshot.older)} {halves} of {conflicts}: {pairs}")
     if snapshot.repeated:
         pairs = ", ".join(f"{o} (same as {n})" for o, n in sorted(snapshot.repeated.items()))
         parts.append(f"{len(snapshot.repeated)} duplicate: {pairs}")
@@ -234,20 +261,40 @@ def _left_out_line(snapshot: Snapshot) -> str | None:
     return "Left out: " + "; ".join(parts) + ". See `synapse memory drift`."
 
 
+def _conflicts_line(snapshot: Snapshot) -> str | None:
+    if not snapshot.older:
+        return None
+    listed = sorted(snapshot.older.items(), key=_by_id)
+    pairs = ", ".join(f"{o} (by {n})" for o, n in listed[:LISTED_PAIRS])
+    if len(listed) > LISTED_PAIRS:
+        # Each is marked where it is told; a long list would take the memories' room.
+        pairs += f" and {len(listed) - LISTED_PAIRS} more"
+    noun = "memory is" if len(snapshot.older) == 1 else "memories are"
+    return (
+        f"Contradicted: {len(snapshot.older)} older {noun} told with the newer one that "
+        f"contradicts it: {pairs}. Trust the newer; `synapse memory drift` settles them."
+    )
+
+
+def _by_id(item: tuple[str, int]) -> int:
+    return int(item[0])
+
+
 def render_text(snapshot: Snapshot, budget: Budget, limit: int = LIMIT_BYTES) -> str:
     """The session text for `budget`, never more than `limit` UTF-8 bytes."""
     limit = min(limit, budget.response_chars, LIMIT_BYTES)
     where = f"project {snapshot.project}" if snapshot.project else "no project (global only)"
     head = f" at {snapshot.head[:12]}" if snapshot.head else ""
     header = [f"Synapse memory for {where}{head}."]
-    footer = [line for line in (_left_out_line(snapshot), HINT) if line]
+    footer = [line for line in (_conflicts_line(snapshot), _left_out_line(snapshot), HINT) if line]
     used = sum(len(line.encode("utf-8")) + 1 for line in header + footer) + 64
     body: list[str] = []
     shown = 0
     section = None
     for entry in snapshot.entries:
         title = "Global memories:" if entry.is_global else "Project memories:"
-        lines = ([title] if title != section else []) + _entry_lines(entry, budget.hit_bytes)
+        newer = snapshot.older.get(str(entry.id))
+        lines = ([title] if title != section else []) + _entry_lines(entry, budget.hit_bytes, newer)
         size = sum(len(line.encode("utf-8")) + 1 for line in lines)
         if used + size > limit:
             break

@@ -92,10 +92,12 @@ def test_a_conflict_quotes_paths_as_written() -> None:
 _VOCABULARY = (
     "The timeout is 30 s 60 port 8080 Flask 3.1 3.0 dropped Python src/App.py "
     ".github/CODEOWNERS docs/LICENSE not enabled disabled in from main release uses "
-    "Werkzeug two three Issue 5123 are checked MANIFEST.in .env never v2"
+    "Werkzeug two three Issue 5123 are checked MANIFEST.in .env never v2 "
+    "--- name: description: weekly nightly every only and black ruff mypy pyright format "
+    "flaky stable # - **Why:** 8.1.3 pytest==8.1.3"
 )
 _WORDS = st.sampled_from(_VOCABULARY.split())
-_NOTE = st.lists(_WORDS, min_size=1, max_size=12).map(" ".join)
+_NOTE = st.lists(_WORDS | st.just("\n"), min_size=1, max_size=12).map(" ".join)
 
 
 @settings(max_examples=300, deadline=None)

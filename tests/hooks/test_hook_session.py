@@ -129,10 +129,13 @@ def test_left_out_memories_are_named_with_the_reason() -> None:
         rows=rows,
         findings=findings,
     )
-    assert [e.id for e in snap.entries] == [6, 5, 3]
+    # The older half of a conflict is told right after the newer one, marked.
+    assert [e.id for e in snap.entries] == [6, 5, 3, 2]
     text = snapshots.render_text(snap, BUDGETS["balanced"])
-    assert "1 stale (a path they name is gone: 1)" in text
-    assert "2 (contradicted by 3)" in text and "4 (same as 5)" in text
+    assert "1 stale (a path they name is gone: 1)" in text and "4 (same as 5)" in text
+    assert "- [3] memory 3\n- [2] (older; [3] contradicts it) memory 2" in text
+    assert "Contradicted: 1 older memory is told with the newer one" in text
+    assert "Left out: 1 stale" in text and "2 (contradicted" not in text
 
 
 def test_post_checkout_refreshes_on_a_branch_switch_only(repo: Path, isolated_store: Path) -> None:
@@ -183,20 +186,46 @@ def test_branch_switch_reports_what_became_stale_and_what_is_fine_again(
     assert "- [1] Deploys go out" in run_cli("hook", "session", cwd=repo).stdout
 
 
-def test_session_leaves_out_the_older_of_a_conflict(repo: Path) -> None:
+def test_session_tells_both_halves_of_a_conflict_the_older_marked(repo: Path) -> None:
+    # A conflict is a reading of two texts and may be wrong: nothing is hidden by it.
     import_memories(repo, ["The API timeout is 30 s"])
     import_memories(repo, ["The API timeout is 60 s"])
     out = run_cli("hook", "session", cwd=repo).stdout
-    assert "The API timeout is 60 s" in out
-    assert "The API timeout is 30 s" not in out
-    assert "1 older half of a conflict: 1 (contradicted by 2)" in out
+    assert "- [2] The API timeout is 60 s\n- [1] (older; [2] contradicts it) The API" in out
+    assert "Left out" not in out and "Contradicted: 1 older memory" in out
 
 
-def test_two_conflicts_left_out_are_counted_in_the_plural(repo: Path) -> None:
-    import_memories(repo, ["The API timeout is 30 s", "The web server listens on port 8080"])
-    import_memories(repo, ["The API timeout is 60 s", "The web server listens on port 8081"])
+def test_session_leaves_out_the_older_copy_of_a_duplicate(repo: Path) -> None:
+    # The same text kept globally and in the project: telling it once loses nothing.
+    import_memories(repo, ["Deploys go out from main"], project=False)
+    import_memories(repo, ["deploys go out  from main"])
     out = run_cli("hook", "session", cwd=repo).stdout
-    assert "2 older halves of conflicts: 1 (contradicted by 3), 2 (contradicted by 4)" in out
+    assert out.count("go out") == 1 and "- [2] deploys go out" in out
+    assert "Left out: 1 duplicate: 1 (same as 2)" in out
+
+
+def test_a_conflict_chain_and_a_cycle_keep_every_memory() -> None:
+    rows = [snapshots.Row(i, f"memory {i}", "/p", f"2024-01-0{i}", 0) for i in range(1, 5)]
+    findings = [
+        {"kind": "conflict", "ids": [3, 2], "newer": 3, "older": 2},
+        {"kind": "conflict", "ids": [2, 1], "newer": 2, "older": 1},
+        {"kind": "conflict", "ids": [4, 1], "newer": 4, "older": 1},
+    ]
+    snap = snapshots.build(
+        checkout="/p", project="/p", head="h", store_version="v", rows=rows, findings=findings
+    )
+    assert sorted(e.id for e in snap.entries) == [1, 2, 3, 4]
+    ids = [e.id for e in snap.entries]
+    assert ids.index(3) < ids.index(2) < ids.index(1) or ids.index(4) < ids.index(1)
+    # Findings naming each other both ways (never made by drift) still lose nothing.
+    both = [
+        {"kind": "conflict", "ids": [1, 2], "newer": 1, "older": 2},
+        {"kind": "conflict", "ids": [2, 1], "newer": 2, "older": 1},
+    ]
+    loop = snapshots.build(
+        checkout="/p", project="/p", head="h", store_version="v", rows=rows[:2], findings=both
+    )
+    assert sorted(e.id for e in loop.entries) == [1, 2]
 
 
 def test_hook_and_scope_agree_on_the_project(tmp_path: Path) -> None:
@@ -246,3 +275,17 @@ def test_reading_a_memory_moves_it_up_the_session_list(repo: Path) -> None:
         counts = dict(conn.execute("SELECT id, recalled FROM memories"))
     assert counts == {first: 1, second: 0, third: 0}
     assert [e.id for e in svc.session_snapshot(scope).entries] == [third, first, second]
+
+
+def test_many_conflicts_leave_room_for_the_memories() -> None:
+    rows = [snapshots.Row(i, f"memory {i}", "/p", f"2024-01-01 {i:05d}", 0) for i in range(1, 401)]
+    findings = [
+        {"kind": "conflict", "ids": [i + 1, i], "newer": i + 1, "older": i}
+        for i in range(1, 400, 2)
+    ]
+    snap = snapshots.build(
+        checkout="/p", project="/p", head="h", store_version="v", rows=rows, findings=findings
+    )
+    text = snapshots.render_text(snap, BUDGETS["balanced"])
+    assert "Contradicted: 200 older memories" in text and "and 188 more" in text
+    assert text.count("(older; [") >= 100 and len(text.encode("utf-8")) <= LIMIT
