@@ -28,9 +28,9 @@ class Followed(NamedTuple):
 
 
 def when(event: Event) -> str:
-    """`abc1234 (2024-05-01)`: the commit's short id and its committer date."""
+    """`0123456789 (2024-05-01)`: the commit id, shortened to 10 digits, and its committer date."""
     day = datetime.datetime.fromtimestamp(event.time, datetime.UTC).date().isoformat()
-    return f"{event.commit[:7]} ({day})"
+    return f"{event.commit[:10]} ({day})"
 
 
 class Lineage:

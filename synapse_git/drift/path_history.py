@@ -320,24 +320,26 @@ def _fields(stream: IO[bytes]) -> Iterator[str]:
 
 
 def _paired(commit: _Commit) -> _Commit:
-    """A module turned into a package in one commit (`x.py` deleted, `x/__init__.py`
-    added) is a rename, however little of the text went along."""
+    """A module turned into a package in one commit (`x.py` gone, `x/__init__.py`
+    added) is renamed to the package, however little of its text went along, and
+    even when rename detection paired it with another new file of the package (that
+    file is then added)."""
     added = {path for kind, path, _ in commit.changes if kind == "A"}
     moved: dict[str, str] = {}
-    for kind, path, _ in commit.changes:
-        if kind == "D" and path.endswith(".py"):
+    for kind, path, other in commit.changes:
+        if kind in "DR" and path.endswith(".py"):
             package = path[:-3] + "/__init__.py"
-            if package in added:
+            if package in added and other != package:
                 moved[path] = package
     if not moved:
         return commit
     targets = set(moved.values())
-    changes: list[tuple[str, str, str | None]] = [
-        change
-        for change in commit.changes
-        if not (change[0] == "D" and change[1] in moved)
-        and not (change[0] == "A" and change[1] in targets)
-    ]
+    changes: list[tuple[str, str, str | None]] = []
+    for kind, path, other in commit.changes:
+        if kind == "R" and path in moved and other is not None:
+            changes.append(("A", other, None))  # the file rename detection paired it with
+        elif not (kind == "D" and path in moved) and not (kind == "A" and path in targets):
+            changes.append((kind, path, other))
     changes += [("R", old, new) for old, new in moved.items()]
     return commit._replace(changes=changes)
 

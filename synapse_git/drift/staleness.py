@@ -38,7 +38,7 @@ class PathState:
     deleted_as: str | None = None  # renamed, then deleted under this name
     # "recent": the path history index is still being built, so "never seen" is a guess.
     searched: Literal["all", "recent"] = "all"
-    deleted: str | None = None  # the commit that deleted it: `abc1234 (2024-05-01)`
+    deleted: str | None = None  # the commit that deleted it: `0123456789 (2024-05-01)`
     note: str | None = None  # what an unverified path is, when git knows more than "never seen"
 
 

@@ -109,7 +109,8 @@ def test_renames_then_deletions_long_ago(tmp_path: Path) -> None:
     # Deleted long ago: stale, not "never seen", and when it was deleted is said.
     assert ("unverified", ancient) not in found
     assert found["stale", ancient]["paths"] == ["docs/ancient.md"]
-    deleting = git(repo, "log", "-1", "--format=%h (%cs)", "--", "docs/ancient.md").strip()
+    sha, day = git(repo, "log", "-1", "--format=%H %cs", "--", "docs/ancient.md").split()
+    deleting = f"{sha[:10]} ({day})"
     assert f"docs/ancient.md was deleted in {deleting}" in found["stale", ancient]["detail"]
     assert "never seen here" in found["unverified", plan]["detail"]
 
