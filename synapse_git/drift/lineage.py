@@ -11,7 +11,10 @@ so a file later given the old name is never taken for the one renamed.
 from __future__ import annotations
 
 import datetime
-from typing import Any, NamedTuple
+import os
+import subprocess
+from pathlib import Path
+from typing import NamedTuple
 
 from synapse_git.drift.path_history import Event, PathHistory
 
@@ -34,32 +37,71 @@ def when(event: Event) -> str:
 
 
 class Lineage:
-    def __init__(self, history: PathHistory, repo: Any, head: str | None) -> None:
+    """Follows paths through `history` towards `head`. Which commits are in HEAD's
+    history and the anchor's is listed by git once each (`rev-list`), and asked
+    only where the topological order cannot answer alone: a commit indexed after
+    another is never its ancestor."""
+
+    def __init__(self, history: PathHistory, checkout: Path, head: str | None) -> None:
         self.history = history
-        self.repo = repo
+        self.checkout = checkout
         self.head = head
         self._below: dict[tuple[str, str], bool] = {}
+        self._seqs: dict[str, int | None] = {}
+        self._histories: dict[str, frozenset[str]] = {}
 
-    def _descends(self, commit: str, ancestor: str) -> bool:
+    def _history_of(self, commit: str) -> frozenset[str]:
+        """Every commit in `commit`'s history, listed by git once per commit asked:
+        one walk instead of one ancestry walk per change looked at."""
+        if commit not in self._histories:
+            done = subprocess.run(
+                ["git", "rev-list", commit],
+                cwd=self.checkout,
+                capture_output=True,
+                text=True,
+                check=False,
+                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+            )
+            self._histories[commit] = frozenset(done.stdout.split())
+        return self._histories[commit]
+
+    def _within(self, event: Event, tip: str) -> bool:
+        """Whether the commit of `event` is in `tip`'s history."""
+        seq = self._seq(tip)
+        if seq is not None and event.seq > seq:
+            return False  # parents come first in the index: a later commit is no ancestor
+        return event.commit in self._history_of(tip)
+
+    def _seq(self, commit: str) -> int | None:
+        if commit not in self._seqs:
+            self._seqs[commit] = self.history.seq_of(commit)
+        return self._seqs[commit]
+
+    def _descends(self, commit: str, ancestor: str, ancestor_seq: int | None = None) -> bool:
         """Whether `commit` is `ancestor` or has it in its history."""
         if commit == ancestor:
             return True
+        seq = self._seq(commit)
+        if seq is not None and ancestor_seq is not None and ancestor_seq > seq:
+            return False  # parents come first in the index: a later commit is no ancestor
         key = (commit, ancestor)
         if key not in self._below:
-            try:
-                self._below[key] = bool(self.repo.descendant_of(commit, ancestor))
-            except (KeyError, ValueError):
-                self._below[key] = False
+            done = subprocess.run(
+                ["git", "merge-base", "--is-ancestor", ancestor, commit],
+                cwd=self.checkout,
+                capture_output=True,
+                check=False,
+                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+            )
+            self._below[key] = done.returncode == 0
         return self._below[key]
 
     def _counts(self, event: Event, anchor: str | None, after: Event | None) -> bool:
-        if self.head is None or not self._descends(self.head, event.commit):
+        if self.head is None or not self._within(event, self.head):
             return False
-        if anchor is not None and self._descends(anchor, event.commit):
+        if anchor is not None and self._within(event, anchor):
             return False
-        return after is None or (
-            event.seq >= after.seq and self._descends(event.commit, after.commit)
-        )
+        return after is None or event.seq > after.seq
 
     def follow(self, path: str, anchor: str | None) -> Followed:
         """`path` from `anchor` (None: the newest removal in HEAD's history) through
@@ -72,6 +114,10 @@ class Lineage:
                 for event in self.history.events(name)
                 if event.kind in "RD" and self._counts(event, anchor, after)
             ]
+            if after is not None and len(gone) > 1:
+                # The new name's own removal descends from the rename; one on a branch
+                # that never had the rename removed another file of that name.
+                gone = [e for e in gone if self._descends(e.commit, after.commit, after.seq)]
             if not gone:
                 return Followed(name, None, renamed)
             event = gone[-1] if anchor is None and after is None else gone[0]

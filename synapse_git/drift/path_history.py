@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -149,22 +150,98 @@ class PathHistory:
             if not held:
                 return False
             conn = self._open()
+            digest = self._digest()
+            done = conn.execute("SELECT value FROM meta WHERE key = 'refs'").fetchone()
+            if done is not None and done[0] == digest and self.status().complete:
+                return True  # no ref moved since the last complete update
+            refs = self._commit_refs()
             tips = [row[0] for row in conn.execute("SELECT id FROM tips ORDER BY id")]
-            if tips and self._rewritten(tips):
+            if tips and self._rewritten(conn, tips, refs):
                 _clear(conn)
                 tips = []
             self._names = None
-            self._index(conn, tips, limit)
+            known = {
+                commit
+                for commit in set(refs.values())
+                if conn.execute("SELECT 1 FROM commits WHERE id = ?", (commit,)).fetchone()
+            }
+            new = sorted(set(refs.values()) - known)
+            if not new or self._index(conn, new, tips, limit):
+                # What the refs were when this update began: one that moved during it
+                # is caught by the next update.
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    [("complete", "1"), ("refs", digest), ("refmap", json.dumps(refs))],
+                )
+                conn.execute("COMMIT")
             return True
 
-    def _rewritten(self, tips: Sequence[str]) -> bool:
-        """Whether some indexed tip is no longer in the history of any ref."""
+    def _digest(self) -> str:
+        """A digest of where every ref and HEAD point: equal, nothing to do."""
+        done = _git(["show-ref", "--head"], self.checkout)
+        return hashlib.sha256(done.stdout.encode("utf-8", "surrogateescape")).hexdigest()
+
+    def _commit_refs(self) -> dict[str, str]:
+        """The commit each ref (and HEAD) leads to; the stash and notes are no history."""
         done = _git(
-            ["rev-list", "--stdin", "--not", *_REFS], self.checkout, stdin="\n".join(tips) + "\n"
+            [
+                "for-each-ref",
+                "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname) %(refname)",
+            ],
+            self.checkout,
+        )
+        refs: dict[str, str] = {}
+        for line in done.stdout.splitlines():
+            kind, commit, peeled_kind, peeled, name = line.split(" ", 4)
+            if name == "refs/stash" or name.startswith("refs/notes/"):
+                continue
+            if kind == "commit":
+                refs[name] = commit
+            elif peeled_kind == "commit":
+                refs[name] = peeled
+        head = _git(["rev-parse", "-q", "--verify", "HEAD^{commit}"], self.checkout)
+        if head.returncode == 0:
+            refs["HEAD"] = head.stdout.strip()
+        return refs
+
+    def _rewritten(
+        self, conn: sqlite3.Connection, tips: Sequence[str], refs: dict[str, str]
+    ) -> bool:
+        """Whether some indexed commit is no longer in the history of any ref. Only
+        the commits refs pointed at when last indexed are asked about, and a ref that
+        moved forward costs one ancestry check; after an interrupted build, every
+        tip is."""
+        found = conn.execute("SELECT value FROM meta WHERE key = 'refmap'").fetchone()
+        if found is None:
+            asked = list(tips)
+        else:
+            before: dict[str, str] = json.loads(found[0])
+            asked = []
+            for name, commit in sorted(before.items()):
+                now = refs.get(name)
+                if now == commit:
+                    continue
+                if now is not None and self._ancestor(commit, now):
+                    continue
+                asked.append(commit)
+        if not asked:
+            return False
+        done = _git(
+            ["rev-list", "-n", "1", "--stdin", "--not", *_REFS],
+            self.checkout,
+            stdin="\n".join(asked) + "\n",
         )
         return done.returncode != 0 or bool(done.stdout.strip())
 
-    def _index(self, conn: sqlite3.Connection, tips: list[str], limit: int | None) -> None:
+    def _ancestor(self, commit: str, of: str) -> bool:
+        done = _git(["merge-base", "--is-ancestor", commit, of], self.checkout)
+        return done.returncode == 0
+
+    def _index(
+        self, conn: sqlite3.Connection, new: list[str], tips: list[str], limit: int | None
+    ) -> bool:
+        """Index what the `new` ref commits reach and `tips` do not; True when done."""
         conn.execute("INSERT OR REPLACE INTO meta VALUES ('complete', '0')")
         args = [
             "-c",
@@ -180,9 +257,8 @@ class PathHistory:
             "--no-ext-diff",
             "--format=%x01%H %ct %P",
             "--stdin",
-            *_REFS,
         ]
-        stdin = "".join(f"^{tip}\n" for tip in tips)
+        stdin = "".join(f"{commit}\n" for commit in new) + "".join(f"^{tip}\n" for tip in tips)
         env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
         with subprocess.Popen(
             ["git", *args],
@@ -199,8 +275,7 @@ class PathHistory:
             if not finished:
                 proc.kill()
             code = proc.wait()
-        if finished and code == 0:
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('complete', '1')")
+        return finished and code == 0
 
     def _consume(
         self, conn: sqlite3.Connection, stream: IO[bytes], tips: set[str], limit: int | None

@@ -150,8 +150,8 @@ class CheckoutPaths:
     def lineage(self) -> Lineage | None:
         if self._lineage is None:
             history = self.history()
-            if history is not None and self.repo is not None:
-                self._lineage = Lineage(history, self.repo, str(self.repo.head.target))
+            if history is not None and self.repo is not None and self.root is not None:
+                self._lineage = Lineage(history, self.root, str(self.repo.head.target))
         return self._lineage
 
     def _history_has(self, path: str) -> str | None:
