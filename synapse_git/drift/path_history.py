@@ -42,6 +42,11 @@ from synapse_git.store.location import data_dir
 
 VERSION = "1"
 BATCH = 2000  # commits per transaction while building
+# Commits left to index that a caller that may not wait still indexes itself: about
+# a second of `git log` on 2 cores (docs/drift.md has the figures). More than that
+# is built in the background. A count, not a clock: the same repository gives the
+# same answer on a quiet and a loaded machine.
+SMALL_HISTORY = 5_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -176,6 +181,22 @@ class PathHistory:
                 )
                 conn.execute("COMMIT")
             return True
+
+    def ensure(self, *, wait: bool) -> bool:
+        """Bring the index up to date; without `wait`, a first build (or the rest of
+        an interrupted one) of more than SMALL_HISTORY commits is started in the
+        background instead. True when the index is complete afterwards."""
+        status = self.status()
+        if wait or status.complete:
+            self.update(wait=wait)
+        else:
+            done = _git(["rev-list", "--count", *_REFS], self.checkout)
+            left = int(done.stdout.strip() or 0) - status.commits
+            if left <= SMALL_HISTORY:
+                self.update(wait=True)
+            else:
+                build_in_background(self.checkout)
+        return self.status().complete
 
     def _digest(self) -> str:
         """A digest of where every ref and HEAD point: equal, nothing to do."""

@@ -137,13 +137,7 @@ class CheckoutPaths:
             if self.repo is not None and self.root is not None and not self.repo.head_is_unborn:
                 found = path_history.for_checkout(self.root)
                 if found is not None:
-                    if self.wait:
-                        found.update(wait=True)
-                    elif found.status().complete:
-                        found.update(wait=False)  # new commits only; skipped while another runs
-                    else:
-                        path_history.build_in_background(self.root)
-                    self.history_building = not found.status().complete
+                    self.history_building = not found.ensure(wait=self.wait)
                     self._history = found
         return self._history
 

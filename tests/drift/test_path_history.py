@@ -347,7 +347,11 @@ def test_an_interrupted_build_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert _dump(history) == _dump(fresh)
 
 
-def test_a_check_that_may_not_wait_says_the_index_is_being_built(tmp_path: Path) -> None:
+def test_a_check_that_may_not_wait_says_the_index_is_being_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Any history left to index counts as long here: it is built in the background.
+    monkeypatch.setattr(path_history, "SMALL_HISTORY", 0)
     repo = tmp_path / "repo"
     _small(repo, 10)
     history = path_history.for_checkout(repo)
@@ -359,6 +363,10 @@ def test_a_check_that_may_not_wait_says_the_index_is_being_built(tmp_path: Path)
         state = paths.check("docs/never.md")
         assert paths.history_building
         assert (state.status, state.searched) == ("unverified", "recent")
+    # A short history left to index is indexed by the check itself.
+    monkeypatch.setattr(path_history, "SMALL_HISTORY", 5_000)
+    paths = CheckoutPaths(project_scope.resolve(repo), wait=False)
+    assert paths.check("docs/never.md").searched == "all" and not paths.history_building
 
 
 def test_linked_worktrees_share_one_index(tmp_path: Path) -> None:
