@@ -127,6 +127,24 @@ class Lineage:
             seen.add(name)
         return Followed(name, None, renamed)
 
+    def around(self, path: str, anchor: str) -> tuple[Event | None, Event | None]:
+        """For a path not there at `anchor`: the last removal of it in the anchor's
+        history, and the first arrival of it after the anchor in HEAD's."""
+        before: Event | None = None
+        after: Event | None = None
+        for event in self.history.events(path):
+            if event.kind in "RD" and self._within(event, anchor):
+                before = event
+            elif (
+                after is None
+                and event.kind in "AN"
+                and self.head is not None
+                and self._within(event, self.head)
+                and not self._within(event, anchor)
+            ):
+                after = event
+        return before, after
+
     def moved_folder(self, folder: str, anchor: str | None) -> dict[str, str]:
         """Renames of files inside `folder` in `anchor..HEAD`: old path -> new path."""
         moves: dict[str, str] = {}

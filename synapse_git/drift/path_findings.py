@@ -39,7 +39,7 @@ def stale(
         renamed: list[tuple[str, str]] = []
         unknown: list[str] = []
         unsearched: list[str] = []  # not in the history indexed so far
-        absent: list[str] = []  # not there when the memory was written, though git knows it
+        absent: list[tuple[str, str]] = []  # not there when the memory was written, and why
         deleted: list[tuple[str, str]] = []  # renamed, then deleted
         removed: list[tuple[str, str]] = []  # deleted, and by which commit
         for path in paths:
@@ -56,7 +56,7 @@ def stale(
                     removed.append((state.deleted_as or path, state.deleted))
             elif state.status == "unverified":
                 if state.note:
-                    absent.append(path)
+                    absent.append((path, state.note))
                 else:
                     (unsearched if state.searched == "recent" else unknown).append(path)
         if gone and "stale" in kinds:
@@ -67,7 +67,10 @@ def stale(
 
 
 def _unverified_finding(
-    memory: Memory, unknown: list[str], unsearched: list[str], absent: Sequence[str] = ()
+    memory: Memory,
+    unknown: list[str],
+    unsearched: list[str],
+    absent: Sequence[tuple[str, str]] = (),
 ) -> Finding:
     parts = []
     if unknown:
@@ -80,14 +83,13 @@ def _unverified_finding(
             f"{_list(unsearched)}, not found in the history indexed so far"
             " (the index is still being built)"
         )
-    if absent:
-        parts.append(f"{_list(absent)}, not in the checkout when the memory was written")
+    parts += [f"{path}, {note}" for path, note in absent]
     return Finding(
         "unverified",
         (memory.id,),
         f"memory {memory.id} names " + "; and ".join(parts),
         f"synapse memory edit {memory.id}",
-        paths=tuple([*unknown, *unsearched, *absent]),
+        paths=tuple([*unknown, *unsearched, *(path for path, _ in absent)]),
     )
 
 

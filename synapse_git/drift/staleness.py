@@ -330,11 +330,26 @@ class CheckoutPaths:
         if seen is None:
             searched: Literal["all", "recent"] = "recent" if self.history_building else "all"
             note = None
-            if anchored and self._history_has(key) is not None:
-                note = "not in the checkout when the memory was written"
+            known = self._history_has(key) if anchored else None
+            if known is not None and commit_id is not None:
+                note = self._absent(known, commit_id)
             return PathState(key, "unverified", searched=searched, note=note)
         found_state = self._renamed_once(self._full(key, commit_id), commit_id)
         return replace(found_state, path=key, seen=seen)
+
+    def _absent(self, path: str, commit_id: str) -> str:
+        """What a path git knows was at the memory's commit instead of being there:
+        deleted before it, or added after it (and deleted since)."""
+        note = "not in the checkout when the memory was written"
+        lineage = self.lineage()
+        if lineage is None:
+            return note
+        before, after = lineage.around(path, commit_id)
+        if before is not None:
+            return f"{note} (deleted in {when(before)})"
+        if after is not None:
+            return f"{note} (added later, in {when(after)})"
+        return note
 
     def _absolute(self, path: str, commit_id: str | None) -> PathState:
         if self.rules.skips(path):

@@ -204,6 +204,8 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
     # The MANIFEST.in a short name meant is deleted; another one stays.
     h.commit("main", ["D pkg/MANIFEST.in"])
     h.commit("main", ["D conf/setup.cfg", "M tools/setup.cfg [tool]"])
+    marks["later"] = h.commit("main", ["M notes/later.md a passing note"])
+    h.commit("main", ["D notes/later.md"])
     h.write(repo)
     return repo, marks
 
@@ -266,11 +268,23 @@ def test_a_short_name_is_the_file_it_meant_at_the_memory_commit(
 def test_a_path_gone_before_the_memory_was_written_is_said_once(
     shapes: tuple[Path, dict[str, int]],
 ) -> None:
-    repo, _ = shapes
+    repo, marks = shapes
     head = git(repo, "rev-parse", "HEAD").strip()
     state = checkout(repo).check("lib/old.py", head)
+    merge = git(repo, "log", "-1", "--format=%H %cs", "side").split()
     assert state.status == "unverified"
-    assert state.note == "not in the checkout when the memory was written"
+    assert state.note == (
+        f"not in the checkout when the memory was written (deleted in {merge[0][:10]} ({merge[1]}))"
+    )
+    # Added after the memory's commit, and deleted since.
+    start = commit_of(repo, marks["start"])
+    later = checkout(repo).check("notes/later.md", start)
+    added = commit_of(repo, marks["later"])
+    day = git(repo, "show", "-s", "--format=%cs", added).strip()
+    assert (later.status, later.note) == (
+        "unverified",
+        f"not in the checkout when the memory was written (added later, in {added[:10]} ({day}))",
+    )
 
 
 # -- building, updating, rebuilding -----------------------------------------------------
