@@ -284,17 +284,6 @@ class CheckoutPaths:
             )
         return stale
 
-    def renamed(self, path: str, commit_id: str | None) -> str | None:
-        """Where `path` went, following its renames; None unless that place exists."""
-        return self.follow(path, commit_id)[0]
-
-    def follow(self, path: str, commit_id: str | None) -> tuple[str | None, str | None]:
-        """Follow `path` through its renames: (the name it exists under now, None) or
-        (None, the last name it had before it was deleted); (None, None) when it
-        was never renamed."""
-        found = self._renamed_once(self._full(path, commit_id), commit_id)
-        return found.renamed_to, found.deleted_as
-
     def _full(self, path: str, commit_id: str | None) -> str:
         """The full path a named path stood for: at the memory's commit, else in history."""
         meant = self._meant(path, commit_id)
