@@ -14,6 +14,7 @@ import pytest
 
 from synapse_git import settings
 from synapse_git.store import database, schema
+from synapse_git.textrules import norm_key
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Synapse Test",
@@ -163,6 +164,7 @@ def old_store(path: Path, version: int) -> sqlite3.Connection:
     """A store at schema `version`, as an older Synapse left it, open in autocommit
     mode for the caller to add rows before the current code migrates it."""
     conn = sqlite3.connect(path, isolation_level=None)
+    conn.create_function("norm_key", 1, norm_key, deterministic=True)  # version 7 calls it
     for script in schema.MIGRATIONS[:version]:
         for statement in schema.statements(script):
             conn.execute(statement)

@@ -61,14 +61,20 @@ def visible_live(conn: sqlite3.Connection, scope: Scope) -> list[Memory]:
 
 
 def check(
-    conn: sqlite3.Connection, scope: Scope, kinds: Iterable[str] = KINDS, *, checkout: Any = None
+    conn: sqlite3.Connection,
+    scope: Scope,
+    kinds: Iterable[str] = KINDS,
+    *,
+    checkout: Any = None,
+    wait: bool = True,
 ) -> Report:
-    """Every finding about the memories `scope` sees, of the chosen kinds."""
+    """Every finding about the memories `scope` sees, of the chosen kinds; `wait`
+    as path_findings.stale's `search_older`."""
     chosen = set(kinds)
     rows = visible_live(conn, scope)
     findings: list[Finding] = []
     if chosen & {"stale", "unverified"}:
-        findings += stale(rows, scope, chosen, checkout=checkout)
+        findings += stale(rows, scope, chosen, checkout=checkout, search_older=wait)
     if "conflict" in chosen:
         findings += conflicts_among(rows)
         findings += _team_forks(conn, scope, findings)

@@ -23,7 +23,8 @@ def stale(
 ) -> list[Finding]:
     """Stale and unverified paths, one finding per memory and kind. The checkout
     (index, rules, history) is loaded once, and only when a memory names a path.
-    Without `search_older`, history past the walked window is not searched."""
+    Without `search_older` (recall), a path history index not built yet is not
+    waited for (staleness.CheckoutPaths, `wait`)."""
     named = [(memory, find_paths(memory.body)) for memory in rows]
     named = [(memory, paths) for memory, paths in named if paths]
     if not named:
@@ -31,16 +32,16 @@ def stale(
     if checkout is None:
         from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
 
-        checkout = CheckoutPaths(scope)
-        if not search_older:
-            checkout.older_history = 0
+        checkout = CheckoutPaths(scope, wait=search_older)
     findings: list[Finding] = []
     for memory, paths in named:
         gone: list[str] = []
         renamed: list[tuple[str, str]] = []
         unknown: list[str] = []
-        unsearched: list[str] = []  # not in the recent history searched; older not searched
+        unsearched: list[str] = []  # not in the history indexed so far
+        absent: list[tuple[str, str]] = []  # not there when the memory was written, and why
         deleted: list[tuple[str, str]] = []  # renamed, then deleted
+        removed: list[tuple[str, str]] = []  # deleted, and by which commit
         for path in paths:
             state = checkout.check(
                 path, memory.head_commit, relative=memory.project == scope.project
@@ -51,30 +52,44 @@ def stale(
                     renamed.append((path, state.renamed_to))
                 elif state.deleted_as:
                     deleted.append((path, state.deleted_as))
+                if not state.renamed_to and state.deleted:
+                    removed.append((state.deleted_as or path, state.deleted))
             elif state.status == "unverified":
-                (unsearched if state.searched == "recent" else unknown).append(path)
+                if state.note:
+                    absent.append((path, state.note))
+                else:
+                    (unsearched if state.searched == "recent" else unknown).append(path)
         if gone and "stale" in kinds:
-            findings.append(_stale_finding(memory, gone, renamed, deleted))
-        if (unknown or unsearched) and "unverified" in kinds:
-            findings.append(_unverified_finding(memory, unknown, unsearched))
+            findings.append(_stale_finding(memory, gone, renamed, deleted, removed))
+        if (unknown or unsearched or absent) and "unverified" in kinds:
+            findings.append(_unverified_finding(memory, unknown, unsearched, absent))
     return findings
 
 
-def _unverified_finding(memory: Memory, unknown: list[str], unsearched: list[str]) -> Finding:
+def _unverified_finding(
+    memory: Memory,
+    unknown: list[str],
+    unsearched: list[str],
+    absent: Sequence[tuple[str, str]] = (),
+) -> Finding:
     parts = []
     if unknown:
         parts.append(
             f"{_list(unknown)}, which git has never seen here (perhaps still to be written)"
         )
     if unsearched:
-        # Older history was not searched to its end: "never seen" would be a guess.
-        parts.append(f"{_list(unsearched)}, not found in the recent history searched")
+        # The history index is still being built: "never seen" would be a guess.
+        parts.append(
+            f"{_list(unsearched)}, not found in the history indexed so far"
+            " (the index is still being built)"
+        )
+    parts += [f"{path}, {note}" for path, note in absent]
     return Finding(
         "unverified",
         (memory.id,),
         f"memory {memory.id} names " + "; and ".join(parts),
         f"synapse memory edit {memory.id}",
-        paths=tuple(unknown + unsearched),
+        paths=tuple([*unknown, *unsearched, *(path for path, _ in absent)]),
     )
 
 
@@ -83,10 +98,12 @@ def _stale_finding(
     gone: list[str],
     renamed: list[tuple[str, str]],
     deleted: Sequence[tuple[str, str]] = (),
+    removed: Sequence[tuple[str, str]] = (),
 ) -> Finding:
     moves = "; ".join(
         [f"{old} is now {new}" for old, new in renamed]
         + [f"{old} was renamed to {last}, since deleted" for old, last in deleted]
+        + [f"{name} was deleted in {commit}" for name, commit in removed]
     )
     where = f" (written on {memory.branch})" if memory.branch else ""
     place = "this machine" if all(p.startswith(("/", "~/")) for p in gone) else "this checkout"

@@ -1,41 +1,32 @@
 """Is a path a memory names still there? Asked of git, the git-aware way (docs/drift.md, stale).
 
-`CheckoutPaths` loads what it needs once — the index, the never-missing rules — and
-walks recent history only when some path is actually missing. A missing path
-git has seen (at the commit the memory was written on, in the index, or in
-recent history) is stale, with its new name when rename detection finds one;
-a missing path git never saw is unverified.
+`CheckoutPaths` loads what it needs once — the index, the never-missing rules —
+and reads history only when some path is actually missing. A missing path is
+stale when it was there at the commit the memory was written at (its anchor),
+or, for a memory with no anchor known here, when git's history ever held it.
+Where it went comes from the path history index (path_history.py): its own
+renames from the anchor to HEAD (lineage.py), or the commit that deleted it.
+A missing path that was not there at the anchor is unverified, said once with
+what it is (never seen, or gone before the memory was written).
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import pygit2
 
+from synapse_git.drift import path_history
+from synapse_git.drift.lineage import Lineage, when
 from synapse_git.drift.never_missing import NeverMissing
-from synapse_git.drift.short_forms import Tree, from_root
-from synapse_git.drift.short_forms import parents as _parents
-from synapse_git.drift.short_forms import tails as _tails
-from synapse_git.git import git_command
+from synapse_git.drift.short_forms import Tree, from_root, named_among
 from synapse_git.git.project_scope import Scope, open_repository
 
 Status = Literal["present", "skipped", "stale", "unverified"]
-
-HISTORY_LIMIT = 300  # commits walked back from HEAD to learn what git has seen
-# The most the `git log` runs searching past that window may take together, for
-# one check of many memories (measured: 0.15-0.4 s for one path never seen, on
-# 5,000 commits, with a load average of 6-8 on 2 cores).
-OLDER_HISTORY_SECONDS = 2.0
-RENAME_CHAIN = 5  # renames followed when a renamed path moved again
-
-_DELETED = {pygit2.enums.DeltaStatus.DELETED, pygit2.enums.DeltaStatus.RENAMED}
 
 
 @dataclass(frozen=True)
@@ -45,15 +36,19 @@ class PathState:
     renamed_to: str | None = None
     seen: str | None = None  # where git saw it: index, memory commit, HEAD, history
     deleted_as: str | None = None  # renamed, then deleted under this name
-    # How much history an unverified path was looked for in.
+    # "recent": the path history index is still being built, so "never seen" is a guess.
     searched: Literal["all", "recent"] = "all"
+    deleted: str | None = None  # the commit that deleted it: `0123456789 (2024-05-01)`
+    note: str | None = None  # what an unverified path is, when git knows more than "never seen"
 
 
 class CheckoutPaths:
     """What the checkout `scope` stands in holds and what its git history has seen.
 
     With `tree` (e.g. the staged tree a commit would record), presence is judged
-    against that tree instead of the working files."""
+    against that tree instead of the working files. With `wait` False, a path
+    history index not built yet is built in the background and not waited for:
+    answers use what is indexed, and `history_building` says so."""
 
     def __init__(
         self,
@@ -61,31 +56,26 @@ class CheckoutPaths:
         *,
         tree: Any | None = None,
         rules: NeverMissing | None = None,
-        history_limit: int = HISTORY_LIMIT,
-        older_history: float = OLDER_HISTORY_SECONDS,
+        wait: bool = True,
     ) -> None:
         self.scope = scope
         self.root = scope.checkout
         self._root = str(scope.checkout) if scope.checkout is not None else ""
         self._trees: dict[str, Any] = {}
         self.repo: Any | None = None
-        self.history_limit = history_limit
-        self.older_history = older_history  # seconds left; 0: search no further than the window
+        self.wait = wait
         self._tree = tree
         if scope.checkout is not None and scope.git_dir is not None:
             self.repo = open_repository(scope)
         self._rules = rules
         # Loaded on first need: most checks end at one stat of a path that exists.
         self._tracked: Tree | None = None
-        self._walker: Iterator[Any] | None = None
-        self._walked = 0
-        self._walked_all = False
-        self._older: dict[str, bool | None] = {}
-        self._seen_paths: set[str] = set()
-        # path (and its folders) -> (parent tree, tree) of the newest commit deleting it
-        self._deleted: dict[str, tuple[Any, Any]] = {}
+        self._history: path_history.PathHistory | None = None
+        self._history_read = False
+        self.history_building = False
+        self._lineage: Lineage | None = None
+        self._anchor_trees: dict[str, Tree | None] = {}
         self._in_commit: dict[tuple[str, str], bool] = {}
-        self._renames: dict[tuple[Any, Any], dict[str, str]] = {}
         self._staged: dict[str, str] | None = None
 
     def _load_tracked(self) -> Tree:
@@ -139,36 +129,50 @@ class CheckoutPaths:
 
     # -- what git has seen --------------------------------------------------------
 
-    def _history_has(self, path: str) -> bool:
-        """Walk recent history (newest first, bounded) until `path` has been seen:
-        the common case, a recent deletion, stops after a few commits."""
-        if self._walker is None:
-            repo = self.repo
-            if repo is None or repo.head_is_unborn:
-                self._walker = iter(())
-            else:
-                self._walker = iter(repo.walk(repo.head.target, pygit2.enums.SortMode.TIME))
-        while path not in self._seen_paths and self._walked < self.history_limit:
-            commit = next(self._walker, None)
-            if commit is None:
-                self._walked, self._walked_all = self.history_limit, True
-                break
-            self._walked += 1
-            if not commit.parents:
-                continue
-            before = commit.parents[0].tree
-            for delta in before.diff_to_tree(commit.tree).deltas:
-                for name in {delta.old_file.path, delta.new_file.path}:
-                    self._seen_paths.add(name)
-                    for folder in _parents(name):
-                        self._seen_paths.add(folder)
-                        self._seen_paths.update(_tails(folder))
-                    self._seen_paths.update(_tails(name))
-                if delta.status in _DELETED:
-                    old = delta.old_file.path
-                    for name in (old, *_parents(old), *_tails(old)):
-                        self._deleted.setdefault(name, (before, commit.tree))
-        return path in self._seen_paths
+    def history(self) -> path_history.PathHistory | None:
+        """The path history index, brought up to date with the commits made since
+        it was last read (or built in the background, without `wait`)."""
+        if not self._history_read:
+            self._history_read = True
+            if self.repo is not None and self.root is not None and not self.repo.head_is_unborn:
+                found = path_history.for_checkout(self.root)
+                if found is not None:
+                    self.history_building = not found.ensure(wait=self.wait)
+                    self._history = found
+        return self._history
+
+    def lineage(self) -> Lineage | None:
+        if self._lineage is None:
+            history = self.history()
+            if history is not None and self.repo is not None and self.root is not None:
+                self._lineage = Lineage(history, self.root, str(self.repo.head.target))
+        return self._lineage
+
+    def _history_has(self, path: str) -> str | None:
+        """The path in history `path` names (itself, the one longer path it is the end
+        of, or a folder that held files), or None when history never held it."""
+        history = self.history()
+        if history is None:
+            return None
+        if history.has(path):
+            return path
+        if history.events_under(path):
+            return path
+        tree = self._load_tracked()
+        if from_root(path, tree.folders.__contains__):
+            return None
+        longer = [name for name in history.names() if name.endswith("/" + path)]
+        if longer:
+            return longer[0]
+        folder = "/" + path + "/"
+        return next(
+            (
+                name[: name.index(folder) + len(folder) - 1]
+                for name in history.names()
+                if folder in "/" + name
+            ),
+            None,
+        )
 
     def _at_commit(self, commit_id: str | None, path: str) -> bool:
         if commit_id is None or self.repo is None:
@@ -190,10 +194,45 @@ class CheckoutPaths:
                 self._trees[commit_id] = None
         return self._trees[commit_id]
 
+    def _anchor_tree(self, commit_id: str) -> Tree | None:
+        """Every file and folder of the memory's commit, for its short forms."""
+        if commit_id not in self._anchor_trees:
+            tree = self._tree_of(commit_id)
+            self._anchor_trees[commit_id] = (
+                None if tree is None else Tree(path for path, _ in _walk_tree(tree, ""))
+            )
+        return self._anchor_trees[commit_id]
+
+    def _meant(self, path: str, commit_id: str | None) -> list[str] | None:
+        """What `path` named in the memory's commit: the files or folders it is, or is
+        the end of, by the rule of short_forms.py; None when that commit is unknown."""
+        if commit_id is None or self._tree_of(commit_id) is None:
+            return None
+        if self._at_commit(commit_id, path):
+            return [path]
+        tree = self._anchor_tree(commit_id)
+        assert tree is not None
+        rooted = from_root(path, tree.folders.__contains__)
+        if not tree.resolves(path, rooted=rooted):
+            return []
+        return named_among(path, tree.files | tree.folders, rooted=rooted)
+
+    def _gone_since(self, path: str, commit_id: str | None) -> bool:
+        """A short form present now only because another file has that name: the
+        one it meant at the memory's commit is gone (`MANIFEST.in`)."""
+        if commit_id is None or self._exact(path) or self._tree_of(commit_id) is None:
+            return False
+        tree = self._load_tracked()
+        now = named_among(path, tree.files | tree.folders, rooted=False)
+        if any(self._at_commit(commit_id, name) for name in now):
+            return False  # a file it names now was there then: the same one
+        meant = self._meant(path, commit_id) or []
+        return bool(meant) and not any(self._exact(name) for name in meant)
+
     def _seen(self, path: str, commit_id: str | None) -> str | None:
         if self._in_index(path):
             return "index"
-        if self._at_commit(commit_id, path):
+        if self._meant(path, commit_id):
             return "memory commit"
         repo = self.repo
         if (
@@ -202,61 +241,9 @@ class CheckoutPaths:
             and self._at_commit(str(repo.head.target), path)
         ):
             return "HEAD"
-        if self._history_has(path):
-            return "history"
-        if self._older_history(path):
-            return "older history"
         return None
 
-    def _older_history(self, path: str) -> bool | None:
-        """Past the walked window, ask `git log` (bounded in time) for the newest
-        commit touching `path`: a path deleted long ago is stale, not unknown.
-        True: found; False: not in any history; None: the search was cut short."""
-        if path in self._older:
-            return self._older[path]
-        found: bool | None = False
-        if self.repo is not None and self.root is not None and not self._history_has(path):
-            if self._walked_all:
-                found = False  # the window reached the first commit: nothing older
-            elif self.older_history <= 0:
-                found = None
-            else:
-                started = time.monotonic()
-                tree = self._load_tracked()
-                commit_id = git_command.newest_commit_touching(
-                    self.root,
-                    path,
-                    also_longer=not from_root(path, tree.folders.__contains__),
-                    timeout=self.older_history,
-                )
-                found = None if commit_id is None else bool(commit_id)
-                self.older_history -= time.monotonic() - started
-                commit = self._commit(commit_id) if commit_id else None
-                if commit is not None and commit.parents:
-                    # If that commit deleted or renamed it, rename detection can say where.
-                    self._deleted.setdefault(path, (commit.parents[0].tree, commit.tree))
-        self._older[path] = found
-        return found
-
-    def _commit(self, commit_id: str) -> Any | None:
-        try:
-            return self.repo.get(commit_id) if self.repo is not None else None
-        except (ValueError, KeyError, pygit2.GitError):
-            return None
-
     # -- where it went ------------------------------------------------------------
-
-    def _similar(self, before: Any, after: Any) -> dict[str, str]:
-        key = (before.id, after.id)
-        if key not in self._renames:
-            diff = before.diff_to_tree(after)
-            diff.find_similar(flags=pygit2.enums.DiffFind.FIND_RENAMES)
-            self._renames[key] = {
-                delta.old_file.path: delta.new_file.path
-                for delta in diff.deltas
-                if delta.status == pygit2.enums.DeltaStatus.RENAMED
-            }
-        return self._renames[key]
 
     def _staged_renames(self) -> dict[str, str]:
         """Renames staged but not committed (`git mv`)."""
@@ -271,48 +258,38 @@ class CheckoutPaths:
                         self._staged[delta.old_file.path] = delta.new_file.path
         return self._staged
 
-    def _renamed_once(self, path: str, commit_id: str | None) -> str | None:
-        renames: list[dict[str, str]] = [self._staged_renames()]
-        if not self._history_has(path):
-            self._older_history(path)
-        pair = self._deleted.get(path)
-        if pair is not None:
-            renames.append(self._similar(*pair))
-        if commit_id is not None and self.repo is not None and not self.repo.head_is_unborn:
-            old = self._tree_of(commit_id)
-            now = self._tree_of(str(self.repo.head.target))
-            if old is not None and now is not None:
-                renames.append(self._similar(old, now))
-        for found in renames:
-            if path in found:
-                return found[path]
-            # A shorter form (`app/db.py`) follows the one path it names.
-            longer = [old for old in found if old.endswith("/" + path)]
-            if len(longer) == 1:
-                return found[longer[0]]
-            moved = _moved_folder(path, found)
-            if moved is not None:
-                return moved
-        return None
+    def _renamed_once(self, path: str, commit_id: str | None) -> PathState:
+        """Where `path` (a full path, or a folder) went after `commit_id`, by its own
+        lineage: renamed_to (present now), or deleted_as and when it was deleted."""
+        stale = PathState(path, "stale")
+        staged = self._staged_renames()
+        if path in staged:
+            return replace(stale, renamed_to=staged[path])
+        lineage = self.lineage()
+        if lineage is None:
+            return stale
+        anchor = commit_id if commit_id is not None and self._tree_of(commit_id) else None
+        history = lineage.history
+        if not history.has(path) and history.events_under(path):
+            moved = _moved_folder(path, {**lineage.moved_folder(path, anchor), **staged})
+            return replace(stale, renamed_to=moved if moved and self._exact(moved) else None)
+        followed = lineage.follow(path, anchor)
+        if followed.renamed and self._exact(followed.name):
+            return replace(stale, renamed_to=followed.name)
+        if followed.deleted is not None:
+            return replace(
+                stale,
+                deleted_as=followed.name if followed.renamed else None,
+                deleted=when(followed.deleted),
+            )
+        return stale
 
-    def renamed(self, path: str, commit_id: str | None) -> str | None:
-        """Where git's rename detection says `path` went, following a few renames;
-        None unless that place exists."""
-        return self.follow(path, commit_id)[0]
-
-    def follow(self, path: str, commit_id: str | None) -> tuple[str | None, str | None]:
-        """Follow `path` through renames: (the name it exists under now, None) or
-        (None, the last name it had before it was deleted); (None, None) when it
-        was never renamed."""
-        current = path
-        for _ in range(RENAME_CHAIN):
-            target = self._renamed_once(current, commit_id)
-            if target is None or target == path:
-                break
-            current = target
-            if self.present(current):
-                return current, None
-        return None, None if current == path else current
+    def _full(self, path: str, commit_id: str | None) -> str:
+        """The full path a named path stood for: at the memory's commit, else in history."""
+        meant = self._meant(path, commit_id)
+        if meant:
+            return meant[0]
+        return self._history_has(path) or path
 
     # -- the question -------------------------------------------------------------
 
@@ -325,16 +302,43 @@ class CheckoutPaths:
             return PathState(path, "skipped")
         key = path.rstrip("/")
         # Presence first: most named paths exist, and it is cheaper than the rules.
-        if self.present(key):
+        if self.present(key) and not self._gone_since(key, commit_id):
             return PathState(path, "present")
         if self.rules.skips(path):
             return PathState(path, "skipped")
+        return replace(self._judge(key, commit_id), path=path)
+
+    def _judge(self, key: str, commit_id: str | None) -> PathState:
+        """A missing path: stale when it was there at the memory's commit (or, with no
+        such commit here, when git ever held it), with where it went."""
         seen = self._seen(key, commit_id)
+        anchored = self._meant(key, commit_id) is not None
+        if seen is None and not anchored:
+            found = self._history_has(key)
+            seen = "history" if found is not None else None
         if seen is None:
-            cut = self._older.get(key, False) is None
-            return PathState(path, "unverified", searched="recent" if cut else "all")
-        now, deleted_as = self.follow(key, commit_id)
-        return PathState(path, "stale", now, seen, deleted_as)
+            searched: Literal["all", "recent"] = "recent" if self.history_building else "all"
+            note = None
+            known = self._history_has(key) if anchored else None
+            if known is not None and commit_id is not None:
+                note = self._absent(known, commit_id)
+            return PathState(key, "unverified", searched=searched, note=note)
+        found_state = self._renamed_once(self._full(key, commit_id), commit_id)
+        return replace(found_state, path=key, seen=seen)
+
+    def _absent(self, path: str, commit_id: str) -> str:
+        """What a path git knows was at the memory's commit instead of being there:
+        deleted before it, or added after it (and deleted since)."""
+        note = "not in the checkout when the memory was written"
+        lineage = self.lineage()
+        if lineage is None:
+            return note
+        before, after = lineage.around(path, commit_id)
+        if before is not None:
+            return f"{note} (deleted in {when(before)})"
+        if after is not None:
+            return f"{note} (added later, in {when(after)})"
+        return note
 
     def _absolute(self, path: str, commit_id: str | None) -> PathState:
         if self.rules.skips(path):

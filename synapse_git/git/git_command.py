@@ -149,31 +149,6 @@ def tracked_files(toplevel: Path) -> list[str]:
     return [name for name in _decode(done.stdout).split("\0") if name]
 
 
-def newest_commit_touching(
-    toplevel: Path, path: str, *, also_longer: bool, timeout: float
-) -> str | None:
-    """The newest commit on any branch that touched `path` (with `also_longer`, or
-    any path ending in it: `app/db.py` for `src/app/db.py`): its id, "" when no
-    commit did, None when git took longer than `timeout` seconds."""
-    specs = [f":(literal){path}"]
-    if also_longer and not any(char in path for char in "*?[]\\"):
-        specs += [f":(glob)**/{path}", f":(glob)**/{path}/**"]
-    try:
-        done = subprocess.run(
-            ["git", "log", "--all", "-1", "--format=%H", "--no-renames", "--", *specs],
-            cwd=toplevel,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            check=False,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return None
-    except OSError as exc:
-        raise BadInput(f"cannot run git: {exc.strerror}") from None
-    return _decode(done.stdout).strip() if done.returncode == 0 else ""
-
-
 def hooks_dir(folder: Path | str) -> Path:
     """The hooks folder git runs hooks from: core.hooksPath if set, else the common
     git dir's `hooks` (shared by every linked worktree)."""

@@ -154,8 +154,11 @@ class StoreAccess:
         root = project_scope.root_commit(scope)
         return sorted(key for key, commit in gone.items() if commit == root)
 
-    def drift(self, scope: Scope, kinds: Sequence[str] | None = None) -> DriftReport:
-        """Every drift finding about what `scope` sees (docs/drift.md), of the chosen kinds."""
+    def drift(
+        self, scope: Scope, kinds: Sequence[str] | None = None, *, wait: bool = True
+    ) -> DriftReport:
+        """Every drift finding about what `scope` sees (docs/drift.md), of the chosen kinds.
+        Without `wait` (hooks), a path history index not built yet is not waited for."""
         from synapse_git.drift import findings
 
         chosen = tuple(kinds) if kinds else findings.KINDS
@@ -167,4 +170,4 @@ class StoreAccess:
         if not self._exists():
             return findings.Report(str(scope.folder), scope.project, 0, [])
         with self.connection() as conn:
-            return findings.check(conn, scope, chosen)
+            return findings.check(conn, scope, chosen, wait=wait)

@@ -260,6 +260,12 @@ def _migrate(conn: sqlite3.Connection, path: Path, *, new: bool) -> None:
         # WAL is a property of the file: set once, before the first write.
         patiently(conn, "PRAGMA journal_mode = WAL")
         conn.create_function("norm_key", 1, norm_key, deterministic=True)
+        if not new:
+            from synapse_git.git.anchors import Inferrer  # git, only for an older store
+
+            conn.create_function("infer_anchor", 2, Inferrer())
+        else:
+            conn.create_function("infer_anchor", 2, lambda project, created: None)
         with transaction(conn):
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             for step in range(version, SCHEMA_VERSION):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 
@@ -212,8 +212,19 @@ INSERT INTO memorygram (memorygram) VALUES ('rebuild');
 INSERT INTO memorygram (memorygram) VALUES ('optimize');
 """
 
+# Every project memory names the commit it was written at (`head_commit`, its
+# anchor: docs/drift.md). Those stored before imports and team lines recorded one
+# get the commit HEAD was at when they were written, from the reflog or by date
+# (git/anchors.py, which the migration calls as a SQL function), marked inferred.
+_V9 = """
+ALTER TABLE memories ADD COLUMN anchor_inferred INTEGER NOT NULL DEFAULT 0;
+UPDATE memories SET head_commit = infer_anchor(project, created_at), anchor_inferred = 1
+    WHERE head_commit IS NULL AND project IS NOT NULL
+    AND infer_anchor(project, created_at) IS NOT NULL;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 
 # The index definitions of the current version, as `repair` recreates them.
 FTS_DDL = {

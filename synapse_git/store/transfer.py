@@ -1,10 +1,14 @@
 """JSON Lines import and export (docs/store.md): one object a line,
-`{"body", "source", "project", "created_at"}`; `project` is a folder path or null."""
+`{"body", "source", "project", "created_at", "head_commit"}`; `project` is a folder
+path or null; `head_commit` the commit the memory was written at (its anchor): a
+line without one is anchored at the project's current HEAD."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -35,6 +39,7 @@ def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
                 "project": memory.project,
                 "created_at": memory.created_at,
                 "updated_at": memory.updated_at,
+                **({"head_commit": memory.head_commit} if memory.head_commit else {}),
             },
             ensure_ascii=False,
         )
@@ -48,6 +53,7 @@ def import_lines(
     """Store every line; any bad line raises BadInput naming it, and the caller's
     transaction then rolls the whole import back. Blank lines are skipped."""
     projects: dict[str, str] = {}
+    heads: dict[str, str | None] = {}
     imported = duplicates = count = 0
     batch: int | None = None
     for count, line in enumerate(lines, start=1):
@@ -56,7 +62,7 @@ def import_lines(
         if not line.strip():
             continue
         try:
-            body, source, project, created, updated = _parse(conn, line, projects)
+            body, source, project, created, updated, anchor = _parse(conn, line, projects)
         except SynapseError as exc:
             raise BadInput(f"line {count}: {exc}; nothing was imported") from None
         if memories.find_duplicate(conn, body, project) is not None:
@@ -64,16 +70,41 @@ def import_lines(
             continue
         if batch is None:
             batch = batches.start(conn)
+        if anchor is None and project is not None:
+            anchor = _head(project, heads)
         memories.insert(
-            conn, body, source, project, created_at=created, updated_at=updated, import_id=batch
+            conn,
+            body,
+            source,
+            project,
+            created_at=created,
+            updated_at=updated,
+            import_id=batch,
+            head_commit=anchor,
         )
         imported += 1
     return ImportReport(imported, duplicates, count, batch)
 
 
+def _head(project: str, heads: dict[str, str | None]) -> str | None:
+    """The commit the project's checkout is at now, once per import; None when the
+    project is not a repository here (or has no commit yet)."""
+    if project not in heads:
+        heads[project] = None
+        if os.path.isdir(project):
+            with contextlib.suppress(SynapseError):
+                found = project_scope.resolve(project)
+                if found.project == project:
+                    heads[project] = project_scope.head(found).commit
+    return heads[project]
+
+
+_COMMIT = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
 def _parse(
     conn: sqlite3.Connection, line: str, projects: dict[str, str]
-) -> tuple[str, str, str | None, str | None, str | None]:
+) -> tuple[str, str, str | None, str | None, str | None, str | None]:
     try:
         doc: Any = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -98,7 +129,11 @@ def _parse(
     updated = _stamp(doc.get("updated_at"), "updated_at")
     if created is not None and updated is not None and updated < created:
         raise BadInput(f'"updated_at" {updated} is before "created_at" {created}')
-    return body, source, _project(conn, doc.get("project"), projects), created, updated or created
+    anchor = doc.get("head_commit")
+    if anchor is not None and (not isinstance(anchor, str) or not _COMMIT.fullmatch(anchor)):
+        raise BadInput('"head_commit" must be a full commit id (40 or 64 hex digits) or null')
+    project = _project(conn, doc.get("project"), projects)
+    return body, source, project, created, updated or created, anchor
 
 
 def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> str | None:

@@ -30,7 +30,8 @@ CREATE TEMP TABLE IF NOT EXISTS team_arrivals (
     updated_at TEXT NOT NULL,
     norm       NOT NULL, -- untyped: the key goes in as textrules made it
     author     TEXT NOT NULL,
-    line       TEXT NOT NULL
+    line       TEXT NOT NULL,
+    head_commit TEXT
 )
 """
 
@@ -54,7 +55,7 @@ def add(
     stamp = memories.now()
     conn.execute(_CREATE)
     conn.executemany(
-        "INSERT INTO temp.team_arrivals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO temp.team_arrivals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             (
                 first + n,
@@ -66,13 +67,14 @@ def add(
                 norm_key(record.body),
                 record.author,
                 line,
+                record.head_commit,
             )
             for n, (record, line) in enumerate(arrivals)
         ),
     )
     conn.execute(
-        "INSERT INTO memories (id, body, source, project, created_at, updated_at, norm)"
-        " SELECT seq, body, source, ?, created_at, updated_at, norm"
+        "INSERT INTO memories (id, body, source, project, created_at, updated_at, norm,"
+        " head_commit) SELECT seq, body, source, ?, created_at, updated_at, norm, head_commit"
         " FROM temp.team_arrivals ORDER BY seq",
         (project,),
     )

@@ -25,6 +25,9 @@ MAX_LINE_BYTES = 1024 * 1024 + 64 * 1024  # a body at its limit plus the other f
 _KEYS = {
     "id", "body", "source", "author", "created_at", "updated_at", "supersedes", "state"
 }  # fmt: skip
+# Optional: the commit the memory was written at (docs/team.md); older lines lack it.
+_OPTIONAL = {"head_commit"}
+_COMMIT = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
 class Record(NamedTuple):
@@ -38,10 +41,15 @@ class Record(NamedTuple):
     updated_at: str
     supersedes: str | None
     state: str
+    head_commit: str | None = None
 
     def line(self) -> str:
-        """The canonical line (without its newline): equal records, equal bytes."""
-        return json.dumps(self._asdict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        """The canonical line (without its newline): equal records, equal bytes. A
+        record with no commit has no `head_commit` key, as lines written before."""
+        fields = self._asdict()
+        if fields["head_commit"] is None:
+            del fields["head_commit"]
+        return json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 class LineError(NamedTuple):
@@ -61,9 +69,9 @@ def parse_line(text: str) -> Record:
         raise ValueError(f"not JSON ({exc.__class__.__name__})") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
-    if data.keys() != _KEYS:
+    if data.keys() - _OPTIONAL != _KEYS:
         missing = sorted(_KEYS - data.keys())
-        extra = sorted(data.keys() - _KEYS)
+        extra = sorted(data.keys() - _KEYS - _OPTIONAL)
         raise ValueError(
             "; ".join(
                 part
@@ -87,7 +95,10 @@ def parse_line(text: str) -> Record:
         raise ValueError(f"state must be one of {', '.join(STATES)}")
     if data["supersedes"] == data["id"]:
         raise ValueError("a memory cannot supersede itself")
-    return Record._make(map(data.__getitem__, Record._fields))
+    anchor = data.get("head_commit")
+    if anchor is not None and (not isinstance(anchor, str) or not _COMMIT.fullmatch(anchor)):
+        raise ValueError("head_commit must be a full commit id or null")
+    return Record._make(map(data.get, Record._fields))
 
 
 def parse(text: str) -> tuple[dict[str, Record], list[LineError]]:

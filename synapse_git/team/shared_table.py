@@ -80,6 +80,7 @@ def to_record(memory: Memory, uid: str, author: str, supersedes: str | None) -> 
         updated_at=memory.updated_at,
         supersedes=supersedes,
         state=memory.state,
+        head_commit=memory.head_commit,
     )
 
 

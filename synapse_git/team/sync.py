@@ -146,6 +146,7 @@ def _add_hidden(
         project,
         created_at=record.created_at,
         updated_at=record.updated_at,
+        head_commit=record.head_commit,
     )
     conn.execute(
         "INSERT INTO shared (memory_id, project, uid, author, origin, line)"

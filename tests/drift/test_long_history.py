@@ -1,5 +1,5 @@
-"""Drift on a repository with a long history: renames, then deletions, then more
-commits than the history window walks. Built with `git fast-import` (a real
+"""Drift on a repository with a long history: renames, then deletions, then
+hundreds of commits more, for memories written before them. Built with `git fast-import` (a real
 repository, hundreds of commits in a moment), checked with the real CLI and the
 real post-checkout hook."""
 
@@ -11,11 +11,9 @@ from pathlib import Path
 
 from conftest import GIT_ENV, git, make_repo, run_cli, run_git
 
-from synapse_git.drift.staleness import HISTORY_LIMIT, CheckoutPaths
-from synapse_git.service import Synapse
 from synapse_git.session import snapshots
 
-FILLER = HISTORY_LIMIT + 20  # commits after the deletions: they fall outside the window
+FILLER = 320  # commits after the deletions
 
 
 def _fast_import(repo: Path, steps: list[tuple[str, list[str]]]) -> None:
@@ -74,7 +72,8 @@ def _long_history(tmp_path: Path) -> Path:
         ("drop the exporter", ["D tools/legacy2.py"]),
         ("drop the ancient notes", ["D docs/ancient.md"]),
     ]
-    git(repo, "branch", "recent")  # moved to the deletions below, inside the window
+    git(repo, "branch", "first")  # where the memories are written
+    git(repo, "branch", "recent")  # moved to the deletions below
     _fast_import(repo, steps)
     git(repo, "branch", "-f", "recent", "main")
     _fast_import(repo, [(f"filler {n}", [f"M lib/filler.txt line {n}"]) for n in range(FILLER)])
@@ -87,13 +86,15 @@ def _remember(repo: Path, body: str) -> int:
     return int(json.loads(done.stdout)["id"])
 
 
-def test_renames_then_deletions_older_than_the_window(tmp_path: Path) -> None:
+def test_renames_then_deletions_long_ago(tmp_path: Path) -> None:
     repo = _long_history(tmp_path)
-    assert int(git(repo, "rev-list", "--count", "HEAD").strip()) > HISTORY_LIMIT + 5
+    assert int(git(repo, "rev-list", "--count", "HEAD").strip()) > FILLER
+    git(repo, "checkout", "-q", "first")
     parser = _remember(repo, "The parser lives in src/old_name.py")
     legacy = _remember(repo, "Exports go through tools/legacy.py")
     ancient = _remember(repo, "How releases were cut: docs/ancient.md")
     plan = _remember(repo, "The plan goes in docs/plan.md")
+    git(repo, "checkout", "-q", "main")
     done = run_cli("memory", "drift", "--json", cwd=repo)
     assert done.returncode == 1, done.stderr
     found = {(f["kind"], f["ids"][0]): f for f in json.loads(done.stdout)["findings"]}
@@ -105,39 +106,21 @@ def test_renames_then_deletions_older_than_the_window(tmp_path: Path) -> None:
         "tools/legacy.py was renamed to tools/legacy2.py, since deleted"
         in (found["stale", legacy]["detail"])
     )
-    # Deleted before the window: stale, not "never seen".
+    # Deleted long ago: stale, not "never seen", and when it was deleted is said.
     assert ("unverified", ancient) not in found
     assert found["stale", ancient]["paths"] == ["docs/ancient.md"]
+    sha, day = git(repo, "log", "-1", "--format=%H %cs", "--", "docs/ancient.md").split()
+    deleting = f"{sha[:10]} ({day})"
+    assert f"docs/ancient.md was deleted in {deleting}" in found["stale", ancient]["detail"]
     assert "never seen here" in found["unverified", plan]["detail"]
-
-
-def test_without_the_deeper_search_a_path_is_not_called_never_seen(tmp_path: Path) -> None:
-    repo = _long_history(tmp_path)
-    svc = Synapse()
-    scope = svc.scope(repo)
-    ancient = svc.remember("How releases were cut: docs/ancient.md", scope).id
-    checkout = CheckoutPaths(scope, older_history=0)
-    state = checkout.check("docs/ancient.md")
-    assert (state.status, state.searched) == ("unverified", "recent")
-    with svc.connection() as conn:
-        from synapse_git.drift import findings
-
-        report = findings.check(conn, scope, {"unverified"}, checkout=checkout)
-    [finding] = [f for f in report.findings if f.ids == (ancient,)]
-    assert "not found in the recent history searched" in finding.detail
-    assert "never seen" not in finding.detail
-    # Recall lists drift in milliseconds: it does not search older history either.
-    [listed] = svc.drift_about(scope, [ancient])
-    assert "not found in the recent history searched" in listed["detail"]
-    # With the deeper search (the default) the deletion is found.
-    assert CheckoutPaths(scope).check("docs/ancient.md").status == "stale"
 
 
 def test_post_checkout_fine_again_leaves_out_paths_still_missing(tmp_path: Path) -> None:
     repo = _long_history(tmp_path)
-    assert run_cli("hook", "install", cwd=repo).returncode == 0
-    git(repo, "checkout", "-q", "recent")
+    git(repo, "checkout", "-q", "first")
     ancient = _remember(repo, "How releases were cut: docs/ancient.md")
+    git(repo, "checkout", "-q", "recent")
+    assert run_cli("hook", "install", cwd=repo).returncode == 0
     to_recent = run_git(repo, "checkout", "-b", "side")  # the snapshot on `recent`'s commit
     assert "synapse: checked 1 memory" in to_recent.stdout, to_recent.stdout
     assert "stale (1):" in to_recent.stdout

@@ -1,0 +1,154 @@
+"""Where one path went after a commit: its own renames, followed through the path
+history index (docs/drift.md, "Where a path went").
+
+A removal counts when its commit is in the history that leads to HEAD and not in
+the history of the memory's commit (`anchor..HEAD`, as git would list it): a
+rename made on a branch merged since is one, wherever the topological order put
+it. After a rename, only the new name's removals at or after that commit count,
+so a file later given the old name is never taken for the one renamed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+from pathlib import Path
+from typing import NamedTuple
+
+from synapse_git.drift.path_history import Event, PathHistory
+
+LONGEST_CHAIN = 100  # renames followed; a longer chain is cut there
+
+
+class Followed(NamedTuple):
+    """The last name the path had (`name`), and the event that deleted it (`deleted`),
+    None when it was not deleted after its last rename."""
+
+    name: str
+    deleted: Event | None
+    renamed: bool
+
+
+def when(event: Event) -> str:
+    """`0123456789 (2024-05-01)`: the commit id, shortened to 10 digits, and its committer date."""
+    day = datetime.datetime.fromtimestamp(event.time, datetime.UTC).date().isoformat()
+    return f"{event.commit[:10]} ({day})"
+
+
+class Lineage:
+    """Follows paths through `history` towards `head`. Which commits are in HEAD's
+    history and the anchor's is listed by git once each (`rev-list`), and asked
+    only where the topological order cannot answer alone: a commit indexed after
+    another is never its ancestor."""
+
+    def __init__(self, history: PathHistory, checkout: Path, head: str | None) -> None:
+        self.history = history
+        self.checkout = checkout
+        self.head = head
+        self._below: dict[tuple[str, str], bool] = {}
+        self._seqs: dict[str, int | None] = {}
+        self._histories: dict[str, frozenset[str]] = {}
+
+    def _history_of(self, commit: str) -> frozenset[str]:
+        """Every commit in `commit`'s history, listed by git once per commit asked:
+        one walk instead of one ancestry walk per change looked at."""
+        if commit not in self._histories:
+            done = subprocess.run(
+                ["git", "rev-list", commit],
+                cwd=self.checkout,
+                capture_output=True,
+                text=True,
+                check=False,
+                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+            )
+            self._histories[commit] = frozenset(done.stdout.split())
+        return self._histories[commit]
+
+    def _within(self, event: Event, tip: str) -> bool:
+        """Whether the commit of `event` is in `tip`'s history."""
+        seq = self._seq(tip)
+        if seq is not None and event.seq > seq:
+            return False  # parents come first in the index: a later commit is no ancestor
+        return event.commit in self._history_of(tip)
+
+    def _seq(self, commit: str) -> int | None:
+        if commit not in self._seqs:
+            self._seqs[commit] = self.history.seq_of(commit)
+        return self._seqs[commit]
+
+    def _descends(self, commit: str, ancestor: str, ancestor_seq: int | None = None) -> bool:
+        """Whether `commit` is `ancestor` or has it in its history."""
+        if commit == ancestor:
+            return True
+        seq = self._seq(commit)
+        if seq is not None and ancestor_seq is not None and ancestor_seq > seq:
+            return False  # parents come first in the index: a later commit is no ancestor
+        key = (commit, ancestor)
+        if key not in self._below:
+            done = subprocess.run(
+                ["git", "merge-base", "--is-ancestor", ancestor, commit],
+                cwd=self.checkout,
+                capture_output=True,
+                check=False,
+                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+            )
+            self._below[key] = done.returncode == 0
+        return self._below[key]
+
+    def _counts(self, event: Event, anchor: str | None, after: Event | None) -> bool:
+        if self.head is None or not self._within(event, self.head):
+            return False
+        if anchor is not None and self._within(event, anchor):
+            return False
+        return after is None or event.seq > after.seq
+
+    def follow(self, path: str, anchor: str | None) -> Followed:
+        """`path` from `anchor` (None: the newest removal in HEAD's history) through
+        its renames to its last name."""
+        name, after, renamed = path, None, False
+        seen = {path}
+        for _ in range(LONGEST_CHAIN):
+            gone = [
+                event
+                for event in self.history.events(name)
+                if event.kind in "RD" and self._counts(event, anchor, after)
+            ]
+            if after is not None and len(gone) > 1:
+                # The new name's own removal descends from the rename; one on a branch
+                # that never had the rename removed another file of that name.
+                gone = [e for e in gone if self._descends(e.commit, after.commit, after.seq)]
+            if not gone:
+                return Followed(name, None, renamed)
+            event = gone[-1] if anchor is None and after is None else gone[0]
+            if event.kind == "D" or event.other is None or event.other in seen:
+                return Followed(name, event, renamed)
+            name, after, renamed = event.other, event, True
+            seen.add(name)
+        return Followed(name, None, renamed)
+
+    def around(self, path: str, anchor: str) -> tuple[Event | None, Event | None]:
+        """For a path not there at `anchor`: the last removal of it in the anchor's
+        history, and the first arrival of it after the anchor in HEAD's."""
+        before: Event | None = None
+        after: Event | None = None
+        for event in self.history.events(path):
+            if event.kind in "RD" and self._within(event, anchor):
+                before = event
+            elif (
+                after is None
+                and event.kind in "AN"
+                and self.head is not None
+                and self._within(event, self.head)
+                and not self._within(event, anchor)
+            ):
+                after = event
+        return before, after
+
+    def moved_folder(self, folder: str, anchor: str | None) -> dict[str, str]:
+        """Renames of files inside `folder` in `anchor..HEAD`: old path -> new path."""
+        moves: dict[str, str] = {}
+        for event in self.history.events_under(folder):
+            if event.kind == "R" and event.other and self._counts(event, anchor, None):
+                moves.setdefault(event.path, event.other)
+        return moves

@@ -1,0 +1,532 @@
+"""The life of every path in a repository's history, read from git once
+(docs/drift.md, "The path history").
+
+One SQLite file per repository, in the data folder (`paths/<key>.db`, never in
+the repository), keyed by the repository's common git folder so every linked
+worktree shares it. It holds every commit reachable from any ref (all branches,
+tags and remote branches, in topological order: parents before children) and,
+per commit, the paths it added, deleted and renamed, as `git log -M` reads each
+commit against its first parent. Merges show no changes of their own: a rename
+made on a merged branch is read at that branch's commit, where it is a rename,
+not at the merge, where it would look like a deletion and an addition.
+
+Empty files are never paired by content (`--no-rename-empty`: every empty file
+has the same blob), and a module turned into a package in one commit
+(`exceptions.py` deleted, `exceptions/__init__.py` added) is a rename.
+
+Built once, then brought up to date with only the commits added since (`git log
+--all ^tip…`); the tips are the indexed commits no other indexed commit has as
+parent. Commits are written in batches, each batch one transaction that also
+moves the tips, so an interrupted build resumes where it stopped. History
+rewritten (a tip no ref reaches any more: `commit --amend`, a reset, a branch
+deleted unmerged) makes the next update start again from nothing.
+
+No pygit2 here: hooks import this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, NamedTuple
+
+from synapse_git.store.location import data_dir
+
+VERSION = "1"
+BATCH = 2000  # commits per transaction while building
+# Commits left to index that a caller that may not wait still indexes itself: about
+# a second of `git log` on 2 cores (docs/drift.md has the figures). More than that
+# is built in the background. A count, not a clock: the same repository gives the
+# same answer on a quiet and a loaded machine.
+SMALL_HISTORY = 5_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS commits (
+    seq     INTEGER PRIMARY KEY,
+    id      TEXT NOT NULL UNIQUE,
+    time    INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+-- kind: A added, D deleted, R renamed away (other: the new path), N arrived by a
+-- rename (other: the old path).
+CREATE TABLE IF NOT EXISTS events (
+    path  INTEGER NOT NULL,
+    seq   INTEGER NOT NULL,
+    kind  TEXT NOT NULL,
+    other INTEGER
+);
+CREATE INDEX IF NOT EXISTS events_path ON events (path, seq);
+CREATE TABLE IF NOT EXISTS tips (id TEXT PRIMARY KEY);
+"""
+
+
+class Event(NamedTuple):
+    """One change of one path: at commit `commit` (its topological `seq`, its
+    committer `time`), `kind` A, D, R (renamed to `other`) or N (from `other`)."""
+
+    path: str
+    seq: int
+    commit: str
+    time: int
+    kind: str
+    other: str | None
+
+
+class Status(NamedTuple):
+    commits: int
+    complete: bool  # False: a build is under way or was interrupted
+
+
+def store_path(common_dir: Path, folder: Path | None = None) -> Path:
+    """Where the index of the repository whose common git folder is `common_dir` lives."""
+    key = hashlib.sha256(os.path.realpath(common_dir).encode("utf-8", "surrogateescape"))
+    return (folder or data_dir()) / "paths" / f"{key.hexdigest()[:24]}.db"
+
+
+class PathHistory:
+    """The index of one repository. `update()` builds or extends it; the readers
+    answer from what is indexed."""
+
+    def __init__(self, checkout: Path, common_dir: Path, folder: Path | None = None) -> None:
+        self.checkout = checkout
+        self.common_dir = common_dir
+        self.path = store_path(common_dir, folder)
+        self._conn: sqlite3.Connection | None = None
+        self._names: list[str] | None = None
+
+    # -- the file ------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.executescript(_SCHEMA)
+            found = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+            if found is None or found[0] != VERSION:
+                _clear(conn)
+            self._conn = conn
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def status(self) -> Status:
+        """How much is indexed, and whether the index has reached every ref's history
+        as it was at the end of the last update."""
+        if not self.path.exists():
+            return Status(0, False)
+        conn = self._open()
+        (count,) = conn.execute("SELECT count(*) FROM commits").fetchone()
+        done = conn.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
+        return Status(count, done is not None and done[0] == "1")
+
+    # -- building ------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _lock(self, wait: bool) -> Iterator[bool]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.with_suffix(".lock"), "a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            yield True
+
+    def update(self, *, wait: bool = True, limit: int | None = None) -> bool:
+        """Index the commits of every ref not indexed yet, rebuilding from nothing
+        when indexed history was rewritten. Returns False when another process is
+        updating and `wait` is False. With `limit`, stops after that many commits
+        (the index stays incomplete and the next update goes on)."""
+        with self._lock(wait) as held:
+            if not held:
+                return False
+            conn = self._open()
+            digest = self._digest()
+            done = conn.execute("SELECT value FROM meta WHERE key = 'refs'").fetchone()
+            if done is not None and done[0] == digest and self.status().complete:
+                return True  # no ref moved since the last complete update
+            refs = self._commit_refs()
+            tips = [row[0] for row in conn.execute("SELECT id FROM tips ORDER BY id")]
+            if tips and self._rewritten(conn, tips, refs):
+                _clear(conn)
+                tips = []
+            self._names = None
+            known = {
+                commit
+                for commit in set(refs.values())
+                if conn.execute("SELECT 1 FROM commits WHERE id = ?", (commit,)).fetchone()
+            }
+            new = sorted(set(refs.values()) - known)
+            if not new or self._index(conn, new, tips, limit):
+                # What the refs were when this update began: one that moved during it
+                # is caught by the next update.
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    [("complete", "1"), ("refs", digest), ("refmap", json.dumps(refs))],
+                )
+                conn.execute("COMMIT")
+            return True
+
+    def ensure(self, *, wait: bool) -> bool:
+        """Bring the index up to date; without `wait`, a first build (or the rest of
+        an interrupted one) of more than SMALL_HISTORY commits is started in the
+        background instead. True when the index is complete afterwards."""
+        status = self.status()
+        if wait or status.complete:
+            self.update(wait=wait)
+        else:
+            done = _git(["rev-list", "--count", *_REFS], self.checkout)
+            left = int(done.stdout.strip() or 0) - status.commits
+            if left <= SMALL_HISTORY:
+                self.update(wait=True)
+            else:
+                build_in_background(self.checkout)
+        return self.status().complete
+
+    def _digest(self) -> str:
+        """A digest of where every ref and HEAD point: equal, nothing to do."""
+        done = _git(["show-ref", "--head"], self.checkout)
+        return hashlib.sha256(done.stdout.encode("utf-8", "surrogateescape")).hexdigest()
+
+    def _commit_refs(self) -> dict[str, str]:
+        """The commit each ref (and HEAD) leads to; the stash and notes are no history."""
+        done = _git(
+            [
+                "for-each-ref",
+                "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname) %(refname)",
+            ],
+            self.checkout,
+        )
+        refs: dict[str, str] = {}
+        for line in done.stdout.splitlines():
+            kind, commit, peeled_kind, peeled, name = line.split(" ", 4)
+            if name == "refs/stash" or name.startswith("refs/notes/"):
+                continue
+            if kind == "commit":
+                refs[name] = commit
+            elif peeled_kind == "commit":
+                refs[name] = peeled
+        head = _git(["rev-parse", "-q", "--verify", "HEAD^{commit}"], self.checkout)
+        if head.returncode == 0:
+            refs["HEAD"] = head.stdout.strip()
+        return refs
+
+    def _rewritten(
+        self, conn: sqlite3.Connection, tips: Sequence[str], refs: dict[str, str]
+    ) -> bool:
+        """Whether some indexed commit is no longer in the history of any ref. Only
+        the commits refs pointed at when last indexed are asked about, and a ref that
+        moved forward costs one ancestry check; after an interrupted build, every
+        tip is."""
+        found = conn.execute("SELECT value FROM meta WHERE key = 'refmap'").fetchone()
+        if found is None:
+            asked = list(tips)
+        else:
+            before: dict[str, str] = json.loads(found[0])
+            asked = []
+            for name, commit in sorted(before.items()):
+                now = refs.get(name)
+                if now == commit:
+                    continue
+                if now is not None and self._ancestor(commit, now):
+                    continue
+                asked.append(commit)
+        if not asked:
+            return False
+        done = _git(
+            ["rev-list", "-n", "1", "--stdin", "--not", *_REFS],
+            self.checkout,
+            stdin="\n".join(asked) + "\n",
+        )
+        return done.returncode != 0 or bool(done.stdout.strip())
+
+    def _ancestor(self, commit: str, of: str) -> bool:
+        done = _git(["merge-base", "--is-ancestor", commit, of], self.checkout)
+        return done.returncode == 0
+
+    def _index(
+        self, conn: sqlite3.Connection, new: list[str], tips: list[str], limit: int | None
+    ) -> bool:
+        """Index what the `new` ref commits reach and `tips` do not; True when done."""
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('complete', '0')")
+        args = [
+            "-c",
+            "diff.renames=true",
+            "log",
+            "--topo-order",
+            "--reverse",
+            "-M",
+            "--no-rename-empty",
+            "--name-status",
+            "-z",
+            "--no-color",
+            "--no-ext-diff",
+            "--format=%x01%H %ct %P",
+            "--stdin",
+        ]
+        stdin = "".join(f"{commit}\n" for commit in new) + "".join(f"^{tip}\n" for tip in tips)
+        env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+        with subprocess.Popen(
+            ["git", *args],
+            cwd=self.checkout,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        ) as proc:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(stdin.encode())
+            proc.stdin.close()
+            finished = self._consume(conn, proc.stdout, set(tips), limit)
+            if not finished:
+                proc.kill()
+            code = proc.wait()
+        return finished and code == 0
+
+    def _consume(
+        self, conn: sqlite3.Connection, stream: IO[bytes], tips: set[str], limit: int | None
+    ) -> bool:
+        """Read `git log` output commit by commit, writing a batch at a time; False
+        when `limit` stopped it first."""
+        (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM commits").fetchone()
+        pending: list[_Commit] = []
+        for count, commit in enumerate(_commits(stream), start=1):
+            pending.append(commit)
+            if len(pending) >= BATCH:
+                last = _write(conn, pending, last, tips)
+                pending = []
+            if limit is not None and count >= limit:
+                break
+        else:
+            _write(conn, pending, last, tips)
+            return True
+        _write(conn, pending, last, tips)
+        return False
+
+    # -- reading -------------------------------------------------------------------
+
+    def events(self, path: str) -> list[Event]:
+        """Every change of `path`, oldest first."""
+        conn = self._open()
+        rows = conn.execute(
+            "SELECT p.path, e.seq, c.id, c.time, e.kind, o.path FROM events e"
+            " JOIN paths p ON p.id = e.path JOIN commits c ON c.seq = e.seq"
+            " LEFT JOIN paths o ON o.id = e.other WHERE p.path = ? ORDER BY e.seq, e.kind",
+            (path,),
+        )
+        return [Event(*row) for row in rows]
+
+    def events_under(self, folder: str) -> list[Event]:
+        """Every change of a path inside `folder`, oldest first."""
+        conn = self._open()
+        prefix = folder.rstrip("/") + "/"
+        rows = conn.execute(
+            "SELECT p.path, e.seq, c.id, c.time, e.kind, o.path FROM paths p"
+            " JOIN events e ON e.path = p.id JOIN commits c ON c.seq = e.seq"
+            " LEFT JOIN paths o ON o.id = e.other"
+            " WHERE p.path >= ? AND p.path < ? ORDER BY e.seq, p.path, e.kind",
+            (prefix, prefix[:-1] + "0"),  # "0" sorts right after "/"
+        )
+        return [Event(*row) for row in rows]
+
+    def names(self) -> list[str]:
+        """Every path the indexed history has held, sorted."""
+        if self._names is None:
+            conn = self._open()
+            self._names = [row[0] for row in conn.execute("SELECT path FROM paths ORDER BY path")]
+        return self._names
+
+    def has(self, path: str) -> bool:
+        conn = self._open()
+        return conn.execute("SELECT 1 FROM paths WHERE path = ?", (path,)).fetchone() is not None
+
+    def seq_of(self, commit: str) -> int | None:
+        conn = self._open()
+        found = conn.execute("SELECT seq FROM commits WHERE id = ?", (commit,)).fetchone()
+        return None if found is None else int(found[0])
+
+
+# Every ref but the stash (its commits are snapshots of the index, not history)
+# and notes (their trees name commits, not files).
+_REFS = ("--exclude=refs/stash", "--exclude=refs/notes/*", "--all")
+
+
+class _Commit(NamedTuple):
+    id: str
+    time: int
+    parents: tuple[str, ...]
+    changes: list[tuple[str, str, str | None]]  # (kind, path, other)
+
+
+def _commits(stream: IO[bytes]) -> Iterator[_Commit]:
+    """Parse `--format=%x01%H %ct %P --name-status -z`: a header field, then per change
+    a status field and one path (two for a rename or copy)."""
+    fields = _fields(stream)
+    current: _Commit | None = None
+    for field in fields:
+        field = field.lstrip("\n")
+        if not field:
+            continue
+        if field.startswith("\x01"):
+            if current is not None:
+                yield _paired(current)
+            head = field[1:].split(" ")
+            current = _Commit(head[0], int(head[1]), tuple(p for p in head[2:] if p), [])
+            continue
+        if current is None:
+            continue
+        status = field[0]
+        first = next(fields, "")
+        if status in "RC":
+            second = next(fields, "")
+            if status == "R":
+                current.changes.append(("R", first, second))
+            else:
+                current.changes.append(("A", second, None))
+        elif status in "AD":
+            current.changes.append((status, first, None))
+    if current is not None:
+        yield _paired(current)
+
+
+def _fields(stream: IO[bytes]) -> Iterator[str]:
+    rest = b""
+    while chunk := stream.read(1 << 16):
+        parts = (rest + chunk).split(b"\0")
+        rest = parts.pop()
+        for part in parts:
+            yield part.decode("utf-8", "surrogateescape")
+    if rest:
+        yield rest.decode("utf-8", "surrogateescape")
+
+
+def _paired(commit: _Commit) -> _Commit:
+    """A module turned into a package in one commit (`x.py` gone, `x/__init__.py`
+    added) is renamed to the package, however little of its text went along, and
+    even when rename detection paired it with another new file of the package (that
+    file is then added)."""
+    added = {path for kind, path, _ in commit.changes if kind == "A"}
+    moved: dict[str, str] = {}
+    for kind, path, other in commit.changes:
+        if kind in "DR" and path.endswith(".py"):
+            package = path[:-3] + "/__init__.py"
+            if package in added and other != package:
+                moved[path] = package
+    if not moved:
+        return commit
+    targets = set(moved.values())
+    changes: list[tuple[str, str, str | None]] = []
+    for kind, path, other in commit.changes:
+        if kind == "R" and path in moved and other is not None:
+            changes.append(("A", other, None))  # the file rename detection paired it with
+        elif not (kind == "D" and path in moved) and not (kind == "A" and path in targets):
+            changes.append((kind, path, other))
+    changes += [("R", old, new) for old, new in moved.items()]
+    return commit._replace(changes=changes)
+
+
+def _write(conn: sqlite3.Connection, commits: list[_Commit], last: int, tips: set[str]) -> int:
+    """One transaction: the commits, their changes, and the tips after them."""
+    if not commits:
+        return last
+    ids: dict[str, int] = {}
+
+    def path_id(path: str) -> int:
+        if path not in ids:
+            conn.execute("INSERT OR IGNORE INTO paths (path) VALUES (?)", (path,))
+            (ids[path],) = conn.execute("SELECT id FROM paths WHERE path = ?", (path,)).fetchone()
+        return ids[path]
+
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        rows: list[tuple[int, int, str, int | None]] = []
+        for commit in commits:
+            last += 1
+            conn.execute("INSERT INTO commits VALUES (?, ?, ?)", (last, commit.id, commit.time))
+            for kind, path, other in commit.changes:
+                if kind == "R" and other is not None:
+                    old, new = path_id(path), path_id(other)
+                    rows += [(old, last, "R", new), (new, last, "N", old)]
+                else:
+                    rows.append((path_id(path), last, kind, None))
+            tips.difference_update(commit.parents)
+            tips.add(commit.id)
+        conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", rows)
+        conn.execute("DELETE FROM tips")
+        conn.executemany("INSERT INTO tips VALUES (?)", [(tip,) for tip in sorted(tips)])
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return last
+
+
+def _clear(conn: sqlite3.Connection) -> None:
+    conn.executescript(
+        "BEGIN; DELETE FROM events; DELETE FROM commits; DELETE FROM paths; DELETE FROM tips;"
+        f" DELETE FROM meta; INSERT INTO meta VALUES ('version', '{VERSION}'); COMMIT;"
+    )
+
+
+def _git(args: Sequence[str], cwd: Path, *, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+    )
+
+
+def build_in_background(checkout: Path) -> None:
+    """Start `python -m synapse_git.drift.path_history CHECKOUT` detached, for a hook
+    that must not wait; the lock keeps to one builder per repository."""
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-m", "synapse_git.drift.path_history", str(checkout)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+
+def for_checkout(checkout: Path) -> PathHistory | None:
+    """The index of the repository `checkout` is a work tree of (None outside git)."""
+    done = _git(["rev-parse", "--path-format=absolute", "--git-common-dir"], checkout)
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    return PathHistory(checkout, Path(done.stdout.strip()))
+
+
+def main(argv: Sequence[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m synapse_git.drift.path_history CHECKOUT", file=sys.stderr)
+        return 2
+    history = for_checkout(Path(argv[0]))
+    if history is None:
+        print(f"{argv[0]} is not inside a git work tree", file=sys.stderr)
+        return 1
+    history.update(wait=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
