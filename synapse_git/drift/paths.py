@@ -27,6 +27,7 @@ EXTENSIONS = _words(
     dart tf tfvars hcl nix j2 jinja jinja2 tmpl tpl service socket timer plist pem crt key pub
     gz tgz tar zip whl png jpg jpeg gif svg ico webp pdf db sqlite sqlite3 wasm so dylib dll
     log pid patch diff bak dockerfile containerfile editorconfig gitignore gitattributes
+    example sample
     in
     """
 )
