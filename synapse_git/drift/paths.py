@@ -293,12 +293,12 @@ PLACEHOLDER_NAMES = _words("foo bar baz qux quux xxx yyy zzz example your_projec
 def weak(path: str) -> bool:
     """A path whose shape alone does not make it a file: no extension and no known
     file name (`pip/_internal`, `api/v1/users`, `docs/`), or made of placeholder
-    names (`foo/bar.py`). Missing and never seen by git, it is left out rather
+    names (`foo/bar.py`, `yourapp/views.py`). Missing and never seen by git, it is left out rather
     than reported as unverified: it is more often a word than a file to be written."""
     parts = [part for part in path.rstrip("/").split("/") if part not in ("", ".", "..")]
     if not parts:
         return True
-    if any(part.lower() in PLACEHOLDER_NAMES for part in parts):
+    if any(part.lower() in PLACEHOLDER_NAMES or part.lower().startswith("your") for part in parts):
         return True
     last = parts[-1]
     return not (_has_extension(last) or last in KNOWN_FILES or _capitals_file(parts))
