@@ -248,6 +248,12 @@ def _placeholder(token: str) -> bool:
     return lowered.startswith("path/to") or any(run in lowered for run in _PLACEHOLDER_RUNS)
 
 
+# A pattern longer or starrier than people write is not taken for one: matching
+# stays linear in the paths it is tried on.
+_GLOB_LONGEST = 200
+_GLOB_STARS = 6
+
+
 def _glob(token: str) -> str | None:
     """A file pattern (`requirements/*.in`, `src/**/*.py`, `test_*.py`), or None for
     emphasis, arithmetic and an extension alone (`*.py`)."""
@@ -255,8 +261,10 @@ def _glob(token: str) -> str | None:
         token = token[1:-1]  # markdown emphasis around a word: `*note*`, `**src/a.py**`
     if "*" not in token:
         return _as_path(token, quoted=False)
-    if _GLOB_BAD.search(token) or _placeholder(token):
+    if _GLOB_BAD.search(token) or _placeholder(token) or len(token) > _GLOB_LONGEST:
         return None
+    if any(part.count("*") > 2 for part in token.split("/")) or token.count("*") > _GLOB_STARS:
+        return None  # `*a*b*c*.py`: no one writes it, and each star multiplies the match's cost
     rooted = token.startswith(("/", "~/"))
     parts = [part for part in token.split("/") if part and part not in (".", "..")]
     if not parts:

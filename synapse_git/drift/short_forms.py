@@ -83,8 +83,13 @@ def named_among(named: str, paths: Collection[str], *, rooted: bool) -> list[str
 
 def pattern(named: str, *, rooted: bool) -> re.Pattern[str]:
     """The regular expression a glob stands for, over paths without a trailing slash:
-    `*` and `?` stay within one folder, `**` crosses folders, `[abc]` is a class."""
-    glob = named.rstrip("/")
+    `*` and `?` stay within one folder, `**` crosses folders, `[abc]` is a class.
+
+    Runs of stars are folded first (`***` is `**`, `**/**/` is `**/`): nested
+    repeats would make a failing match take exponential time."""
+    glob = re.sub(r"\*{3,}", "**", named.rstrip("/"))
+    glob = re.sub(r"(?:\*\*/)+", "**/", glob)
+    glob = re.sub(r"(?:/\*\*)+$", "/**", glob)
     out: list[str] = []
     index = 0
     while index < len(glob):
@@ -112,7 +117,7 @@ def pattern(named: str, *, rooted: bool) -> re.Pattern[str]:
         else:
             out.append(re.escape(char))
         index += 1
-    lead = "" if rooted else "(?:[^/]+/)*"
+    lead = "" if rooted or glob.startswith("**") else "(?:[^/]+/)*"
     return re.compile(lead + "".join(out))
 
 

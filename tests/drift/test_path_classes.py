@@ -13,6 +13,7 @@ import pytest
 from conftest import git, make_repo, run_cli, run_git
 
 from synapse_git.drift.paths import absent_paths, find_paths, weak
+from synapse_git.drift.short_forms import matching, pattern
 from synapse_git.drift.staleness import CheckoutPaths
 from synapse_git.git.project_scope import resolve as resolve_scope
 
@@ -270,3 +271,15 @@ def test_home_and_absolute_paths_are_never_stale_nor_hidden(tmp_path: Path) -> N
     for body in bodies:
         assert body in session.stdout
     assert ids
+
+
+def test_a_pattern_cannot_make_matching_blow_up() -> None:
+    # Repeated `**/` would nest repeats in the expression: exponential on a miss.
+    assert pattern("src/" + "**/" * 25 + "x.py", rooted=False).pattern.count("*") == 2
+    assert pattern("***/a.py", rooted=True).pattern == pattern("**/a.py", rooted=True).pattern
+    deep = "src/" + "a/" * 400 + "y.pyc"
+    assert matching("src/" + "**/" * 25 + "x.py", [deep], rooted=False) == []
+    # Starrier than anyone writes: not taken for a pattern at all.
+    assert find_paths("src/" + "**/" * 25 + "x.py") == []
+    assert find_paths("src/" + "*a" * 12 + ".py") == []
+    assert find_paths("see " + "x" * 300 + "/*.py") == []
