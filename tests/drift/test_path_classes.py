@@ -283,3 +283,52 @@ def test_a_pattern_cannot_make_matching_blow_up() -> None:
     assert find_paths("src/" + "**/" * 25 + "x.py") == []
     assert find_paths("src/" + "*a" * 12 + ".py") == []
     assert find_paths("see " + "x" * 300 + "/*.py") == []
+
+
+# Notes as people write them in a project, none of which names a file gone from
+# the checkout nor one still to be written: every stale or unverified finding on
+# them is noise.
+QUIET_NOTES = [
+    "Templates are .html files; only .py and .pyi files are linted",
+    "The API answers on /api/v1/users, /login and /healthz",
+    "Views may be sync or async/await; sessions are read/write",
+    "The client/server split and input/output streams are Werkzeug's",
+    "Upstream is pallets/flask; we vendor nothing from psf/black",
+    "Responses default to text/html; errors are application/problem+json",
+    "Set FLASK_APP to path/to/app.py, or name it <module>.py",
+    "The docs' larger layout is yourapplication/__init__.py plus views",
+    "A module like foo/bar.py stands for any module in the docs",
+    "Released 3.0.0 on 2023/09/30; supports Werkzeug 3.0/3.1",
+    "My overrides are in ~/.config/app/dev.env and ~/src/repro/app.py",
+    "Production serves behind /etc/nginx/sites-enabled/app; logs go to /var/log/app/app.log",
+    "Coverage goes to htmlcov/index.html; wheels to dist/ and build/",
+    "CI/CD runs on GitHub Actions with actions/checkout and actions/setup-python",
+    "There is no setup.py: the build is pyproject.toml only",
+    "The project no longer uses tox.ini; lint settings are in pyproject.toml",
+    "setup.cfg was removed in the move to pyproject.toml",
+    "The internals are in pip/_internal; wheels are built in operations/build/",
+    "tests/test_cli.py::test_run_cert_path is slow; errors surface at app.py:140:9",
+    "Pins are compiled from requirements/*.in; test modules are test_*.py",
+    "Shared helpers will go in my_helpers/utils one day",
+]
+
+
+def test_realistic_notes_give_no_path_noise(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "setup.py": "setup()\n",
+            "setup.cfg": "[metadata]\n",
+            "tox.ini": "[tox]\n",
+            "pyproject.toml": "[project]\n",
+            "src/pip/_internal/operations/build/wheel.py": "wheel = 1\n",
+            "src/app.py": "app = 1\n",
+            "tests/test_cli.py": "def test_run_cert_path(): ...\n",
+            "requirements/dev.in": "pytest\n",
+        },
+    )
+    git(repo, "rm", "-q", "setup.py", "setup.cfg", "tox.ini")
+    git(repo, "commit", "-q", "-m", "pyproject only")
+    ids = [_remember(repo, note) for note in QUIET_NOTES]
+    assert len(ids) == len(QUIET_NOTES)
+    assert _drift(repo) == {}
