@@ -39,6 +39,9 @@ FOUND = [
     ("the helper was removed from src/utils.py", ["src/utils.py"]),
     ("remember to remove build.sh before the release", ["build.sh"]),
     ("use pyproject.toml instead of setup.py", ["pyproject.toml"]),
+    ("Without tests/conftest.py the fixtures are missing", ["tests/conftest.py"]),
+    ("No changes to src/app.py are needed", ["src/app.py"]),
+    ("src/app.py was removed from the coverage run", ["src/app.py"]),
 ]
 
 NOT_PATHS = [
