@@ -78,6 +78,7 @@ class CheckoutPaths:
         # Loaded on first need: most checks end at one stat of a path that exists.
         self._tracked: Tree | None = None
         self._skip_worktree: Tree | None = None
+        self._listed: dict[str, Tree | None] = {}  # commit -> its files, for patterns
         self._walker: Iterator[Any] | None = None
         self._walked = 0
         self._walked_all = False
@@ -165,10 +166,14 @@ class CheckoutPaths:
         is unknown here."""
         if commit_id is None or self.repo is None:
             return None
-        tree = self._tree_of(commit_id)
-        if tree is None:
+        if commit_id not in self._listed:
+            tree = self._tree_of(commit_id)
+            self._listed[commit_id] = (
+                None if tree is None else Tree(path for path, _ in _walk_tree(tree, ""))
+            )
+        then = self._listed[commit_id]
+        if then is None:
             return None
-        then = Tree(path for path, _ in _walk_tree(tree, ""))
         rooted = glob_rooted(named, then.folders.__contains__)
         return bool(matching(named, (*then.files, *then.folders), rooted=rooted))
 
