@@ -251,11 +251,15 @@ def test_a_tracked_file_deleted_from_the_working_files_is_still_stale(tmp_path: 
 
 
 def test_never_missing_rules_apply_to_untracked_paths_only(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", {**FILES, ".gitignore": "*.log\n"})
-    git(repo, "rm", "-q", "src/pip/_internal/operations/build/wheel.py")
+    repo = make_repo(tmp_path / "repo", {**FILES, "generated/schema.py": "s = 1\n"})
+    (repo / ".gitignore").write_text("*.log\ngenerated/\n", encoding="utf-8")
+    git(repo, "add", ".gitignore")
+    git(repo, "rm", "-q", "src/pip/_internal/operations/build/wheel.py", "generated/schema.py")
     git(repo, "commit", "-q", "-m", "drop")
     checkout = CheckoutPaths(resolve_scope(repo))
     assert checkout.check("src/pip/_internal/operations/build/wheel.py").status == "stale"
+    # tracked once, though the .gitignore now ignores its folder
+    assert checkout.check("generated/schema.py").status == "stale"
     assert checkout.check("build/lib/app.py").status == "skipped"  # never tracked
     assert checkout.check("server.log").status == "skipped"
     assert checkout.check("node_modules/").status == "skipped"
