@@ -17,7 +17,14 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
-from synapse_git.drift.short_forms import Tree, from_root, named_among, tails
+from synapse_git.drift.short_forms import (
+    Tree,
+    from_root,
+    glob_rooted,
+    matching,
+    named_among,
+    tails,
+)
 from synapse_git.git.git_command import Change
 from synapse_git.store import fts
 
@@ -139,6 +146,7 @@ def broken_memories(
     folders = _emptied(_folders(gone) - set(gone), still_tracked)
     needles = {*gone, *folders}
     needles.update(tail for path in list(needles) for tail in tails(path))
+    needles.update(_pattern_needles(gone))
     staged: list[Tree] = []
 
     def tree() -> Tree:
@@ -156,10 +164,43 @@ def broken_memories(
     return sorted(found, key=lambda b: (b.memory_id, b.path))
 
 
+def _pattern_needles(gone: Iterable[str]) -> set[str]:
+    """Text a pattern matching a gone path must hold: `*.in` (`requirements/*.in`,
+    `test_*.py`) or a folder followed by `*` (`src/**`, `docs/*`)."""
+    needles: set[str] = set()
+    for path in gone:
+        name = path.rsplit("/", 1)[-1]
+        if "." in name.lstrip("."):
+            needles.add("*." + name.rsplit(".", 1)[-1])
+        for folder in _folders([path]):
+            needles.update(f"{tail}/*" for tail in (folder, *tails(folder)))
+    return needles
+
+
+def _broken_pattern(
+    named: str, gone: dict[str, str | None], tree: Callable[[], Tree]
+) -> tuple[str, str | None] | None:
+    """A pattern is broken when it matched a path the commit removes and matches
+    nothing in the staged tree, as drift would say afterwards."""
+    if not matching(named, gone.keys(), rooted=False):
+        return None  # matches nothing the commit removes, even unrooted
+    staged = tree()
+    rooted = glob_rooted(named, staged.folders.__contains__)
+    if not matching(named, gone.keys(), rooted=rooted):
+        return None
+    if matching(named, (*staged.files, *staged.folders), rooted=rooted):
+        return None
+    return named, None
+
+
 def _broken_by(
     named: str, gone: dict[str, str | None], folders: set[str], tree: Callable[[], Tree]
 ) -> tuple[str, str | None] | None:
     """(the path as named, where it went) when the commit breaks `named`, else None."""
+    if named.startswith(("/", "~/")):
+        return None  # outside the checkout: never made stale by a commit
+    if "*" in named:
+        return _broken_pattern(named, gone, tree)
     if not any(named == path or path.endswith("/" + named) for path in (*gone, *folders)):
         return None  # names nothing the commit removes: no need to list the staged tree
     staged = tree()

@@ -27,9 +27,17 @@ EXTENSIONS = _words(
     dart tf tfvars hcl nix j2 jinja jinja2 tmpl tpl service socket timer plist pem crt key pub
     gz tgz tar zip whl png jpg jpeg gif svg ico webp pdf db sqlite sqlite3 wasm so dylib dll
     log pid patch diff bak dockerfile containerfile editorconfig gitignore gitattributes
+    example sample
     in
     """
 )
+
+# Written alone with a dot these name a kind of file (`.html`, `.pyc`), except the
+# dotfiles that are files of their own (`.env`, `.gitignore`).
+_EXTENSION_ALONE = EXTENSIONS | _words(
+    "pyc pyo pyd o a obj class jar war exe bin dat tmp swp orig rej map min egg nupkg deb rpm"
+)
+_DOTFILES = _words("env gitignore gitattributes editorconfig dockerfile")
 
 # Extensionless names that are files wherever they appear.
 KNOWN_FILES = _words(
@@ -68,43 +76,103 @@ _DOMAIN = re.compile(
 _MIME_TOPS = _words("application text image audio video multipart message font model chemical")
 _SHELL = re.compile(r"[|<>;&$`=*?{}\[\]\"']|&&")
 _NUMERIC = re.compile(r"^v?\d+(?:[.,:x]\d+)*[a-z%]*$", re.I)
-_BAD_CHARS = re.compile(r"[\s<>|\"'`*?{}\[\]()=,;!#%^]")
+_BAD_CHARS = re.compile(r"[\s<>|\"'`*?{}\[\]()=,;!#%^$]")
+_GLOB_BAD = re.compile(r"[\s<>|\"'`{}()=,;!#%^$]")
+_GLOB = re.compile(r"\*|\?|\[[^\]/]+\]")
+_NODE = re.compile(r"::\S*$")  # pytest node ids: `tests/test_cli.py::test_x[a-b]`
+_FOLDER_WORD = re.compile(r"^[A-Za-z_.][\w.+-]*$")
 _LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L\d+(?:-L?\d+)?$")
 _BACKQUOTED = re.compile(r"`([^`\n]+)`")
+_WORD = re.compile(r"\S+")
 _TRAIL = ".,;:!?)]}>'\"…"
 _LEAD = "([{<'\"\u201c\u2018"
 _AROUND = _LEAD + _TRAIL + "`"
 
 
 def find_paths(text: str) -> list[str]:
-    """Paths a developer would recognise in `text`, normalized, in order, once each.
+    """Paths a developer would recognise in `text`, normalized, in order, once each,
+    leaving out those the text says are absent ("there is no tox.ini").
 
     Relative paths stay relative (`./a/../b.py` -> `b.py`), absolute stay absolute,
-    `~/x` stays `~/x`; a directory written with a trailing slash keeps it."""
+    `~/x` stays `~/x`; a directory written with a trailing slash keeps it; a glob
+    (`docs/*.md`) stays a pattern."""
+    mentions = _mentions(text)
+    absent = {path for path, gone in mentions if gone}
     found: list[str] = []
-    seen: set[str] = set()
-
-    def add(candidate: str, *, quoted: bool) -> None:
-        path = _as_path(candidate, quoted=quoted)
-        if path is not None and path not in seen:
-            seen.add(path)
+    for path, _ in mentions:
+        if path not in absent and path not in found:
             found.append(path)
+    return found
+
+
+def absent_paths(text: str) -> list[str]:
+    """The paths `text` says are not there ("we do not have a setup.py",
+    "tox.ini was removed"): never stale for that absence."""
+    found: list[str] = []
+    for path, gone in _mentions(text):
+        if gone and path not in found:
+            found.append(path)
+    return found
+
+
+def _mentions(text: str) -> list[tuple[str, bool]]:
+    """Each path mention in order, with whether the words around it say it is absent."""
+    found: list[tuple[str, bool]] = []
+
+    def add(candidate: str, start: int, end: int, *, quoted: bool) -> None:
+        path = _as_path(candidate, quoted=quoted)
+        if path is not None:
+            found.append((path, _said_absent(text, start, end)))
+
+    def words(start: int, end: int) -> None:
+        for word in _WORD.finditer(text, start, end):
+            add(word.group(), word.start(), word.end(), quoted=False)
 
     # Back-quoted spans in order, then the text outside them, keeping first-seen order.
     position = 0
     for match in _BACKQUOTED.finditer(text):
-        for token in text[position : match.start()].split():
-            add(token, quoted=False)
+        words(position, match.start())
         span = match.group(1).strip()
         if " " in span and _whole_quoted_path(span):
-            add(span, quoted=True)
+            add(span, match.start(), match.end(), quoted=True)
         else:
-            for token in span.split():
-                add(token, quoted=False)
+            words(match.start(1), match.end(1))
         position = match.end()
-    for token in text[position:].split():
-        add(token, quoted=False)
+    words(position, len(text))
     return found
+
+
+# Words that say a path is not there, right before it ("there is no tox.ini",
+# "we dropped setup.py", "use pyproject.toml instead of setup.py") or right after it
+# ("setup.py was removed", "tox.ini no longer exists"). "removed from src/x.py"
+# says the opposite of the file, so the word must stand right before the path.
+_ABSENT_BEFORE = re.compile(
+    r"(?:\b(?:there\s+is|there's|there\s+are|we\s+have|has|have|with)\s+no"
+    r"|\bno\s+more|\bno"
+    r"|\b(?:do|does|did)(?:\s+not|n't)\s+(?:have|use|need|ship|keep|exist)"
+    r"|\b(?:has|have|had)\s*n[o']t\s+(?:got\s+)?"
+    r"|\bno\s+longer\s+(?:\w+\s+)?(?:uses?|has|have|needs?|ships?|keeps?|contains?|includes?)"
+    r"|\b(?:removed|deleted|dropped|retired|got\s+rid\s+of|instead\s+of|replaced|replaces))"
+    r"(?:\s+(?:a|an|the|any|our|its|their|more|longer|file|files|folder))*\s*[`'\"(]?$",
+    re.I,
+)
+_ABSENT_AFTER = re.compile(
+    r"^[`'\")]?\s*(?:file\s+|folder\s+)?"
+    r"(?:(?:was|were|is|are|has\s+been|have\s+been|got|been)\s+(?:now\s+|since\s+|long\s+)?"
+    r"(?:removed|deleted|dropped|gone|retired)(?!\s+from)"
+    r"|(?:is|are)\s+(?:not\s+there|no\s+more|no\s+longer\s+(?:there|used|needed))"
+    r"|no\s+longer\s+exists?|(?:does|do)(?:\s+not|n't)\s+exist|(?:is|are)\s*n[o']t\s+there"
+    r"|(?:was|were)\s+replaced)\b",
+    re.I,
+)
+
+
+def _said_absent(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 48) : start]
+    # Only the clause the path stands in: a sentence or clause break ends it.
+    before = re.split(r"[.;:!?\n]\s|[;\n]", before)[-1]
+    after = re.split(r"[.;!?\n]\s|[;\n]", text[end : end + 48])[0]
+    return bool(_ABSENT_BEFORE.search(before) or _ABSENT_AFTER.search(after))
 
 
 def _whole_quoted_path(span: str) -> bool:
@@ -136,7 +204,10 @@ def _has_extension(name: str) -> bool:
     if not dot or not ext:
         return False
     if not stem:
-        # A dotfile: `.env`, `.gitignore`, `.pre-commit-config.yaml`.
+        # A dotfile: `.env`, `.gitignore`, `.pre-commit-config.yaml`; but `.html` or
+        # `.pyc` alone is a kind of file, not one.
+        if ext.lower() in _EXTENSION_ALONE and ext.lower() not in _DOTFILES:
+            return False
         return ext[:1].islower() and ext.replace("-", "").replace("_", "").isalnum()
     if ext.lower() not in EXTENSIONS or not ext.isalnum():
         return False
@@ -149,18 +220,96 @@ def _as_path(raw: str, *, quoted: bool) -> str | None:
     if "/" not in raw and "." not in raw and raw.strip(_AROUND) not in KNOWN_FILES:
         return None  # most words: no separator, no extension, no known file name
     token = raw if quoted else _strip(raw)
+    token = _NODE.sub("", token)
     if not token:
         return None
     token = _LINE_SUFFIX.sub("", token)
     if _URL.search(token) or "@" in token or "\\" in token:
         return None
+    if not quoted and "*" in token:
+        return _glob(token)
     if not quoted and _BAD_CHARS.search(token):
+        return None
+    if _placeholder(token):
         return None
     if token.startswith("~"):
         return _tilde(token)
     if token.startswith("/"):
         return _absolute(token)
     return _relative(token)
+
+
+# Folders written to stand for any path in an example: `path/to/file.py`, `src/.../x.py`.
+_PLACEHOLDER_RUNS = ("path/to/", "/path/to", "some/path", "...", "\u2026")
+
+
+def _placeholder(token: str) -> bool:
+    lowered = token.lower()
+    return lowered.startswith("path/to") or any(run in lowered for run in _PLACEHOLDER_RUNS)
+
+
+# A pattern longer or starrier than people write is not taken for one: matching
+# stays linear in the paths it is tried on.
+_GLOB_LONGEST = 200
+_GLOB_STARS = 6
+
+
+def _glob(token: str) -> str | None:
+    """A file pattern (`requirements/*.in`, `src/**/*.py`, `test_*.py`), or None for
+    emphasis, arithmetic and an extension alone (`*.py`)."""
+    while len(token) > 2 and token[0] == token[-1] == "*":
+        token = token[1:-1]  # markdown emphasis around a word: `*note*`, `**src/a.py**`
+    if "*" not in token:
+        return _as_path(token, quoted=False)
+    if _GLOB_BAD.search(token) or _placeholder(token) or len(token) > _GLOB_LONGEST:
+        return None
+    if any(part.count("*") > 2 for part in token.split("/")) or token.count("*") > _GLOB_STARS:
+        return None  # `*a*b*c*.py`: no one writes it, and each star multiplies the match's cost
+    rooted = token.startswith(("/", "~/"))
+    parts = [part for part in token.split("/") if part and part not in (".", "..")]
+    if not parts:
+        return None
+    literal_folders = [part for part in parts[:-1] if not _GLOB.search(part)]
+    last = parts[-1]
+    stem, dot, ext = last.rpartition(".")
+    named_file = bool(dot) and ext.isalnum() and ext.lower() in EXTENSIONS
+    literal_stem = _GLOB.sub("", stem).strip("._-")
+    if not (
+        any(_FOLDER_WORD.match(folder) for folder in literal_folders)
+        or (named_file and literal_stem and not _GLOB.search(ext))
+    ):
+        return None  # `*.py`, `**/*`, `2*3/4`: no folder or file name to hold on to
+    first = parts[0]
+    if not rooted and (
+        (_DOMAIN.match(first) and not _has_extension(first)) or first.lower() in _MIME_TOPS
+    ):
+        return None
+    normal = _normal(token)
+    return None if normal in ("", ".") else normal
+
+
+def is_glob(path: str) -> bool:
+    """Whether a found path is a pattern (`docs/*.md`) rather than one path."""
+    return "*" in path
+
+
+# Names written to stand for any file in an example; a path made of them names
+# nothing in particular unless the checkout or its history knows it.
+PLACEHOLDER_NAMES = _words("foo bar baz qux quux xxx yyy zzz example your_project yourproject")
+
+
+def weak(path: str) -> bool:
+    """A path whose shape alone does not make it a file: no extension and no known
+    file name (`pip/_internal`, `api/v1/users`, `docs/`), or made of placeholder
+    names (`foo/bar.py`, `yourapp/views.py`). Missing and never seen by git, it is left out rather
+    than reported as unverified: it is more often a word than a file to be written."""
+    parts = [part for part in path.rstrip("/").split("/") if part not in ("", ".", "..")]
+    if not parts:
+        return True
+    if any(part.lower() in PLACEHOLDER_NAMES or part.lower().startswith("your") for part in parts):
+        return True
+    last = parts[-1]
+    return not (_has_extension(last) or last in KNOWN_FILES or _capitals_file(parts))
 
 
 def _tilde(token: str) -> str | None:

@@ -13,6 +13,7 @@ Pure text: the commit hook imports this module, so no pygit2 and no store.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable
 
 
@@ -72,3 +73,62 @@ def named_among(named: str, paths: Collection[str], *, rooted: bool) -> list[str
         return exact
     longer = (path for path in paths if path != named and names(named, path, rooted=False))
     return exact + sorted(longer)
+
+
+# -- patterns ------------------------------------------------------------------------
+# A memory may name files by a pattern (`requirements/*.in`, `src/**/*.py`). It is
+# there while something matches it; rooted and unrooted as a path is: `docs/*.md`
+# under a top-level `docs` matches there only, `*_test.go` or `app/*.py` at any depth.
+
+
+def pattern(named: str, *, rooted: bool) -> re.Pattern[str]:
+    """The regular expression a glob stands for, over paths without a trailing slash:
+    `*` and `?` stay within one folder, `**` crosses folders, `[abc]` is a class.
+
+    Runs of stars are folded first (`***` is `**`, `**/**/` is `**/`): nested
+    repeats would make a failing match take exponential time."""
+    glob = re.sub(r"\*{3,}", "**", named.rstrip("/"))
+    glob = re.sub(r"(?:\*\*/)+", "**/", glob)
+    glob = re.sub(r"(?:/\*\*)+$", "/**", glob)
+    out: list[str] = []
+    index = 0
+    while index < len(glob):
+        char = glob[index]
+        if glob.startswith("**/", index):
+            out.append("(?:[^/]+/)*")
+            index += 3
+            continue
+        if glob.startswith("**", index):
+            out.append(".*")
+            index += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and "]" in glob[index + 2 :]:
+            end = glob.index("]", index + 2)
+            body = glob[index + 1 : end]
+            negate = body[:1] in ("!", "^")
+            body = body[1:] if negate else body
+            out.append(("[^" if negate else "[") + body.replace("\\", "\\\\") + "]")
+            index = end + 1
+            continue
+        else:
+            out.append(re.escape(char))
+        index += 1
+    lead = "" if rooted or glob.startswith("**") else "(?:[^/]+/)*"
+    return re.compile(lead + "".join(out))
+
+
+def glob_rooted(named: str, is_top_folder: Callable[[str], bool]) -> bool:
+    """A pattern whose first folder is written out and sits at the checkout's root
+    matches from the root; any other matches at any depth, as a shorter form does."""
+    first = named.split("/", 1)[0]
+    return "/" in named.rstrip("/") and "*" not in first and is_top_folder(first)
+
+
+def matching(named: str, paths: Iterable[str], *, rooted: bool) -> list[str]:
+    """The paths among `paths` that the pattern `named` matches, sorted."""
+    regex = pattern(named, rooted=rooted)
+    return sorted(path for path in paths if regex.fullmatch(path))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Literal
 
 import pygit2
@@ -23,7 +22,9 @@ import pygit2
 from synapse_git.drift import path_history
 from synapse_git.drift.lineage import Lineage, when
 from synapse_git.drift.never_missing import NeverMissing
-from synapse_git.drift.short_forms import Tree, from_root, named_among
+from synapse_git.drift.paths import is_glob, weak
+from synapse_git.drift.short_forms import Tree, from_root, glob_rooted, matching, named_among
+from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope, open_repository
 
 Status = Literal["present", "skipped", "stale", "unverified"]
@@ -70,6 +71,7 @@ class CheckoutPaths:
         self._rules = rules
         # Loaded on first need: most checks end at one stat of a path that exists.
         self._tracked: Tree | None = None
+        self._skip_worktree: Tree | None = None
         self._history: path_history.PathHistory | None = None
         self._history_read = False
         self.history_building = False
@@ -84,11 +86,31 @@ class CheckoutPaths:
             tracked: set[str] = set()
             if self.repo is not None:
                 if self._tree is None:
-                    tracked = {entry.path for entry in self.repo.index}
+                    tracked = self._index_paths()
                 else:
                     tracked = {path for path, _ in _walk_tree(self._tree, "")}
             self._tracked = Tree(tracked)
         return self._tracked
+
+    def _index_paths(self) -> set[str]:
+        assert self.repo is not None
+        try:
+            return {entry.path for entry in self.repo.index}
+        except pygit2.GitError:
+            # A sparse index (`index.sparse`) is beyond libgit2; git lists it in full.
+            assert self.root is not None
+            return set(git_command.tracked_files(self.root))
+
+    def _sparse(self) -> Tree:
+        """Tracked files git keeps out of the working files (sparse checkout,
+        `update-index --skip-worktree`): still part of the project. One `git ls-files`,
+        only once a tracked path is found missing from the working files."""
+        if self._skip_worktree is None:
+            files: set[str] = set()
+            if self.repo is not None and self.root is not None:
+                files = git_command.skip_worktree_files(self.root)
+            self._skip_worktree = Tree(files)
+        return self._skip_worktree
 
     @property
     def tracked(self) -> set[str]:
@@ -119,13 +141,34 @@ class CheckoutPaths:
             return True
         tree = self._load_tracked()
         if tree.holds(path):
-            return False  # tracked at exactly this place, yet gone from the working files
+            # Tracked at exactly this place, yet not in the working files: gone, unless
+            # git keeps it out of them on purpose (sparse checkout).
+            return self._tree is None and self._sparse().holds(path)
         return tree.resolves(path, rooted=from_root(path, tree.folders.__contains__))
+
+    def _matches_now(self, named: str) -> bool:
+        tree = self._load_tracked()
+        rooted = glob_rooted(named, tree.folders.__contains__)
+        return bool(matching(named, (*tree.files, *tree.folders), rooted=rooted))
+
+    def _matched_at(self, commit_id: str | None, named: str) -> bool | None:
+        """Whether the pattern matched something at `commit_id`; None when that commit
+        is unknown here."""
+        if commit_id is None or self.repo is None:
+            return None
+        then = self._anchor_tree(commit_id)
+        if then is None:
+            return None
+        rooted = glob_rooted(named, then.folders.__contains__)
+        return bool(matching(named, (*then.files, *then.folders), rooted=rooted))
 
     def _in_index(self, path: str) -> bool:
         if self._tree is not None or self.repo is None:
             return path in self.tracked or path in self.tracked_dirs
-        return path in self.repo.index  # one lookup in C, no full read
+        try:
+            return path in self.repo.index  # one lookup in C, no full read
+        except pygit2.GitError:
+            return path in self.tracked or path in self.tracked_dirs
 
     # -- what git has seen --------------------------------------------------------
 
@@ -295,18 +338,37 @@ class CheckoutPaths:
 
     def check(self, path: str, commit_id: str | None = None, *, relative: bool = True) -> PathState:
         """The state of `path` as `find_paths` gives it. Relative paths are checked
-        against this checkout only when `relative` (project memory)."""
+        against this checkout only when `relative` (project memory); an absolute or
+        home path is checked only where it falls inside this checkout."""
         if path.startswith(("/", "~/")):
             return self._absolute(path, commit_id)
         if not relative or self.root is None or path.startswith("../"):
             return PathState(path, "skipped")
+        if is_glob(path):
+            return self._pattern(path, commit_id)
         key = path.rstrip("/")
-        # Presence first: most named paths exist, and it is cheaper than the rules.
+        # Presence first: most named paths exist.
         if self.present(key) and not self._gone_since(key, commit_id):
             return PathState(path, "present")
-        if self.rules.skips(path):
+        # What git has tracked is checked whatever its folders are called
+        # (`src/pkg/build/wheel.py`); the never-missing rules are for the rest.
+        judged = self._judge(key, commit_id)
+        if judged.status == "unverified" and (weak(path) or self.rules.skips(path)):
             return PathState(path, "skipped")
-        return replace(self._judge(key, commit_id), path=path)
+        return replace(judged, path=path)
+
+    def _pattern(self, named: str, commit_id: str | None) -> PathState:
+        """A glob is there while something tracked matches it; stale when nothing does
+        and something did at the commit the memory was written on."""
+        if self._matches_now(named):
+            return PathState(named, "present")
+        then = self._matched_at(commit_id, named)
+        if then:
+            return PathState(named, "stale", seen="memory commit")
+        if self.rules.skips(named.split("*", 1)[0] or named):
+            return PathState(named, "skipped")
+        # Without the memory's commit, whether it ever matched is not known.
+        return PathState(named, "unverified", searched="all" if then is False else "recent")
 
     def _judge(self, key: str, commit_id: str | None) -> PathState:
         """A missing path: stale when it was there at the memory's commit (or, with no
@@ -341,20 +403,17 @@ class CheckoutPaths:
         return note
 
     def _absolute(self, path: str, commit_id: str | None) -> PathState:
-        if self.rules.skips(path):
-            return PathState(path, "skipped")
+        """An absolute or home path is not part of the checkout and often describes
+        another machine (a server, a teammate's home): never stale. One that falls
+        inside this checkout is checked as the relative path it is."""
         full = os.path.expanduser(path) if path.startswith("~/") else path
         if self.root is not None and self.repo is not None:
-            root = str(self.root).rstrip("/") + "/"
-            if full.startswith(root) and len(full) > len(root):
-                inner = self.check(full[len(root) :], commit_id)
-                return replace(inner, path=path)
-        if os.path.lexists(full):
-            return PathState(path, "present")
-        # A folder near the top that exists means the path belongs to this machine
-        # and is gone; a route like /api/v1/users never was a file here.
-        parts = [part for part in full.split("/") if part]
-        return PathState(path, "stale" if Path("/", parts[0]).is_dir() else "unverified")
+            for root in {str(self.root), os.path.realpath(self.root)}:
+                prefix = root.rstrip("/") + "/"
+                if full.startswith(prefix) and len(full) > len(prefix):
+                    inner = self.check(full[len(prefix) :], commit_id)
+                    return replace(inner, path=path)
+        return PathState(path, "skipped")
 
 
 def _moved_folder(path: str, renames: dict[str, str]) -> str | None:

@@ -149,6 +149,13 @@ def tracked_files(toplevel: Path) -> list[str]:
     return [name for name in _decode(done.stdout).split("\0") if name]
 
 
+def skip_worktree_files(toplevel: Path) -> set[str]:
+    """Tracked paths git keeps out of the working files (sparse checkout or
+    `update-index --skip-worktree`): `git ls-files -t` tags them `S`."""
+    done = git(["ls-files", "-z", "-t", "--cached"], toplevel)
+    return {name[2:] for name in _decode(done.stdout).split("\0") if name.startswith(("S ", "s "))}
+
+
 def hooks_dir(folder: Path | str) -> Path:
     """The hooks folder git runs hooks from: core.hooksPath if set, else the common
     git dir's `hooks` (shared by every linked worktree)."""

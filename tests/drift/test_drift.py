@@ -139,18 +139,24 @@ def test_global_relative_paths_are_never_checked(tmp_path: Path) -> None:
     assert findings(svc, repo) == []
 
 
-def test_absolute_paths_are_checked_by_existence(tmp_path: Path) -> None:
+def test_absolute_and_home_paths_outside_the_checkout_are_never_findings(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r")
     svc = Synapse()
     # Not the suite's own folder: a clone may well live under a temp folder.
     here = Path(shutil.which("env") or "/usr/bin/env").resolve().parent
-    remember(svc, repo, f"Scripts start with {here}/env", is_global=True)
-    gone = remember(svc, repo, f"Old notes were in {here}/no-such-notes.txt", is_global=True)
-    route = remember(svc, repo, "The gateway serves /no-such-root-xyz/v1/users", is_global=True)
-    remember(svc, repo, "Scratch files go to /tmp/synapse-scratch/x.txt", is_global=True)
-    remember(svc, repo, "Alice keeps hers in /home/alice-elsewhere/notes.md", is_global=True)
-    found = findings(svc, repo)
-    assert kinds_of(found) == [("stale", [gone]), ("unverified", [route])]
+    bodies = [
+        f"Scripts start with {here}/env",
+        f"Old notes were in {here}/no-such-notes.txt",
+        "The gateway serves /no-such-root-xyz/v1/users",
+        "Scratch files go to /tmp/synapse-scratch/x.txt",
+        "Alice keeps hers in /home/alice-elsewhere/notes.md",
+        "The site is enabled in /etc/nginx/sites-enabled/app",
+        "The repro lives in ~/src/repro/app.py",
+    ]
+    for body in bodies:
+        remember(svc, repo, body, is_global=True)
+        remember(svc, repo, body)  # a project memory too: it describes another machine
+    assert findings(svc, repo, "stale", "unverified") == []
 
 
 def test_an_absolute_path_inside_the_checkout_is_checked_through_git(tmp_path: Path) -> None:
