@@ -240,7 +240,8 @@ def post_checkout(
         if flag != "1":
             return PASS
         found = git_command.locate(folder)
-        team = found is not None and (found.toplevel / TEAM_FILE).is_file()
+        # lexists: a team file that is a symlink is synced, so that it is refused aloud.
+        team = found is not None and os.path.lexists(found.toplevel / TEAM_FILE)
         if not team and not data_dir().joinpath("memory.db").is_file():
             return PASS
         from synapse_git.service import Synapse
