@@ -169,16 +169,19 @@ TOO_LONG = "line is longer than any memory can be"
 
 def cycles(supersedes: Callable[[str], str | None], starts: Iterable[str]) -> set[str]:
     """The ids among `starts` whose chain of `supersedes` comes back to itself (a1
-    supersedes b1 supersedes a1): such lines would leave no version live."""
+    supersedes b1 supersedes a1): such lines would leave no version live. Each id is
+    walked once, however long the chains."""
+    done: set[str] = set()
     found: set[str] = set()
     for start in starts:
-        walked: list[str] = []
+        path: dict[str, int] = {}  # the ids of this walk, in order
         at: str | None = start
-        while at is not None and at not in walked and len(walked) <= 10_000:
-            walked.append(at)
+        while at is not None and at not in done and at not in path:
+            path[at] = len(path)
             at = supersedes(at)
-        if at is not None and at in walked:
-            found.update(walked[walked.index(at) :])
+        if at is not None and at in path:
+            found.update(list(path)[path[at] :])
+        done.update(path)
     return found
 
 
