@@ -4,14 +4,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import time
+from datetime import UTC, datetime
 
 from synapse_git.errors import BadInput
 from synapse_git.textrules import check_body, check_source
 
 # A clock a little ahead is a clock; a year far ahead would pin a memory first in
 # every list ordered by time.
-FUTURE_SLACK = timedelta(days=1)
+FUTURE_SLACK = 24 * 60 * 60  # seconds
 
 
 def check_stamp(value: object, key: str) -> str | None:
@@ -19,6 +20,10 @@ def check_stamp(value: object, key: str) -> str | None:
     when it is not a time or lies in the future."""
     if value is None:
         return None
+    return _moment(value, key).isoformat(timespec="microseconds")
+
+
+def _moment(value: object, key: str) -> datetime:
     if not isinstance(value, str):
         raise BadInput(f'"{key}" must be an ISO 8601 timestamp')
     try:
@@ -31,9 +36,9 @@ def check_stamp(value: object, key: str) -> str | None:
         raise BadInput(
             f'"{key}" {value[:80]!r} is not an ISO 8601 timestamp in years 1 to 9999'
         ) from None
-    if moment > datetime.now(UTC) + FUTURE_SLACK:
+    if moment.timestamp() > time.time() + FUTURE_SLACK:
         raise BadInput(f'"{key}" {value[:80]!r} is in the future')
-    return moment.isoformat(timespec="microseconds")
+    return moment
 
 
 def check_times(created: object, updated: object) -> tuple[str | None, str | None]:
@@ -43,6 +48,18 @@ def check_times(created: object, updated: object) -> tuple[str | None, str | Non
     if first is not None and last is not None and last < first:
         raise BadInput(f'"updated_at" {last} is before "created_at" {first}')
     return first, last
+
+
+def valid_times(created: object, updated: object) -> None:
+    """What `check_times` checks, without making the normalized text (a team line
+    keeps its own)."""
+    first = _moment(created, "created_at")
+    last = first if updated == created else _moment(updated, "updated_at")
+    if last < first:
+        raise BadInput(
+            f'"updated_at" {last.isoformat(timespec="microseconds")} is before "created_at" '
+            f"{first.isoformat(timespec='microseconds')}"
+        )
 
 
 def check_text(body: object, source: object) -> tuple[str, str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from synapse_git.errors import BadInput
-from synapse_git.line_fields import check_text, check_times
+from synapse_git.line_fields import check_text, valid_times
 from synapse_git.team import paths
 
 FOLDER = ".synapse"
@@ -111,9 +111,7 @@ def parse_line(text: str) -> Record:
     _check_author(data["author"])
     try:
         check_text(data["body"], data["source"])
-        if not isinstance(data["created_at"], str) or not isinstance(data["updated_at"], str):
-            raise BadInput('"created_at" and "updated_at" must be ISO 8601 timestamps')
-        check_times(data["created_at"], data["updated_at"])
+        valid_times(data["created_at"], data["updated_at"])
         for key, check in OPTIONAL.items():
             if key in data:
                 check(data[key])
