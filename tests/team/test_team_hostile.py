@@ -94,6 +94,11 @@ def test_a_committed_symlink_is_never_followed(
     link = alice.path / where
     link.parent.mkdir(exist_ok=True)
     link.symlink_to(target.format(other=other))
+    if where == TEAM_FILE:
+        # Alice's own commit check refuses it; a hostile teammate skips the check.
+        alice.git("add", "-A")
+        blocked = alice.git("commit", "-q", "-m", "A link", check=False)
+        assert blocked.returncode != 0 and "symlink" in blocked.stdout + blocked.stderr
     hostile_commit(alice, "A link")
     alice.git("push", "-q", "origin", "main")
     mine = bob.remember("Bob's own note about the build cache.")
@@ -203,7 +208,10 @@ def test_one_bad_line_blocks_nothing_and_is_refused_alike_everywhere(
     bad = [text for text, _ in BAD_LINES.values()]
     (alice.path / ".synapse").mkdir()
     body = "\n".join([good[0], *bad, good[1]]) + "\n"
-    (alice.path / TEAM_FILE).write_bytes(body.encode("utf-8", "surrogatepass") + b"\xff\xfe\n")
+    cesu = line("r1", "S").replace('"S"', '"\ud800"').encode("utf-8", "surrogatepass")
+    overlong = line("r2", "over/long").encode().replace(b"/", b"\xc0\xaf")
+    raw = b"\xff\xfe\n" + cesu + b"\n" + overlong
+    (alice.path / TEAM_FILE).write_bytes(body.encode("utf-8", "surrogatepass") + raw + b"\n")
     # The commit check refuses each bad line, by number.
     alice.git("add", "-A")
     blocked = alice.git("commit", "-q", "-m", "bad", check=False)
@@ -214,7 +222,10 @@ def test_one_bad_line_blocks_nothing_and_is_refused_alike_everywhere(
         found = [s for s in said.splitlines() if f"{TEAM_FILE}:{number}:" in s]
         assert found and expected in found[0], (case, said)
         reasons[case] = found[0].split(f"{TEAM_FILE}:{number}: ", 1)[1]
-    assert f"{TEAM_FILE}:{len(bad) + 3}: not UTF-8" in said
+    # Other encodings that are not UTF-8: stray bytes, a surrogate encoded raw
+    # (CESU-8), an overlong "/".
+    for number in range(len(bad) + 3, len(bad) + 6):
+        assert f"{TEAM_FILE}:{number}: not UTF-8" in said
     alice.git("commit", "-q", "--no-verify", "-m", "bad")
     alice.git("push", "-q", "origin", "main")
 
