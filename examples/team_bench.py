@@ -111,7 +111,7 @@ def main() -> None:
         extra = [r._replace(id=uuid.uuid4().hex) for r in shared[:200]]
         records.write(ours, shared + extra[:100])
         records.write(theirs, shared + extra[100:])
-        cpu, wall, _ = _timed(lambda: merge_files(base, ours, theirs))
+        cpu, wall, _ = _timed(lambda: merge_files(base, ours, theirs, records.FILE))
         figures["merge driver"] = {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3)}
     print(json.dumps(figures, indent=2))
 

@@ -62,8 +62,11 @@ def sync(folder: Path = FOLDER_OPTION, as_json: bool = JSON_OPTION) -> None:
         typer.echo(f"skipped {skipped}", err=True)
     if as_json:
         emit(report.as_json())
-        return
-    typer.echo(report.summary())
+    else:
+        typer.echo(report.summary())
+    if report.skipped:
+        # The good lines were applied; 1 says some were not (docs/team.md, "Syncing").
+        raise typer.Exit(1)
 
 
 def merge_file(
@@ -73,7 +76,6 @@ def merge_file(
     name: str = typer.Argument(None, help="The file's path in the repository (%P)."),
 ) -> None:
     """The git merge driver of the team file: merges shared memories by id."""
-    del name
     from synapse_git.team.merge import merge_files
 
     for path in (base, ours, theirs):
@@ -81,7 +83,7 @@ def merge_file(
             raise BadInput(f"{path}: no such file")
     # OURS is overwritten: never when it is the store or a file SQLite keeps beside it.
     service().output_target(ours, force=True)
-    code, said = merge_files(base, ours, theirs)
+    code, said = merge_files(base, ours, theirs, name)
     for line in said:
         print(line, file=sys.stderr)
     raise typer.Exit(code)

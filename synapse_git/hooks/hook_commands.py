@@ -107,13 +107,20 @@ TEAM_FILE = ".synapse/memories.jsonl"
 
 
 def _team_file_problems(toplevel: Path) -> list[str]:
-    """What is wrong with the staged team file: bad or repeated lines, secrets."""
+    """What is wrong with the staged team file: not a regular file, too large, bad or
+    repeated lines (the one check sync and the merge driver make too), secrets."""
     from synapse_git.team import records, secrets
 
+    listed = git_command.git(["ls-files", "-s", "--", TEAM_FILE], toplevel)
+    mode = listed.stdout.split(b" ", 1)[0] if listed.returncode == 0 else b""
+    if mode and mode != b"100644" and mode != b"100755":
+        return [f"{TEAM_FILE}: staged as a symlink or submodule; it must be a regular file"]
     staged = git_command.git(["show", f":{TEAM_FILE}"], toplevel)
     if staged.returncode != 0:
         return []
-    found, errors = records.parse(staged.stdout.decode("utf-8", "replace"))
+    if len(staged.stdout) > records.MAX_FILE_BYTES:
+        return [f"{TEAM_FILE}: over the {records.MAX_FILE_BYTES} bytes allowed"]
+    found, errors = records.parse_lines(staged.stdout.split(b"\n"))
     problems = [f"{TEAM_FILE}:{error.number}: {error.reason}" for error in errors]
     for record in found.values():
         kinds = secrets.secrets_in(record.body + "\n" + record.source)
@@ -233,7 +240,8 @@ def post_checkout(
         if flag != "1":
             return PASS
         found = git_command.locate(folder)
-        team = found is not None and (found.toplevel / TEAM_FILE).is_file()
+        # lexists: a team file that is a symlink is synced, so that it is refused aloud.
+        team = found is not None and os.path.lexists(found.toplevel / TEAM_FILE)
         if not team and not data_dir().joinpath("memory.db").is_file():
             return PASS
         from synapse_git.service import Synapse
@@ -241,11 +249,16 @@ def post_checkout(
         svc = Synapse()
         scope = svc.scope(folder)
         if team:
-            synced = svc.sync_team(scope)
-            for skipped in synced.skipped[:SCREEN_LINES]:
-                _say(f"synapse: skipped {skipped}")
-            if synced.changed or synced.skipped:
-                _say(f"synapse: {synced.summary()}")
+            try:
+                synced = svc.sync_team(scope)
+            except BadInput as exc:
+                # A team file that is a symlink or too large: said, and the rest goes on.
+                _say(f"synapse: team memory not synced: {exc}", err=True)
+            else:
+                for skipped in synced.skipped[:SCREEN_LINES]:
+                    _say(f"synapse: skipped {skipped}")
+                if synced.changed or synced.skipped:
+                    _say(f"synapse: {synced.summary()}")
         refresh = svc.refresh_checkout(scope)
         if refresh is not None:
             for line in _refresh_lines(refresh)[:SCREEN_LINES]:

@@ -65,6 +65,16 @@ class StoreAccess:
                 self._reader.hold()
 
     @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """A connection in one write transaction; the team files it changes are written
+        only once it has committed (team/deferred.py), so a failure leaves both as
+        they were."""
+        from synapse_git.team import deferred
+
+        with self.connection() as conn, deferred.after_commit(conn), database.transaction(conn):
+            yield conn
+
+    @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """The kept connection for reads (recall, read): no open per call."""
         with self._reader.use() as conn:

@@ -10,7 +10,6 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
 from synapse_git.service.results import History, Remembered, Replaced
 from synapse_git.store import (
-    database,
     memories,
 )
 from synapse_git.store.memories import Memory
@@ -59,7 +58,7 @@ class Lifecycle(StoreAccess):
         project = None if is_global else scope.project
         head = project_scope.head(scope) if project is not None else project_scope.Head(None, None)
         vector = self._vector(body)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             old = None
             if supersedes is not None:
                 old = _live(memories.require(conn, supersedes, scope.projects))
@@ -109,7 +108,7 @@ class Lifecycle(StoreAccess):
         self._require_store(memory_id)
 
         vector = None if body is None else self._vector(body)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             old = memories.require(conn, memory_id, scope.projects)
             memories.update_text(
                 conn,
@@ -127,7 +126,7 @@ class Lifecycle(StoreAccess):
         if old_id == new_id:
             raise BadInput("a memory cannot supersede itself")
         self._require_store(old_id)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             old = _live(memories.require(conn, old_id, scope.projects))
             _may_replace(old, _live(memories.require(conn, new_id, scope.projects)).project)
             memories.set_state(conn, old, "superseded", new_id, f"superseded by {new_id}")
@@ -179,7 +178,7 @@ class Lifecycle(StoreAccess):
         """Hide a memory. With `live_only` (an agent's view) only a live memory can be
         forgotten: a hidden one is reported as not found."""
         self._visible(memory_id, scope, live_only=live_only)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             old = memories.require(conn, memory_id, scope.projects)
             if old.state == "forgotten":
                 return old
@@ -189,7 +188,7 @@ class Lifecycle(StoreAccess):
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:
         self._require_store(memory_id)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             old = memories.require(conn, memory_id, scope.projects)
             if old.live:
                 return old

@@ -68,13 +68,13 @@ class Upkeep(StoreAccess):
     ) -> team_sync.ShareReport:
         """Share project memories through the repository's tracked team file."""
         self._team_root(scope)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             return self._share(conn, scope, ids, force=force)
 
     def unshare(self, ids: Sequence[int], scope: Scope) -> list[int]:
         """Take memories out of the team file (they stay in this store)."""
         project, root = self._team_root(scope)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             return team_sync.unshare(conn, project, root, ids)
 
     def sync_team(self, scope: Scope) -> team_sync.SyncReport:

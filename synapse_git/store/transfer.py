@@ -12,14 +12,14 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.git import project_scope
+from synapse_git.line_fields import check_text, check_times
 from synapse_git.store import batches, memories
-from synapse_git.textrules import check_body, check_source, utf8
+from synapse_git.textrules import utf8
 
 
 @dataclass(frozen=True)
@@ -116,19 +116,8 @@ def _parse(
         raise BadInput("not usable JSON (nested too deep)") from None
     if not isinstance(doc, dict):
         raise BadInput("expected a JSON object")
-    body, source = doc.get("body"), doc.get("source", "")
-    if not isinstance(body, str):
-        raise BadInput('"body" must be a string')
-    if source is None:
-        source = ""
-    if not isinstance(source, str):
-        raise BadInput('"source" must be a string or null')
-    check_body(body)
-    check_source(source)
-    created = _stamp(doc.get("created_at"), "created_at")
-    updated = _stamp(doc.get("updated_at"), "updated_at")
-    if created is not None and updated is not None and updated < created:
-        raise BadInput(f'"updated_at" {updated} is before "created_at" {created}')
+    body, source = check_text(doc.get("body"), doc.get("source", ""))
+    created, updated = check_times(doc.get("created_at"), doc.get("updated_at"))
     anchor = doc.get("head_commit")
     if anchor is not None and (not isinstance(anchor, str) or not _COMMIT.fullmatch(anchor)):
         raise BadInput('"head_commit" must be a full commit id (40 or 64 hex digits) or null')
@@ -164,21 +153,3 @@ def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> 
                 memories.note_project(conn, found.project, project_scope.root_commit(found))
         cache[value] = key
     return cache[value]
-
-
-def _stamp(value: object, key: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise BadInput(f'"{key}" must be an ISO 8601 timestamp')
-    try:
-        moment = datetime.fromisoformat(value)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-        moment = moment.astimezone(UTC)
-    except (ValueError, OverflowError):
-        # Year 1 or 9999 with an offset falls outside the years a timestamp can hold.
-        raise BadInput(
-            f'"{key}" {value[:80]!r} is not an ISO 8601 timestamp in years 1 to 9999'
-        ) from None
-    return moment.isoformat(timespec="microseconds")

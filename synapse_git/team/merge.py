@@ -16,6 +16,7 @@ import hashlib
 from pathlib import Path
 from typing import NamedTuple
 
+from synapse_git.errors import BadInput
 from synapse_git.team import records
 from synapse_git.team.records import Record
 
@@ -82,10 +83,24 @@ def merge(base: dict[str, Record], ours: dict[str, Record], theirs: dict[str, Re
     return Merged(result, forks)
 
 
-def merge_files(base: Path, ours: Path, theirs: Path) -> tuple[int, list[str]]:
+def merge_files(
+    base: Path, ours: Path, theirs: Path, name: str | None = None
+) -> tuple[int, list[str]]:
     """Merge the three versions git hands the driver, writing the result over `ours`.
-    Returns git's answer (0 merged, 1 conflict left for a person) and what to say."""
-    sides = [records.read(path) for path in (base, ours, theirs)]
+    Returns git's answer (0 merged, 1 conflict left for a person) and what to say.
+
+    Only the team file (`name`, git's %P) is merged by id. Any other path a
+    `.gitattributes` sends here, and a team file with a line that cannot be merged
+    by id without losing it, get git's own line merge: conflict markers and a
+    non-zero answer when the sides collide, never "ours" alone."""
+    if name != records.FILE:
+        code, said = _line_merge(base, ours, theirs)
+        return code, [f"synapse: {name} is not the team file: merged by git line by line", *said]
+    try:
+        sides = [records.read(path) for path in (base, ours, theirs)]
+    except BadInput as exc:
+        code, said = _line_merge(base, ours, theirs)
+        return code, [f"synapse: the team file cannot be merged by id: {exc}", *said]
     problems = [
         f"{name} version, line {error.number}: {error.reason}"
         for name, (_, errors) in zip(("common", "our", "their"), sides, strict=True)
@@ -93,7 +108,8 @@ def merge_files(base: Path, ours: Path, theirs: Path) -> tuple[int, list[str]]:
     ]
     if problems:
         # A malformed line cannot be merged by id without losing it: leave it to git.
-        return 1, ["synapse: the team file cannot be merged by id:", *problems[:10]]
+        code, said = _line_merge(base, ours, theirs)
+        return code, ["synapse: the team file cannot be merged by id:", *problems[:10], *said]
     merged = merge(sides[0][0], sides[1][0], sides[2][0])
     records.write(ours, merged.records.values())
     said = [
@@ -103,3 +119,32 @@ def merge_files(base: Path, ours: Path, theirs: Path) -> tuple[int, list[str]]:
         for kept, fork in merged.forks
     ]
     return 0, said
+
+
+def _line_merge(base: Path, ours: Path, theirs: Path) -> tuple[int, list[str]]:
+    """git's own three-way merge of the files, written over `ours` (with conflict markers
+    where the sides collide): 0 when it merged cleanly, 1 otherwise."""
+    from synapse_git.git.git_command import git
+
+    done = git(
+        [
+            "merge-file",
+            "-L",
+            "ours",
+            "-L",
+            "base",
+            "-L",
+            "theirs",
+            "--",
+            str(ours),
+            str(base),
+            str(theirs),
+        ],
+        ours.parent,
+    )
+    if done.returncode == 0:
+        return 0, []
+    if done.returncode > 0:
+        return 1, ["synapse: conflicts are marked in the file; resolve them as usual"]
+    detail = done.stderr.decode("utf-8", "replace").strip()
+    return 2, [f"synapse: git merge-file failed: {detail}"]

@@ -9,10 +9,9 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from synapse_git.errors import BadInput
 from synapse_git.store import memories
 from synapse_git.store.memories import Memory
-from synapse_git.team import records
+from synapse_git.team import deferred, records
 from synapse_git.team.records import Record
 
 
@@ -84,16 +83,17 @@ def to_record(memory: Memory, uid: str, author: str, supersedes: str | None) -> 
     )
 
 
-def read_clean(path: Path) -> dict[str, Record]:
-    """The team file's records; a bad line stops a write to the file."""
-    found, errors = records.read(path)
-    if errors:
-        first = errors[0]
-        raise BadInput(
-            f"{path}:{first.number}: {first.reason}; fix the team file before sharing "
-            "(`synapse memory sync` lists every bad line)"
-        )
-    return found
+def read_clean(conn: sqlite3.Connection, root: Path) -> tuple[dict[str, Record], list[bytes]]:
+    """The team file's records, as this transaction will have left it, and its bad
+    lines, kept as they are when the file is written again (a teammate's line that
+    cannot be read is theirs to fix, not ours to drop). BadInput when the file is
+    no regular file inside the worktree, or too large."""
+    held = deferred.pending(conn, root, records.FILE)
+    if held is not None:
+        found, errors = records.parse_lines(held.split(b"\n"))
+    else:
+        found, errors = records.read_team(root)
+    return found, [error.raw for error in errors if error.raw]
 
 
 def superseded_uid(conn: sqlite3.Connection, memory: Memory, uids: dict[int, str]) -> str | None:
@@ -103,11 +103,21 @@ def superseded_uid(conn: sqlite3.Connection, memory: Memory, uids: dict[int, str
     return next((uid for uid in replaced if uid is not None), None)
 
 
-def publish(conn: sqlite3.Connection, project: str, path: Path, current: dict[str, Record]) -> None:
-    """Write the team file and keep its digest, so the next sync skips it."""
-    written = records.write(path, current.values())
+def publish(
+    conn: sqlite3.Connection,
+    project: str,
+    root: Path,
+    current: dict[str, Record],
+    kept: list[bytes],
+) -> None:
+    """Write the team file once the transaction commits, and keep its digest now, so
+    the next sync skips it."""
+    data = records.render(current.values()).encode("utf-8") + b"".join(
+        line + b"\n" for line in kept
+    )
+    deferred.write(conn, root, records.FILE, data)
     conn.execute(
         "INSERT INTO team_files (project, digest) VALUES (?, ?)"
         " ON CONFLICT (project) DO UPDATE SET digest = excluded.digest",
-        (project, file_digest(written)),
+        (project, file_digest(data)),
     )

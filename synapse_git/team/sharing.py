@@ -13,9 +13,8 @@ from pathlib import Path
 from synapse_git.errors import BadInput
 from synapse_git.store import memories
 from synapse_git.store.memories import Memory
-from synapse_git.team import records, secrets
+from synapse_git.team import deferred, records, secrets
 from synapse_git.team.shared_table import (
-    authors,
     publish,
     read_clean,
     shared_ids,
@@ -55,6 +54,7 @@ def share(
     report = ShareReport(str(path))
     uids = shared_ids(conn, project)
     chosen: list[Memory] = []
+    current, kept = read_clean(conn, root)
     for memory_id in dict.fromkeys(ids):
         memory = memories.require(conn, memory_id, [project])
         if memory.project is None:
@@ -72,43 +72,75 @@ def share(
                 f"memory {memory_id} names a path under your home folder; teammates will not "
                 "have it"
             )
-        if memory.id in uids:
+        if uids.get(memory.id) in current:
             report.already.append(memory.id)
         else:
             chosen.append(memory)
     if not chosen:
         return report
-    current = read_clean(path)
+    # Checked (and the new text worked out) before anything is written.
+    attributes = records.attributes_with_driver(root)
+    here = {mid: uid for mid, uid in uids.items() if uid in current}
     for memory in chosen:
-        uid = uuid.uuid4().hex
-        uids[memory.id] = uid
-        record = to_record(memory, uid, author, superseded_uid(conn, memory, uids))
-        current[uid] = record
-        conn.execute(
-            "INSERT INTO shared (memory_id, project, uid, author, origin, line)"
-            " VALUES (?, ?, ?, ?, 'here', ?)",
-            (memory.id, project, uid, author, record.line()),
+        # A memory shared before (on another branch, or unshared since) keeps its id,
+        # so a checkout that has its old line finds the same memory, not a copy.
+        uid = uids.get(memory.id) or uuid.uuid4().hex
+        uids[memory.id] = here[memory.id] = uid
+        record = to_record(
+            memory, uid, _author_of(conn, memory, author), superseded_uid(conn, memory, here)
         )
+        current[uid] = record
+        _keep_row(conn, project, memory.id, record, "here")
         report.shared.append(memory.id)
-    publish(conn, project, path, current)
-    report.attributes_added = records.ensure_attributes(root)
+    publish(conn, project, root, current, kept)
+    if attributes is not None:
+        deferred.write(conn, root, records.ATTRIBUTES, attributes)
+        report.attributes_added = True
     return report
 
 
+def _author_of(conn: sqlite3.Connection, memory: Memory, author: str) -> str:
+    """Who wrote this version of `memory`: the author of its last line when the text is
+    still that line's, else the one sharing it now."""
+    row = conn.execute(
+        "SELECT author, line FROM shared WHERE memory_id = ?", (memory.id,)
+    ).fetchone()
+    if row is not None and row[1]:
+        try:
+            last = records.parse_line(str(row[1]))
+        except ValueError:
+            return author
+        if (last.body, last.source) == (memory.body, memory.source):
+            return str(row[0])
+    return author
+
+
+def _keep_row(
+    conn: sqlite3.Connection, project: str, memory_id: int, record: records.Record, origin: str
+) -> None:
+    conn.execute(
+        "INSERT INTO shared (memory_id, project, uid, author, origin, line)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (memory_id) DO UPDATE SET"
+        " uid = excluded.uid, author = excluded.author, line = excluded.line",
+        (memory_id, project, record.id, record.author, origin, record.line()),
+    )
+
+
 def unshare(conn: sqlite3.Connection, project: str, root: Path, ids: Iterable[int]) -> list[int]:
-    """Take memories out of the team file; the memories themselves stay as they are."""
-    path = root / records.FILE
+    """Take memories out of the team file; the memories themselves stay as they are.
+    Each keeps its stable id, so a branch whose file still has its line shows the same
+    memory, never a copy."""
     uids = shared_ids(conn, project)
-    gone = [memory_id for memory_id in dict.fromkeys(ids) if memory_id in uids]
     for memory_id in ids:
         memories.require(conn, memory_id, [project])
+    current, kept = read_clean(conn, root)
+    gone = [memory_id for memory_id in dict.fromkeys(ids) if uids.get(memory_id) in current]
     if not gone:
         return []
-    current = read_clean(path)
     for memory_id in gone:
         current.pop(uids[memory_id], None)
-        conn.execute("DELETE FROM shared WHERE memory_id = ?", (memory_id,))
-    publish(conn, project, path, current)
+        conn.execute("UPDATE shared SET line = '' WHERE memory_id = ?", (memory_id,))
+    publish(conn, project, root, current, kept)
     return gone
 
 
@@ -119,8 +151,9 @@ def follow(
     ids: Iterable[int],
     author: Callable[[], str],
 ) -> None:
-    """After a local change to memories `ids`: rewrite the lines of those that are shared,
-    and share the correction of a shared memory along with it."""
+    """After a local change to memories `ids`: rewrite the lines of those that are shared
+    in this checkout's team file, and share the correction of a shared memory along
+    with it. A new text is checked for secrets and signed by whoever changed it."""
     if project is None or root is None:
         return
     touched = list(dict.fromkeys(ids))
@@ -134,43 +167,41 @@ def follow(
     ):
         return
     uids = shared_ids(conn, project)
-    path = root / records.FILE
-    current = read_clean(path)
-    author_of = authors(conn, list(uids))
+    current, kept = read_clean(conn, root)
+    # Only lines of this checkout's file are followed: a memory shared on another
+    # branch alone stays out of this one's file.
+    here = {mid: uid for mid, uid in uids.items() if uid in current}
+    changed = False
     for memory_id in touched:
         memory = memories.get(conn, memory_id, [project], hidden=True)
         if memory is None:
             continue
-        if memory_id not in uids:
+        old = current.get(here.get(memory_id, ""))
+        if old is None:
             # A memory that replaces a shared one is shared too, or teammates would keep
             # the outdated fact with nothing to say it was corrected.
-            replaced = superseded_uid(conn, memory, uids)
+            replaced = superseded_uid(conn, memory, here)
             if replaced is None:
                 continue
-            found = secrets.secrets_in(memory.body + "\n" + memory.source)
-            if found:
-                raise BadInput(
-                    f"memory {memory_id} corrects a shared memory, so it would be shared, but "
-                    f"it seems to hold {', '.join(found)}: nothing was changed"
-                )
-            uids[memory_id] = uuid.uuid4().hex
-            author_of[memory_id] = author()
-            record = to_record(memory, uids[memory_id], author_of[memory_id], replaced)
-            conn.execute(
-                "INSERT INTO shared (memory_id, project, uid, author, origin, line)"
-                " VALUES (?, ?, ?, ?, 'here', ?)",
-                (memory_id, project, uids[memory_id], author_of[memory_id], record.line()),
-            )
+            _refuse_secrets(memory, "corrects a shared memory, so it would be shared, but it")
+            uid = uids.get(memory_id) or uuid.uuid4().hex
+            here[memory_id] = uid
+            record = to_record(memory, uid, author(), replaced)
         else:
-            old = current.get(uids[memory_id])
-            record = to_record(
-                memory,
-                uids[memory_id],
-                author_of.get(memory_id, ""),
-                old.supersedes if old is not None else superseded_uid(conn, memory, uids),
-            )
-            conn.execute(
-                "UPDATE shared SET line = ? WHERE memory_id = ?", (record.line(), memory_id)
-            )
+            new_text = (old.body, old.source) != (memory.body, memory.source)
+            if new_text:
+                _refuse_secrets(memory, "is shared, and its new text")
+            record = to_record(memory, old.id, author() if new_text else old.author, old.supersedes)
+        _keep_row(conn, project, memory_id, record, "here")
         current[record.id] = record
-    publish(conn, project, path, current)
+        changed = True
+    if changed:
+        publish(conn, project, root, current, kept)
+
+
+def _refuse_secrets(memory: Memory, what: str) -> None:
+    found = secrets.secrets_in(memory.body + "\n" + memory.source)
+    if found:
+        raise BadInput(
+            f"memory {memory.id} {what} seems to hold {', '.join(found)}: nothing was changed"
+        )

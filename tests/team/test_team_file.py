@@ -139,11 +139,16 @@ def test_no_side_s_change_is_ever_lost(
 
 def test_merge_files_leaves_malformed_input_to_git(tmp_path: Path) -> None:
     good = record("a", "A").line() + "\n"
-    for name, text in (("base", good), ("ours", good + "oops\n"), ("theirs", good)):
+    theirs_line = record("b", "B").line() + "\n"
+    for name, text in (("base", good), ("ours", good + "oops\n"), ("theirs", good + theirs_line)):
         (tmp_path / name).write_text(text, "utf-8")
-    code, said = merge_files(tmp_path / "base", tmp_path / "ours", tmp_path / "theirs")
+    code, said = merge_files(
+        tmp_path / "base", tmp_path / "ours", tmp_path / "theirs", ".synapse/memories.jsonl"
+    )
     assert code == 1 and "line 2" in said[1]
-    assert (tmp_path / "ours").read_text("utf-8") == good + "oops\n"
+    # git's own conflict: both sides' lines kept between markers, never "ours" alone.
+    merged = (tmp_path / "ours").read_text("utf-8")
+    assert "<<<<<<< ours" in merged and "oops" in merged and theirs_line in merged
 
 
 def test_secret_shapes_and_home_paths() -> None:

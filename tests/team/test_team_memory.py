@@ -125,7 +125,11 @@ def test_both_editing_one_shared_memory_keeps_a_chain_and_drift_reports_it(
     current, older = pair["newer"], pair["older"]
     assert current == bobs  # Bob's memory now holds the current text, and his in history
     assert "60 seconds" in bob.cli("memory", "history", str(older)).stdout
-    assert set(pair["authors"].values()) == {"Alice <alice@example.com>"}
+    # Each version is labelled with who wrote it: the earlier text is Bob's edit.
+    assert pair["authors"] == {
+        str(current): "Alice <alice@example.com>",
+        str(older): "Bob <bob@example.com>",
+    }
     assert "shared by Alice <alice@example.com>" in bob.cli("memory", "drift", ok=False).stdout
     assert pair["suggest"] == f"synapse memory forget {older}"
 
