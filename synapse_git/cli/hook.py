@@ -74,6 +74,19 @@ def session(
     raise typer.Exit(hook_commands.session(folder, budget, fmt))
 
 
+@app.command("prompt")
+def prompt(
+    fmt: str = typer.Option(
+        "claude", "--format", help="claude or codex (their UserPromptSubmit JSON), or text."
+    ),
+) -> None:
+    """Read a client's UserPromptSubmit hook JSON on stdin and print the memories that
+    answer the prompt (nothing when none answers well); never fails the prompt."""
+    from synapse_git.hooks import prompt_hook
+
+    raise typer.Exit(prompt_hook.main(["--format", fmt]))
+
+
 @app.command("post-checkout")
 def post_checkout(
     old: str = typer.Argument(None, help="The previous HEAD (git passes it)."),
