@@ -91,6 +91,13 @@ def run(
         )
     if client == "codex" and not uninstall:
         notes.append("Codex runs a new or changed hook only once you trust it (/hooks)")
+    for name, kind in (("CLAUDE.md", "claude-md"), ("AGENTS.md", "agents-md")):
+        if not uninstall and (root / name).is_file():
+            # Beside the client's own memory file, not instead of it (docs/hooks.md).
+            notes.append(
+                f"{name} is here and stays as it is; `synapse memory import --from {kind}"
+                f" {name}` also makes each of its bullet points a memory drift can check"
+            )
     return Outcome(client, scope, changes, notes)
 
 

@@ -379,3 +379,25 @@ def test_the_hand_copy_example_is_what_setup_writes(repo: Path) -> None:
     assert setup(repo, "claude").returncode == 0
     example = FIXTURES.parents[2] / "hooks" / "agents" / "claude-settings.json"
     assert load(example) == load(repo / ".claude" / "settings.json")
+
+
+def test_a_linked_settings_file_is_written_where_it_points(repo: Path, tmp_path: Path) -> None:
+    kept = tmp_path / "dotfiles" / "settings.json"
+    kept.parent.mkdir()
+    kept.write_bytes((FIXTURES / "claude-settings.json").read_bytes())
+    original = kept.read_bytes()
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").symlink_to(kept)
+    assert setup(repo, "claude").returncode == 0
+    assert (repo / ".claude" / "settings.json").is_symlink()
+    assert "hook prompt" in kept.read_text()
+    assert setup(repo, "claude", "--uninstall").returncode == 0
+    assert (repo / ".claude" / "settings.json").is_symlink()
+    assert kept.read_bytes() == original
+
+
+def test_setup_points_at_the_clients_own_memory_file(repo: Path) -> None:
+    (repo / "CLAUDE.md").write_text("- Run `make test` first\n")
+    done = setup(repo, "claude")
+    assert "synapse memory import --from claude-md CLAUDE.md" in done.stdout
+    assert (repo / "CLAUDE.md").read_text() == "- Run `make test` first\n"
