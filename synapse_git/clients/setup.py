@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from synapse_git.clients import agent_files
+from synapse_git.clients import agent_files, mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
 
@@ -89,6 +89,12 @@ def run(
             f" `synapse setup {client} --scope {'local' if client == 'claude' else 'user'}`"
             " pins this one for you alone"
         )
+    if scope == "project" and not uninstall and not _on_path():
+        notes.append(
+            "the project entries run `synapse` from PATH, where there is no synapse or another"
+            " one: put this one's folder on PATH (or install it with pipx), or use"
+            f" `--scope {'local' if client == 'claude' else 'user'}`, which names its full path"
+        )
     if client == "codex" and not uninstall:
         notes.append("Codex runs a new or changed hook only once you trust it (/hooks)")
     for name, kind in (("CLAUDE.md", "claude-md"), ("AGENTS.md", "agents-md")):
@@ -99,6 +105,19 @@ def run(
                 f" {name}` also makes each of its bullet points a memory drift can check"
             )
     return Outcome(client, scope, changes, notes)
+
+
+def _on_path() -> bool:
+    """Whether the bare `synapse` a client runs is this one."""
+    import shutil
+
+    found = shutil.which("synapse")
+    if found is None:
+        return False
+    try:
+        return os.path.samefile(found, mcp_config.program())
+    except (OSError, BadInput):
+        return False
 
 
 def _verb(old: str | None, new: str | None, uninstall: bool) -> str:

@@ -401,3 +401,17 @@ def test_setup_points_at_the_clients_own_memory_file(repo: Path) -> None:
     done = setup(repo, "claude")
     assert "synapse memory import --from claude-md CLAUDE.md" in done.stdout
     assert (repo / "CLAUDE.md").read_text() == "- Run `make test` first\n"
+
+
+def test_project_setup_says_when_the_bare_command_is_not_this_synapse(repo: Path) -> None:
+    here = str(Path(sys.executable).parent)
+    found = run_cli("setup", "claude", "--dry-run", cwd=repo, env={"PATH": f"{here}:/usr/bin:/bin"})
+    assert found.returncode == 0 and "from PATH" not in found.stdout
+    lost = run_cli("setup", "claude", "--dry-run", cwd=repo, env={"PATH": "/usr/bin:/bin"})
+    assert lost.returncode == 0 and "run `synapse` from PATH" in lost.stdout
+
+
+def test_mcp_config_write_warns_that_the_shared_file_names_personal_paths(repo: Path) -> None:
+    done = run_cli("mcp", "config", "claude", "--write", cwd=repo)
+    assert done.returncode == 0
+    assert "synapse setup claude --scope local" in done.stderr

@@ -160,3 +160,17 @@ def test_a_memory_found_stale_at_the_last_refresh_is_left_out(repo: Path) -> Non
     assert svc.refresh_checkout(svc.scope(repo)) is not None
     done = run_cli("hook", "prompt", stdin=event(repo, "what is the API timeout?", "after"))
     assert done.returncode == 0 and done.stdout == ""
+
+
+def test_the_fast_path_takes_the_typer_commands_options() -> None:
+    import typer
+
+    from synapse_git.cli.app import app
+    from synapse_git.hooks import prompt_hook
+
+    command = typer.main.get_command(app).get_command(None, "hook")  # type: ignore[attr-defined]
+    prompt = command.get_command(None, "prompt")
+    options = {name for param in prompt.params for name in param.opts}
+    assert options == {"--format"}
+    assert prompt_hook._format(["--format", "codex"]) == "codex"
+    assert prompt_hook._format(["--format=text"]) == "text"
