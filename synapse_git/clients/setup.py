@@ -75,7 +75,9 @@ def run(
                 records.forget(piece.path)
             else:
                 records.note(piece.path, old, new, made)
-        changes.append(Change(piece.path, f"would {done}" if dry_run else done, diff))
+        changes.append(
+            Change(piece.path, f"would {done.removesuffix('d')}" if dry_run else done, diff)
+        )
     for path, folder in emptied:
         # After every file is gone: two files may share the folder one of them made.
         _remove_made(path, folder)
