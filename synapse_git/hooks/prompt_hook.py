@@ -33,7 +33,13 @@ MAX_HITS = 4
 GIVEN_FILE = "prompt-given.json"
 SESSIONS_KEPT = 256
 IDS_KEPT = 512
-LEAD = "Synapse memory that may bear on this prompt (memory ids; `readmemory` reads one whole):"
+LEAD = (
+    "Synapse memory for this prompt (to read one whole: readmemory with its id and"
+    " project {projects}, or `synapse memory read ID`):"
+)
+# Under a small cap a long project path would leave no room for a hit.
+SHORT_LEAD = "Synapse memory for this prompt (`synapse memory read ID` reads one whole):"
+MIN_HIT_ROOM = 120
 
 
 def main(argv: Sequence[str]) -> int:
@@ -111,10 +117,11 @@ def answer(event: dict[str, Any], fmt: str) -> str:
         return ""
     given = _Given(cfg.data_dir, session, project)
     fresh = [hit for hit in hits if hit[0] not in given.ids]
-    context = render(fresh, cfg.prompt_chars)
-    if context is None:
+    rendered = render(fresh, cfg.prompt_chars)
+    if rendered is None:
         return ""
-    given.add([hit[0] for hit in fresh if f"[{hit[0]}]" in context])
+    context, shown = rendered
+    given.add(shown)
     if fmt == "text":
         return context
     event_name = _text(event, "hook_event_name") or "UserPromptSubmit"
@@ -180,10 +187,17 @@ def _left_out(data: Path, where: Any) -> set[str]:
     return left
 
 
-def render(hits: Sequence[Found], cap: int) -> str | None:
-    """The context for `hits` within `cap` characters, or None when none fits."""
-    lines = [LEAD]
-    used = len(LEAD) + 1
+def render(hits: Sequence[Found], cap: int) -> tuple[str, list[int]] | None:
+    """The context for `hits` within `cap` characters and the ids it shows, or None
+    when none fits."""
+    keys = sorted({project for _, project, _ in hits if project})
+    named = [json.dumps(key, ensure_ascii=False) for key in keys[:1]]
+    lead = visible(LEAD.format(projects=" or ".join([*named, "null (global)"])))
+    if cap - len(lead) < MIN_HIT_ROOM:
+        lead = SHORT_LEAD
+    lines = [lead]
+    used = len(lead) + 1
+    shown: list[int] = []
     for memory_id, project, body in hits:
         where = "global" if not project else "project"
         head = f"- [{memory_id}] ({where}) "
@@ -194,10 +208,11 @@ def render(hits: Sequence[Found], cap: int) -> str | None:
         if len(flat) > room:
             flat = flat[: room - 1].rstrip() + "…"
         lines.append(head + flat)
+        shown.append(memory_id)
         used += len(lines[-1]) + 1
-    if len(lines) == 1:
+    if not shown:
         return None
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", shown
 
 
 class _Given:

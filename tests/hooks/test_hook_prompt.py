@@ -53,6 +53,8 @@ def test_an_answered_prompt_gets_the_memory_that_answers_it(repo: Path) -> None:
     done = run_cli("hook", "prompt", stdin=event(repo, "how do I run the integration tests?"))
     text = context(done)
     assert f"[{ids[0]}]" in text and "make db-up" in text
+    # What readmemory needs to read it whole: the id and the project key.
+    assert json.dumps(str(repo.resolve())) in text and "readmemory" in text
     assert "ship.sh" not in text
     assert len(text) <= 1500
     assert done.stderr == ""
@@ -118,6 +120,9 @@ def test_the_cap_holds_and_is_configurable(repo: Path, isolated_store: Path) -> 
     (isolated_store / "config.toml").write_text("prompt_chars = 300\n")
     text = context(run_cli("hook", "prompt", stdin=event(repo, "how do deploys go out?", "b")))
     assert f"[{ids[0]}]" in text and len(text) <= 300
+    (isolated_store / "config.toml").write_text("prompt_chars = 200\n")
+    text = context(run_cli("hook", "prompt", stdin=event(repo, "how do deploys go out?", "d")))
+    assert f"[{ids[0]}]" in text and len(text) <= 200
     (isolated_store / "config.toml").write_text("prompt_chars = 5\n")
     done = run_cli("hook", "prompt", stdin=event(repo, "how do deploys go out?", "c"))
     assert done.returncode == 0 and done.stdout == "" and "prompt_chars" in done.stderr
