@@ -121,7 +121,11 @@ def answer(event: dict[str, Any], fmt: str) -> str:
     if rendered is None:
         return ""
     context, shown = rendered
-    given.add(shown)
+    try:
+        given.add(shown)
+    except OSError as exc:
+        # The context still goes out; only the next repeat may bring it again.
+        print(f"synapse: cannot note what this session was given ({exc.strerror})", file=sys.stderr)
     if fmt == "text":
         return context
     event_name = _text(event, "hook_event_name") or "UserPromptSubmit"
@@ -250,5 +254,9 @@ class _Given:
             reverse=True,
         )[:SESSIONS_KEPT]
         temporary = self.path.with_name(f".{GIVEN_FILE}.{os.getpid()}")
-        temporary.write_text(json.dumps(dict(newest)), encoding="utf-8")
-        os.replace(temporary, self.path)
+        try:
+            temporary.write_text(json.dumps(dict(newest)), encoding="utf-8")
+            os.replace(temporary, self.path)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            raise

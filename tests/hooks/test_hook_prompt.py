@@ -179,3 +179,14 @@ def test_the_fast_path_takes_the_typer_commands_options() -> None:
     assert options == {"--format"}
     assert prompt_hook._format(["--format", "codex"]) == "codex"
     assert prompt_hook._format(["--format=text"]) == "text"
+
+
+def test_an_unwritable_session_record_still_gives_the_context(
+    repo: Path, isolated_store: Path
+) -> None:
+    ids = seed(repo, FACTS)
+    (isolated_store / "prompt-given.json").mkdir()  # cannot be replaced by a file
+    done = run_cli("hook", "prompt", stdin=event(repo, "what is the API timeout?"))
+    assert f"[{ids[2]}]" in context(done)
+    assert "cannot note what this session was given" in done.stderr
+    assert not [p for p in isolated_store.iterdir() if p.name.startswith(".prompt-given")]
