@@ -59,30 +59,39 @@ def run(
     records = _Records(data / RECORD_FILE)
     planned = [(piece, *_plan(piece, records, uninstall=uninstall)) for piece in found]
     changes: list[Change] = []
-    emptied: list[tuple[Path, object]] = []
+    writes: list[tuple[Path, str | None]] = []
     for piece, old, new in planned:
         if new == old:
             changes.append(Change(piece.path, "unchanged" if not uninstall else "absent"))
             continue
         done = _verb(old, new, uninstall)
-        diff = _diff(piece.path, old, new)
-        if not dry_run:
-            record = records.get(piece.path)
-            made = _write(piece.path, new)
-            if uninstall:
-                if new is None and record is not None:
-                    emptied.append((piece.path, record.get("made")))
-                records.forget(piece.path)
-            else:
-                records.note(piece.path, old, new, made)
-        changes.append(
-            Change(piece.path, f"would {done.removesuffix('d')}" if dry_run else done, diff)
-        )
+        if dry_run:
+            done = f"would {done.removesuffix('d')}"
+        changes.append(Change(piece.path, done, _diff(piece.path, old, new)))
+        writes.append((piece.path, new))
+        if not uninstall:
+            records.note(piece.path, old, new, _outermost_missing(piece.path))
+    if dry_run:
+        return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
+    # The record goes first: a write that fails part-way still leaves uninstall knowing
+    # what each file held (a file that differs from the record loses only our entries).
+    records.save()
+    emptied: list[tuple[Path, object]] = []
+    for path, text in writes:
+        record = records.get(path)
+        _write(path, text)
+        if uninstall:
+            if text is None and record is not None:
+                emptied.append((path, record.get("made")))
+            records.forget(path)
     for path, folder in emptied:
         # After every file is gone: two files may share the folder one of them made.
         _remove_made(path, folder)
-    if not dry_run:
-        records.save()
+    records.save()
+    return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
+
+
+def _notes(client: str, scope: str, root: Path, chosen_by: str, uninstall: bool) -> list[str]:
     notes = []
     if scope == "project" and not uninstall and chosen_by != "default":
         notes.append(
@@ -106,7 +115,7 @@ def run(
                 f"{name} is here and stays as it is; `synapse memory import --from {kind}"
                 f" {name}` also makes each of its bullet points a memory drift can check"
             )
-    return Outcome(client, scope, changes, notes)
+    return notes
 
 
 def _on_path() -> bool:
@@ -209,19 +218,24 @@ def _diff(path: Path, old: str | None, new: str | None) -> list[str]:
     return lines
 
 
-def _write(path: Path, text: str | None) -> str | None:
-    """Write (or with None remove) `path`; the outermost folder this created, if any."""
+def _outermost_missing(path: Path) -> str | None:
+    """The outermost folder writing `path` will create, if any."""
+    made = None
+    missing = Path(os.path.realpath(path)).parent
+    while not missing.exists() and missing.parent != missing:
+        made = str(missing)
+        missing = missing.parent
+    return made
+
+
+def _write(path: Path, text: str | None) -> None:
+    """Write (or with None remove) `path`."""
     # A linked file (dotfiles kept elsewhere) is written where the link points.
     target = Path(os.path.realpath(path))
-    made = None
     try:
         if text is None:
             target.unlink(missing_ok=True)
-            return None
-        missing = target.parent
-        while not missing.exists() and missing.parent != missing:
-            made = str(missing)
-            missing = missing.parent
+            return
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f".{target.name}.synapse-new")
         temporary.write_bytes(text.encode("utf-8"))
@@ -230,7 +244,6 @@ def _write(path: Path, text: str | None) -> str | None:
         os.replace(temporary, target)
     except OSError as exc:
         raise BadInput(f"cannot write {path}: {exc.strerror}") from None
-    return made
 
 
 def _remove_made(path: Path, made: object) -> None:
@@ -285,10 +298,15 @@ class _Records:
     def save(self) -> None:
         if not self.changed:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(f".{RECORD_FILE}.synapse-new")
-        temporary.write_text(json.dumps({"files": self.doc}, indent=1), encoding="utf-8")
-        os.replace(temporary, self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(json.dumps({"files": self.doc}, indent=1), encoding="utf-8")
+            os.replace(temporary, self.path)
+        except OSError as exc:
+            temporary.unlink(missing_ok=True)
+            raise BadInput(f"cannot record the change in {self.path}: {exc.strerror}") from None
+        self.changed = False
 
 
 # -- what is wired here, for `synapse status` ------------------------------------------

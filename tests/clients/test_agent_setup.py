@@ -415,3 +415,12 @@ def test_mcp_config_write_warns_that_the_shared_file_names_personal_paths(repo: 
     done = run_cli("mcp", "config", "claude", "--write", cwd=repo)
     assert done.returncode == 0
     assert "synapse setup claude --scope local" in done.stderr
+
+
+def test_an_unwritable_record_stops_setup_before_any_file_changes(
+    repo: Path, isolated_store: Path
+) -> None:
+    (isolated_store / "setup.json").mkdir()  # cannot be replaced by a file
+    done = setup(repo, "claude")
+    assert done.returncode == 2 and "cannot record" in done.stderr
+    assert folders(repo) == [] and not (repo / ".mcp.json").exists()
