@@ -264,8 +264,8 @@ def render_text(snapshot: Snapshot, budget: Budget, limit: int = LIMIT_BYTES) ->
 
 
 def render(snapshot: Snapshot, budget: Budget, fmt: str) -> str:
-    """Text, or for `claude` the JSON Claude Code's SessionStart hook reads; either
-    way at most LIMIT_BYTES bytes including the JSON escaping."""
+    """Text, or for `claude` (or `cursor`) the JSON that client's session start hook
+    reads; either way at most LIMIT_BYTES bytes including the JSON escaping."""
     if fmt not in ("claude", "cursor"):
         return render_text(snapshot, budget)
     limit = LIMIT_BYTES - 128
