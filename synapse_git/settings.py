@@ -13,6 +13,8 @@ from synapse_git.store.location import data_dir
 MAX_BODY_BYTES = 1024 * 1024
 MAX_SOURCE_BYTES = 4096
 SOURCE_ALLOWANCE = 240
+PROMPT_CHARS = 1_500
+PROMPT_CHARS_LIMITS = (200, 20_000)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class Config:
     default_budget: str = "balanced"
     budgets: dict[str, Budget] = field(default_factory=lambda: dict(BUDGETS))
     instructions: str | None = None
+    # The most characters `synapse hook prompt` adds to a prompt (docs/hooks.md).
+    prompt_chars: int = PROMPT_CHARS
 
     @property
     def db_path(self) -> Path:
@@ -84,7 +88,7 @@ LIMITS = {
     "response_chars": (4, 16 * MAX_BODY_BYTES),
     "page_bytes": (4, MAX_BODY_BYTES),
 }
-KEYS = ("budget", "budgets", "instructions")
+KEYS = ("budget", "budgets", "instructions", "prompt_chars")
 
 
 def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
@@ -119,4 +123,16 @@ def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
     instructions = doc.get("instructions")
     if instructions is not None and not isinstance(instructions, str):
         raise BadInput(f"{path}: instructions must be a string")
-    return replace(config, default_budget=default, budgets=budgets, instructions=instructions)
+    prompt_chars = doc.get("prompt_chars", PROMPT_CHARS)
+    low, high = PROMPT_CHARS_LIMITS
+    if not isinstance(prompt_chars, int) or isinstance(prompt_chars, bool):
+        raise BadInput(f"{path}: prompt_chars must be a whole number from {low} to {high}")
+    if not low <= prompt_chars <= high:
+        raise BadInput(f"{path}: prompt_chars = {prompt_chars}: use a number from {low} to {high}")
+    return replace(
+        config,
+        default_budget=default,
+        budgets=budgets,
+        instructions=instructions,
+        prompt_chars=prompt_chars,
+    )

@@ -16,6 +16,7 @@ from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.output import shown_streams, unwritable_output
 from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import app as mcp_app
+from synapse_git.cli.setup import setup as setup_command
 from synapse_git.cli.status import status as status_command
 from synapse_git.errors import StoreError, report
 from synapse_git.store.database import explain
@@ -45,6 +46,7 @@ hook_app.command("merge-file")(team.merge_file)
 app.add_typer(memory_app, name="memory")
 app.add_typer(project_app, name="project")
 app.add_typer(mcp_app, name="mcp")
+app.command("setup")(setup_command)
 app.command("status")(status_command)
 app.command("demo")(demo_command)
 app.add_typer(hook_app, name="hook")

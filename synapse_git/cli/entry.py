@@ -27,6 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = _mcp_options(args[1:])
         if options is not None:
             return _run_mcp(*options)
+    if args[:2] == ["hook", "prompt"] and not {"--help", "-h"} & set(args):
+        # Before every prompt an agent sends: its own module, which never fails the prompt.
+        from synapse_git.hooks import prompt_hook
+
+        return prompt_hook.main(args[2:])
     if len(args) >= 2 and args[0] == "hook" and not {"--help", "-h"} & set(args):
         from synapse_git.hooks import hook_commands
 

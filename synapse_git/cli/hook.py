@@ -65,13 +65,28 @@ def uninstall(hooks: str = HOOKS_OPTION, folder: Path = FOLDER_OPTION) -> None:
 @app.command("session")
 def session(
     budget: str = typer.Option(None, "--budget", help="lean, balanced or full."),
-    fmt: str = typer.Option("text", "--format", help="text, or claude for Claude Code's JSON."),
+    fmt: str = typer.Option(
+        "text", "--format", help="text, or claude or cursor for that client's JSON."
+    ),
     folder: Path = FOLDER_OPTION,
 ) -> None:
     """Print what an agent session starting here should know (at most 8 KiB)."""
-    if fmt not in ("text", "claude"):
-        raise BadInput(f"unknown format {fmt!r}: choose text or claude")
+    if fmt not in ("text", "claude", "cursor"):
+        raise BadInput(f"unknown format {fmt!r}: choose text, claude or cursor")
     raise typer.Exit(hook_commands.session(folder, budget, fmt))
+
+
+@app.command("prompt")
+def prompt(
+    fmt: str = typer.Option(
+        "claude", "--format", help="claude or codex (their UserPromptSubmit JSON), or text."
+    ),
+) -> None:
+    """Read a client's UserPromptSubmit hook JSON on stdin and print the memories that
+    answer the prompt (nothing when none answers well); never fails the prompt."""
+    from synapse_git.hooks import prompt_hook
+
+    raise typer.Exit(prompt_hook.main(["--format", fmt]))
 
 
 @app.command("post-checkout")

@@ -8,7 +8,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 import typer
 
@@ -16,6 +16,10 @@ from synapse_git.cli.output import JSON_OPTION, emit, service, write_bytes
 from synapse_git.errors import BadInput
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 from synapse_git.textrules import counted
+
+if TYPE_CHECKING:
+    from synapse_git.service import Synapse
+    from synapse_git.store.transfer import ImportReport
 
 # Bytes: a file this large shows a progress bar.
 PROGRESS_FROM = 256 * 1024
@@ -69,8 +73,24 @@ def export(
 def import_(
     source: Path = typer.Argument(..., help="A JSON Lines file, or - for standard input."),
     as_json: bool = JSON_OPTION,
+    kind: str = typer.Option(
+        "jsonl",
+        "--from",
+        help="jsonl, or claude-md, agents-md or markdown: each bullet point of a Markdown"
+        " memory file becomes a memory of the file's project, sourced FILE:LINE.",
+    ),
 ) -> None:
-    """Import memories from JSON Lines; one bad line stops it and nothing is imported."""
+    """Import memories from JSON Lines (or a CLAUDE.md / AGENTS.md file's bullet points);
+    one bad line stops it and nothing is imported."""
+    if kind != "jsonl":
+        from synapse_git.clients.memory_files import KINDS
+
+        if kind not in KINDS:
+            raise BadInput(f"unknown --from {kind!r}: choose one of {', '.join(KINDS)}")
+        svc = service()
+        folder = source.parent if source.parent != Path("") else Path(".")
+        _imported(svc, svc.import_memory_file(source, svc.scope(folder)), 0, as_json)
+        return
     try:
         handle = sys.stdin.buffer if str(source) == "-" else source.open("rb")
     except OSError as exc:
@@ -79,6 +99,10 @@ def import_(
     with handle:
         reader = _Lines(handle)
         report = svc.import_lines(reader, _progress(reader, _size(handle), sys.stderr))
+    _imported(svc, report, reader.done, as_json)
+
+
+def _imported(svc: Synapse, report: ImportReport, done: int, as_json: bool) -> None:
     if as_json:
         emit(vars(report))
     else:
@@ -89,7 +113,7 @@ def import_(
         from synapse_git.cli.semantic import run_embed
 
         # The import is committed; its vectors follow, resumable by `memory embed`.
-        embedded = run_embed(svc, show=not as_json and reader.done > PROGRESS_FROM)
+        embedded = run_embed(svc, show=not as_json and done > PROGRESS_FROM)
         if embedded.notice is not None:
             typer.echo(f"synapse: semantic recall {embedded.notice}", err=True)
 

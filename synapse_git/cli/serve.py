@@ -58,3 +58,11 @@ def config(
         typer.echo(text, nl=False)
     else:
         typer.echo(f"{written.done}  {written.path}")
+        if written.done != "unchanged":
+            # The repository's client file is the one a team commits.
+            typer.echo(
+                f"synapse: note: {written.path.name} now names this machine's paths;"
+                f" if the file is shared, `synapse setup {client} --scope"
+                f" {'local' if client == 'claude' else 'user'}` keeps them in your own files",
+                err=True,
+            )

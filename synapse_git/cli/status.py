@@ -62,6 +62,11 @@ def lines(found: Status) -> list[str]:
         else:
             verdict = f"opens ANOTHER store: {client['store']}"
         out.append(f"mcp       {client['file']}: {verdict}")
+    for wired in data["agents"]:
+        what = ", ".join(wired["wired"])
+        out.append(f"agent     {wired['client']} ({wired['scope']}): {what} in {wired['file']}")
+    if not data["agents"]:
+        out.append("agent     none wired here: `synapse setup claude|codex|cursor`")
     if found.semantic is not None:
         out.append(f"semantic  {found.semantic.line()}")
     return out

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git.clients import mcp_config
+from synapse_git.clients import setup as client_setup
 from synapse_git.errors import SynapseError
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope
@@ -39,6 +40,7 @@ class Status:
     hooks: dict[str, str] = field(default_factory=dict)
     clients: list[mcp_config.Found] = field(default_factory=list)
     semantic: SemanticStatus | None = None
+    agents: list[client_setup.Wired] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ class Status:
             },
             "mcp_clients": [found.as_json(self.store.parent) for found in self.clients],
             "semantic": None if self.semantic is None else self.semantic.as_json(),
+            "agents": [wired.as_json() for wired in self.agents],
         }
 
 
@@ -113,4 +116,5 @@ def gather(config: Config, scope: Scope) -> Status:
         hooks=hooks,
         clients=mcp_config.found_here(scope.checkout or scope.folder),
         semantic=semantic,
+        agents=client_setup.wired_here(scope.checkout or scope.folder),
     )

@@ -306,8 +306,8 @@ def session(folder: Path | None = None, budget: str | None = None, fmt: str = "t
 
     cfg = settings.load()
     chosen = cfg.budget(budget)
-    if fmt not in ("text", "claude"):
-        raise BadInput(f"unknown format {fmt!r}: choose text or claude")
+    if fmt not in ("text", "claude", "cursor"):
+        raise BadInput(f"unknown format {fmt!r}: choose text, claude or cursor")
     try:
         snapshot = _current_snapshot(cfg, folder)
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synapse_git.clients import mcp_config
+from synapse_git.clients import setup as client_setup
 from synapse_git.clients import status as client_status
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import git_command, project_move, project_scope
@@ -133,6 +134,17 @@ class Upkeep(StoreAccess):
                 merging.after_bulk_write(conn, report.imported)
             return report
 
+    def import_memory_file(self, path: Path, scope: Scope) -> transfer.ImportReport:
+        """Each bullet point of a Markdown memory file (CLAUDE.md, AGENTS.md) as a memory
+        of `scope`'s project (global outside git), sourced FILE:LINE."""
+        from synapse_git.clients import memory_files
+
+        where = Path(os.path.abspath(path))
+        label = str(path)
+        if scope.checkout is not None and where.is_relative_to(scope.checkout):
+            label = str(where.relative_to(scope.checkout))
+        return self.import_lines(memory_files.as_lines(path, label, scope.project))
+
     def forget_import(self, batch: int) -> batches.Undone:
         """Forget every memory one import stored (`memory forget --import BATCH`)."""
         if not self._exists():
@@ -184,6 +196,29 @@ class Upkeep(StoreAccess):
         if not write:
             return text, None
         return text, mcp_config.write(kind, entry, scope.checkout or scope.folder)
+
+    def setup_client(
+        self,
+        client: str,
+        scope: Scope,
+        where: str = "project",
+        *,
+        dry_run: bool = False,
+        uninstall: bool = False,
+    ) -> client_setup.Outcome:
+        """Wire client `client`'s MCP server and hooks for this project in scope `where`
+        (project, local or user), or with `uninstall` take them out again."""
+        from synapse_git.store.location import data_dir_origin
+
+        return client_setup.run(
+            client,
+            where,
+            scope.checkout or scope.folder,
+            self.config.data_dir,
+            dry_run=dry_run,
+            uninstall=uninstall,
+            chosen_by=data_dir_origin(),
+        )
 
     def backup(
         self, target: str | os.PathLike[str], *, force: bool = False

@@ -313,15 +313,18 @@ def render_text(snapshot: Snapshot, budget: Budget, limit: int = LIMIT_BYTES) ->
 
 
 def render(snapshot: Snapshot, budget: Budget, fmt: str) -> str:
-    """Text, or for `claude` the JSON Claude Code's SessionStart hook reads; either
-    way at most LIMIT_BYTES bytes including the JSON escaping."""
-    if fmt != "claude":
+    """Text, or for `claude` (or `cursor`) the JSON that client's session start hook
+    reads; either way at most LIMIT_BYTES bytes including the JSON escaping."""
+    if fmt not in ("claude", "cursor"):
         return render_text(snapshot, budget)
     limit = LIMIT_BYTES - 128
     while True:
         context = render_text(snapshot, budget, limit)
         out = json_text(
-            {
+            # Cursor's sessionStart hook reads `additional_context` at the top level.
+            {"additional_context": context}
+            if fmt == "cursor"
+            else {
                 "hookSpecificOutput": {
                     "hookEventName": "SessionStart",
                     "additionalContext": context,
