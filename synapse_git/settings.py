@@ -33,11 +33,25 @@ BUDGET_NAMES = tuple(BUDGETS)
 
 
 @dataclass(frozen=True)
+class DriftSettings:
+    """When a file a memory names has changed a lot since the memory was written
+    (docs/drift.md, changed): commits touching it, or lines added and removed by
+    them; 0 turns that measure off."""
+
+    changed_commits: int = 10
+    changed_lines: int = 300
+
+
+DRIFT_LIMITS = {"changed_commits": (0, 1_000_000), "changed_lines": (0, 1_000_000_000)}
+
+
+@dataclass(frozen=True)
 class Config:
     data_dir: Path
     default_budget: str = "balanced"
     budgets: dict[str, Budget] = field(default_factory=lambda: dict(BUDGETS))
     instructions: str | None = None
+    drift: DriftSettings = field(default_factory=lambda: DriftSettings())
 
     @property
     def db_path(self) -> Path:
@@ -84,7 +98,7 @@ LIMITS = {
     "response_chars": (4, 16 * MAX_BODY_BYTES),
     "page_bytes": (4, MAX_BODY_BYTES),
 }
-KEYS = ("budget", "budgets", "instructions")
+KEYS = ("budget", "budgets", "instructions", "drift")
 
 
 def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
@@ -105,13 +119,7 @@ def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
                     f"{path}: budgets.{name}.{key} is not a budget key: "
                     f"use one of {', '.join(LIMITS)}"
                 )
-            low, high = LIMITS[key]
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-                raise BadInput(
-                    f"{path}: budgets.{name}.{key} = {shown}: "
-                    f"use a whole number from {low} to {high}"
-                )
+            _whole(path, f"budgets.{name}.{key}", value, LIMITS[key])
         budgets[name] = replace(budgets[name], **overrides)
     default = doc.get("budget", config.default_budget)
     if not isinstance(default, str) or default not in budgets:
@@ -119,4 +127,26 @@ def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
     instructions = doc.get("instructions")
     if instructions is not None and not isinstance(instructions, str):
         raise BadInput(f"{path}: instructions must be a string")
-    return replace(config, default_budget=default, budgets=budgets, instructions=instructions)
+    drift = _drift(config.drift, doc.get("drift", {}), path)
+    return replace(
+        config, default_budget=default, budgets=budgets, instructions=instructions, drift=drift
+    )
+
+
+def _whole(path: Path, name: str, value: object, limits: tuple[int, int]) -> None:
+    low, high = limits
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise BadInput(f"{path}: {name} = {shown}: use a whole number from {low} to {high}")
+
+
+def _drift(settings: DriftSettings, table: object, path: Path) -> DriftSettings:
+    if not isinstance(table, dict):
+        raise BadInput(f"{path}: drift must be a [drift] table")
+    for key, value in table.items():
+        if key not in DRIFT_LIMITS:
+            raise BadInput(
+                f"{path}: drift.{key} is not a drift key: use one of {', '.join(DRIFT_LIMITS)}"
+            )
+        _whole(path, f"drift.{key}", value, DRIFT_LIMITS[key])
+    return replace(settings, **table)

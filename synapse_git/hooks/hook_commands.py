@@ -153,20 +153,36 @@ def _find_paths(text: str) -> list[str]:
 
 
 def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
-    """Drift that was there before this commit: a warning, from the last refresh.
+    """Drift that was there before this commit: a warning, from the last refresh,
+    counting only what is still true now.
 
-    The refresh may be old: a memory it found stale counts only while one of its
-    paths is still missing now (a stat each), and pairs are dated by the refresh.
+    The refresh may be old: a memory it found stale counts only while it is
+    still live and one of its paths is still missing now (a stat each); a
+    conflicting or duplicate pair counts only while neither memory was
+    forgotten, superseded or edited since (settled, or to be judged again).
     """
     snapshot = snapshot_file.read_raw(where, checkout)
     if snapshot is None:
         return
+    stale_keys = [key for key in snapshot.get("stale", {}) if int(key) not in ids]
+    pair_maps = [snapshot.get("older", {}), snapshot.get("repeated", {})]
+    named = {int(key) for key in stale_keys}
+    named.update(int(key) for pairs in pair_maps for key in pairs)
+    named.update(int(value) for pairs in pair_maps for value in pairs.values())
+    if not named:
+        return
+    unsettled = _unsettled(where, named, str(snapshot.get("store_version", "")))
     stale = [
         key
-        for key, paths in snapshot.get("stale", {}).items()
-        if int(key) not in ids and _still_missing(checkout, paths)
+        for key in stale_keys
+        if int(key) in unsettled and _still_missing(checkout, snapshot["stale"][key])
     ]
-    pairs = len(snapshot.get("older", {})) + len(snapshot.get("repeated", {}))
+    pairs = sum(
+        1
+        for mapping in pair_maps
+        for key, newer in mapping.items()
+        if int(key) in unsettled and int(newer) in unsettled
+    )
     parts = []
     if stale:
         noun = "memory names" if len(stale) == 1 else "memories name"
@@ -174,12 +190,41 @@ def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
     if pairs:
         when = snapshot_file.written_at(where, checkout)
         noun = "memory" if pairs == 1 else "memories"
-        parts.append(f"{pairs} conflicting or duplicate {noun} at the last refresh ({when})")
+        parts.append(
+            f"{pairs} conflicting or duplicate {noun} found at the last refresh ({when}) "
+            "and not settled since"
+        )
     if parts:
         _say(
             f"synapse: warning: {'; '.join(parts)} "
             "(not blocking; `synapse memory drift` lists them)"
         )
+
+
+def _unsettled(where: Path, ids: set[int], version: str) -> set[int]:
+    """Those of `ids` still live and unchanged since the store was at `version`
+    (a memory's every change adds a history row past the version's last one)."""
+    from contextlib import closing
+
+    from synapse_git.store import readonly
+
+    conn = readonly.open_readonly(where / "memory.db")
+    if conn is None:
+        return set()
+    with closing(conn):
+        if readonly.store_version(conn) == version:
+            return ids
+        try:
+            last_change = int(version.rsplit(":", 1)[1])
+        except (IndexError, ValueError):
+            last_change = -1  # an unreadable version: every change counts as new
+        marks = ", ".join("?" for _ in ids)
+        rows = conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({marks}) AND state = 'live' AND NOT EXISTS "
+            "(SELECT 1 FROM history WHERE history.memory_id = memories.id AND history.id > ?)",
+            [*sorted(ids), last_change],
+        )
+        return {int(row[0]) for row in rows}
 
 
 def _still_missing(checkout: str, paths: object) -> bool:
@@ -222,10 +267,16 @@ def _report_broken(items: Sequence[Broken], *, blocking: bool) -> None:
 
 
 def post_checkout(
-    old: str | None, new: str | None, flag: str | None, folder: Path | None = None
+    old: str | None,
+    new: str | None,
+    flag: str | None,
+    folder: Path | None = None,
+    *,
+    rewrite: bool = False,
 ) -> int:
-    """After a branch switch (flag 1): re-check drift, print one screen, write the
-    session snapshot. A file checkout (flag 0) does nothing visible."""
+    """After a branch switch (flag 1), a merge or a rewrite (`rewrite`): re-check
+    the memories naming a path that changed, print one screen, write the session
+    snapshot. A file checkout (flag 0) does nothing visible."""
     # What changed is measured against this checkout's last snapshot, which also
     # covers switches made while the hook was not installed, not against OLD.
     del old, new
@@ -233,6 +284,9 @@ def post_checkout(
         if flag != "1":
             return PASS
         found = git_command.locate(folder)
+        if not rewrite and found is not None and git_command.state(found.git_dir) == "rebase":
+            # A rebase checks out its base first; post-rewrite refreshes once it is done.
+            return PASS
         team = found is not None and (found.toplevel / TEAM_FILE).is_file()
         if not team and not data_dir().joinpath("memory.db").is_file():
             return PASS
@@ -257,13 +311,49 @@ def post_checkout(
         return _internal("the session refresh", exc)
 
 
+def post_rewrite(command: str | None, folder: Path | None = None) -> int:
+    """After `git commit --amend` or `git rebase`: the refresh, for the rewritten commits.
+    An amend says something only when a memory became stale or fine again."""
+    if command == "amend":
+        return _quiet_refresh(folder)
+    return post_checkout(None, None, "1", folder, rewrite=True)
+
+
+def _quiet_refresh(folder: Path | None) -> int:
+    try:
+        if not data_dir().joinpath("memory.db").is_file():
+            return PASS
+        from synapse_git.service import Synapse
+
+        svc = Synapse()
+        refresh = svc.refresh_checkout(svc.scope(folder))
+        if refresh is not None and (refresh.became_stale or refresh.fine_again):
+            for line in _refresh_lines(refresh)[:SCREEN_LINES]:
+                _say(line)
+        return PASS
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        return _internal("the session refresh", exc)
+
+
 def _refresh_lines(refresh: Refresh) -> list[str]:
     snap = refresh.snapshot
     where = f" at {snap.head[:12]}" if snap.head else ""
     from synapse_git.textrules import counted
 
-    checked = counted(snap.visible, "memory", "memories")
-    lines = [f"synapse: checked {checked} for this checkout{where}"]
+    again = refresh.rechecked
+    if again is None:
+        checked = counted(snap.visible, "memory", "memories")
+        lines = [f"synapse: checked {checked} for this checkout{where}"]
+    else:
+        differ = counted(again.paths, "path", "paths")
+        shown = ", ".join(map(str, again.ids[:12])) + (" …" if len(again.ids) > 12 else "")
+        lines = [
+            f"synapse: re-checked {len(again.ids)} of {snap.visible} memories for this "
+            f"checkout{where}: those naming one of {differ} changed since {again.since[:12]}"
+            + (f" ({shown})" if again.ids else "")
+        ]
     if refresh.became_stale:
         verb = "stale" if refresh.first else "became stale"
         lines.append(f"  {verb} ({len(refresh.became_stale)}):")
@@ -275,8 +365,11 @@ def _refresh_lines(refresh: Refresh) -> list[str]:
         for key, title in sorted(refresh.fine_again.items(), key=lambda kv: int(kv[0]))[:8]:
             lines.append(f"    [{key}] {title}")
     left = len(snap.stale) + len(snap.older) + len(snap.repeated)
+    told = f"  {len(snap.entries)} to tell a session"
+    if snap.changed:
+        told += f" ({len(snap.changed)} naming a file changed a lot since)"
     lines.append(
-        f"  {len(snap.entries)} to tell a session; left out {left}: {len(snap.stale)} stale, "
+        f"{told}; left out {left}: {len(snap.stale)} stale, "
         f"{len(snap.older)} conflicting, {len(snap.repeated)} duplicate"
     )
     return lines
@@ -337,15 +430,16 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
 # -- `synapse hook session|post-checkout|post-merge` without loading the CLI -----------
 
 
-FAST = ("session", "post-checkout", "post-merge")
+FAST = ("session", "post-checkout", "post-merge", "post-rewrite")
 
 
 _VALUED = {
     "session": {"-C": "folder", "--folder": "folder", "--budget": "budget", "--format": "fmt"},
     "post-checkout": {"-C": "folder", "--folder": "folder"},
     "post-merge": {"-C": "folder", "--folder": "folder"},
+    "post-rewrite": {"-C": "folder", "--folder": "folder"},
 }
-_POSITIONALS = {"session": 0, "post-checkout": 3, "post-merge": 1}
+_POSITIONALS = {"session": 0, "post-checkout": 3, "post-merge": 1, "post-rewrite": 1}
 
 
 def _parse(name: str, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
@@ -387,6 +481,8 @@ def fast_main(argv: Sequence[str]) -> int:
         return exc.exit_code
     if name == "post-merge":
         return post_checkout(None, None, "1", folder)
+    if name == "post-rewrite":
+        return post_rewrite(positionals[0] if positionals else None, folder)
     old, new, flag = [*positionals, None, None, None][:3]
     return post_checkout(old, new, flag if flag is not None else checkout_flag(), folder)
 

@@ -1,0 +1,112 @@
+"""Bringing a checkout's session snapshot up to date at a new HEAD (docs/hooks.md).
+
+The store's memories being unchanged since the last snapshot (same store
+version), only what git changed can change a path finding: the memories that
+name a path differing between the snapshot's commit and the new HEAD (one
+tree diff, `git diff --name-only`) are checked again, and every other finding
+is carried over. Conflicts and duplicates depend on the memories alone, so
+they carry over whole. When the store changed, or the snapshot's commit is
+gone (rewritten and collected), everything is checked as before.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from synapse_git.drift import findings as drift_findings
+from synapse_git.drift.path_findings import stale
+from synapse_git.drift.paths import find_paths
+from synapse_git.git import git_command
+from synapse_git.git.project_scope import Scope
+from synapse_git.session import snapshots
+from synapse_git.session.snapshots import Rechecked, Snapshot
+from synapse_git.settings import DriftSettings
+from synapse_git.store.memories import Memory
+
+_COMMIT = re.compile(r"^[0-9a-f]{40,64}$")
+
+
+def named_paths(rows: Sequence[Memory], project: str | None) -> dict[str, list[str]]:
+    """Each project memory's named paths (those naming none are left out)."""
+    named: dict[str, list[str]] = {}
+    for row in rows:
+        if project is not None and row.project == project:
+            paths = find_paths(row.body)
+            if paths:
+                named[str(row.id)] = paths
+    return named
+
+
+def incremental(
+    conn: sqlite3.Connection,
+    scope: Scope,
+    before: Snapshot | None,
+    *,
+    head: str | None,
+    version: str,
+    limits: DriftSettings,
+) -> tuple[Snapshot, Rechecked] | None:
+    """`before` brought to `head` by re-checking only the memories naming a changed
+    path; None when that cannot be done and a whole check is needed."""
+    if (
+        before is None
+        or before.named is None
+        or before.store_version != version
+        or scope.checkout is None
+        or before.head is None
+        or head is None
+        or not _COMMIT.match(before.head)
+        or not _COMMIT.match(head)
+    ):
+        return None
+    changed = git_command.changed_between(scope.checkout, before.head, head)
+    if changed is None:
+        return None
+    ids = snapshots.affected(before.named, changed, str(scope.checkout))
+    rows = snapshots.visible_rows(conn, scope.projects)
+    found: list[dict[str, Any]] = []
+    if ids:
+        memories = _memories(conn, ids)
+        kinds = {"stale", "unverified"}
+        path_found = stale(memories, scope, kinds)
+        path_found += drift_findings.changed_files(memories, scope, limits)
+        found = [finding.as_json() for finding in path_found]
+    snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
+    return snapshot, Rechecked(tuple(ids), len(changed), before.head)
+
+
+def _memories(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
+    from synapse_git.store.memories import COLUMNS
+
+    marks = ", ".join("?" for _ in ids)
+    rows = conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live' ORDER BY id",
+        list(ids),
+    )
+    return [Memory(*row) for row in rows]
+
+
+def whole(
+    conn: sqlite3.Connection,
+    scope: Scope,
+    *,
+    key: str,
+    head: str | None,
+    version: str,
+    drift: Callable[[], Sequence[dict[str, Any]]],
+) -> Snapshot:
+    """Every memory checked: the snapshot as a session starting here is told it."""
+    rows = snapshots.visible_rows(conn, scope.projects)
+    named = named_paths(drift_findings.visible_live(conn, scope), scope.project)
+    return snapshots.build(
+        checkout=key,
+        project=scope.project,
+        head=head,
+        store_version=version,
+        rows=rows,
+        findings=drift(),
+        named=named,
+    )
