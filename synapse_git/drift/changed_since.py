@@ -16,13 +16,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.short_forms import Tree, from_root, named_among
 from synapse_git.git import git_command
 from synapse_git.settings import DriftSettings
 from synapse_git.store.memories import Memory
+
+if TYPE_CHECKING:
+    from synapse_git.git.project_scope import Scope
 
 # git refuses a command line past a few MB; this many paths stays far below it.
 PATHS_PER_CALL = 500
@@ -122,6 +125,23 @@ def changed(
             if hit:
                 findings.append(_finding(memory, anchor, hit))
     return sorted(findings, key=lambda f: f.ids)
+
+
+def in_scope(rows: Sequence[Memory], scope: Scope, limits: DriftSettings) -> list[Finding]:
+    """`changed` findings about `rows` for the checkout `scope` stands in."""
+    from synapse_git.drift.paths import find_paths
+
+    root = scope.checkout
+    if root is None:
+        return []
+    return changed(
+        rows,
+        scope.project,
+        root,
+        limits,
+        find_paths=find_paths,
+        tracked=lambda: git_command.tracked_files(root),
+    )
 
 
 def _finding(memory: Memory, anchor: str, hit: list[tuple[str, Churn]]) -> Finding:

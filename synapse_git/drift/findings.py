@@ -137,21 +137,9 @@ def changed_files(
     rows: Sequence[Memory], scope: Scope, limits: DriftSettings | None
 ) -> list[Finding]:
     """`changed` findings about `rows` (docs/drift.md, changed)."""
-    from synapse_git.drift import changed_since
-    from synapse_git.drift.paths import find_paths
-    from synapse_git.git import git_command
+    from synapse_git.drift.changed_since import in_scope
 
-    root = scope.checkout
-    if root is None:
-        return []
-    return changed_since.changed(
-        rows,
-        scope.project,
-        root,
-        limits or DriftSettings(),
-        find_paths=find_paths,
-        tracked=lambda: git_command.tracked_files(root),
-    )
+    return in_scope(rows, scope, limits or DriftSettings())
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:

@@ -24,6 +24,7 @@ from synapse_git.store.location import data_dir
 
 if TYPE_CHECKING:
     from synapse_git.drift.commit_check import Broken
+    from synapse_git.git.project_scope import Scope
     from synapse_git.session.snapshots import Refresh, Snapshot
     from synapse_git.settings import Config
 
@@ -290,6 +291,11 @@ def post_checkout(
         team = found is not None and (found.toplevel / TEAM_FILE).is_file()
         if not team and not data_dir().joinpath("memory.db").is_file():
             return PASS
+        quick = None if team or found is None else _moved_snapshot(found)
+        if quick is not None:
+            for line in _refresh_lines(quick)[:SCREEN_LINES]:
+                _say(line)
+            return PASS
         from synapse_git.service import Synapse
 
         svc = Synapse()
@@ -311,6 +317,46 @@ def post_checkout(
         return _internal("the session refresh", exc)
 
 
+def _moved_snapshot(found: git_command.Worktree) -> Refresh | None:
+    """The checkout's snapshot brought to HEAD without the service (whose import,
+    pygit2's included, costs more than the whole refresh): only memories naming
+    a changed path are checked, and pygit2 loads only when there are some. None
+    when a whole check is needed (no snapshot, the store changed since)."""
+    from contextlib import closing
+
+    from synapse_git import settings
+    from synapse_git.session import refresh, snapshots
+    from synapse_git.store import readonly
+
+    cfg = settings.load()
+    conn = readonly.open_readonly(cfg.db_path)
+    if conn is None:
+        return None
+    key = str(found.toplevel)
+    before = snapshots.read_snapshot(cfg.data_dir, key)
+
+    def scope() -> Scope:
+        from synapse_git.git import project_scope
+
+        return project_scope.resolve(found.toplevel)
+
+    with closing(conn):
+        moved = refresh.incremental(
+            conn,
+            before,
+            checkout=found.toplevel,
+            head=found.head,
+            version=readonly.store_version(conn),
+            limits=cfg.drift,
+            scope=scope,
+        )
+    if moved is None:
+        return None
+    snapshot, rechecked = moved
+    snapshots.write_snapshot(cfg.data_dir, snapshot)
+    return snapshots.compare(before, snapshot, rechecked)
+
+
 def post_rewrite(command: str | None, folder: Path | None = None) -> int:
     """After `git commit --amend` or `git rebase`: the refresh, for the rewritten commits.
     An amend says something only when a memory became stale or fine again."""
@@ -323,10 +369,13 @@ def _quiet_refresh(folder: Path | None) -> int:
     try:
         if not data_dir().joinpath("memory.db").is_file():
             return PASS
-        from synapse_git.service import Synapse
+        found = git_command.locate(folder)
+        refresh = None if found is None else _moved_snapshot(found)
+        if refresh is None:
+            from synapse_git.service import Synapse
 
-        svc = Synapse()
-        refresh = svc.refresh_checkout(svc.scope(folder))
+            svc = Synapse()
+            refresh = svc.refresh_checkout(svc.scope(folder))
         if refresh is not None and (refresh.became_stale or refresh.fine_again):
             for line in _refresh_lines(refresh)[:SCREEN_LINES]:
                 _say(line)
@@ -421,6 +470,10 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
     found = snapshots.read_snapshot(cfg.data_dir, key)
     if found is not None and found.current(head, version):
         return found
+    if where is not None:
+        moved = _moved_snapshot(where)
+        if moved is not None:
+            return moved.snapshot
     from synapse_git.service import Synapse
 
     svc = Synapse(cfg)

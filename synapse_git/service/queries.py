@@ -210,7 +210,13 @@ class Queries(StoreAccess):
         with self.connection() as conn:
             version = readonly.store_version(conn)
             moved = refresh.incremental(
-                conn, scope, before, head=head, version=version, limits=self.config.drift
+                conn,
+                before,
+                checkout=scope.checkout,
+                head=head,
+                version=version,
+                limits=self.config.drift,
+                scope=lambda: scope,
             )
             if moved is None:
                 snapshot = refresh.whole(

@@ -14,23 +14,28 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from synapse_git.drift import findings as drift_findings
-from synapse_git.drift.path_findings import stale
-from synapse_git.drift.paths import find_paths
 from synapse_git.git import git_command
-from synapse_git.git.project_scope import Scope
 from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Rechecked, Snapshot
 from synapse_git.settings import DriftSettings
-from synapse_git.store.memories import Memory
+
+if TYPE_CHECKING:
+    from synapse_git.git.project_scope import Scope
+    from synapse_git.store.memories import Memory
+
+# The drift machinery (and pygit2 with it) is imported only when some memory
+# names a changed path: a checkout touching none costs a tree diff and a write.
 
 _COMMIT = re.compile(r"^[0-9a-f]{40,64}$")
 
 
 def named_paths(rows: Sequence[Memory], project: str | None) -> dict[str, list[str]]:
     """Each project memory's named paths (those naming none are left out)."""
+    from synapse_git.drift.paths import find_paths
+
     named: dict[str, list[str]] = {}
     for row in rows:
         if project is not None and row.project == project:
@@ -42,44 +47,65 @@ def named_paths(rows: Sequence[Memory], project: str | None) -> dict[str, list[s
 
 def incremental(
     conn: sqlite3.Connection,
-    scope: Scope,
     before: Snapshot | None,
     *,
+    checkout: Path | None,
     head: str | None,
     version: str,
     limits: DriftSettings,
+    scope: Callable[[], Scope],
 ) -> tuple[Snapshot, Rechecked] | None:
     """`before` brought to `head` by re-checking only the memories naming a changed
-    path; None when that cannot be done and a whole check is needed."""
+    path (`scope` is asked for only then); None when that cannot be done and a
+    whole check is needed."""
     if (
         before is None
         or before.named is None
         or before.store_version != version
-        or scope.checkout is None
+        or checkout is None
         or before.head is None
         or head is None
         or not _COMMIT.match(before.head)
         or not _COMMIT.match(head)
     ):
         return None
-    changed = git_command.changed_between(scope.checkout, before.head, head)
+    changed = git_command.changed_between(checkout, before.head, head)
     if changed is None:
         return None
-    ids = snapshots.affected(before.named, changed, str(scope.checkout))
-    rows = snapshots.visible_rows(conn, scope.projects)
+    ids = snapshots.affected(before.named, changed, str(checkout))
+    projects = () if before.project is None else (before.project,)
+    rows = snapshots.visible_rows(conn, projects)
     found: list[dict[str, Any]] = []
     if ids:
+        from synapse_git.drift.changed_since import in_scope
+        from synapse_git.drift.path_findings import stale
+
+        where = scope()
         memories = _memories(conn, ids)
         kinds = {"stale", "unverified"}
-        path_found = stale(memories, scope, kinds)
-        path_found += drift_findings.changed_files(memories, scope, limits)
+        path_found = stale(memories, where, kinds, checkout=_without_renames(where))
+        path_found += in_scope(memories, where, limits)
         found = [finding.as_json() for finding in path_found]
     snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
     return snapshot, Rechecked(tuple(ids), len(changed), before.head)
 
 
+def _without_renames(scope: Scope) -> Any:
+    """The checkout's paths, asked only whether each is there: a snapshot records
+    which paths are gone, not where they went (`memory drift` says that), so a
+    refresh skips rename detection and the history searches it would start."""
+    from synapse_git.drift.staleness import CheckoutPaths  # pygit2: only when needed
+
+    class Presence(CheckoutPaths):
+        def follow(self, path: str, commit_id: str | None) -> tuple[str | None, str | None]:
+            del path, commit_id
+            return None, None
+
+    return Presence(scope)
+
+
 def _memories(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
-    from synapse_git.store.memories import COLUMNS
+    from synapse_git.store.memories import COLUMNS, Memory
 
     marks = ", ".join("?" for _ in ids)
     rows = conn.execute(
@@ -99,8 +125,10 @@ def whole(
     drift: Callable[[], Sequence[dict[str, Any]]],
 ) -> Snapshot:
     """Every memory checked: the snapshot as a session starting here is told it."""
+    from synapse_git.drift.findings import visible_live
+
     rows = snapshots.visible_rows(conn, scope.projects)
-    named = named_paths(drift_findings.visible_live(conn, scope), scope.project)
+    named = named_paths(visible_live(conn, scope), scope.project)
     return snapshots.build(
         checkout=key,
         project=scope.project,
