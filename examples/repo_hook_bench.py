@@ -13,7 +13,9 @@ with `-c core.hooksPath=/dev/null` alternating (so load drift hits both):
 - `git commit` of a one-file change;
 - `git checkout` of TAG from the default branch and back (both directions);
 - `git rebase` of 20 commits (a branch from 60 commits back, each commit
-  changing one file a memory names) onto the default branch.
+  changing one file a memory names) onto the default branch;
+- the tree diff a refresh needs (TAG against the default branch), as
+  `git diff --name-only` and through pygit2.
 
 `--code DIR` runs another checkout of Synapse's code (PYTHONPATH=DIR) with
 this installation's commands: the figures before and after a change. Prints
@@ -124,6 +126,56 @@ def seed(root: Path, env: dict[str, str], count: int, data: Path) -> list[str]:
     return chosen
 
 
+PYGIT2_DIFF = """
+import sys, time
+start = time.process_time()
+import pygit2
+loaded = time.process_time()
+repo = pygit2.Repository(sys.argv[1])
+old, new = (repo.revparse_single(name).peel(pygit2.Tree) for name in sys.argv[2:4])
+names = [delta.new_file.path for delta in old.diff_to_tree(new).deltas]
+done = time.process_time()
+print(len(names), round((loaded - start) * 1000, 1), round((done - loaded) * 1000, 1))
+"""
+
+
+def tree_diff(root: Path, env: dict[str, str], tag: str, branch: str, rounds: int) -> object:
+    """The paths differing between TAG and the branch: `git diff --name-only` as a
+    process, against pygit2 in a Python process (its import counted apart)."""
+    by_git: list[tuple[float, float]] = []
+    by_pygit2: list[tuple[float, float, float, float]] = []
+    load = os.getloadavg()[0]
+    paths = 0
+    for _ in range(rounds):
+        wall, cpu, out = run(
+            ["git", "diff", "--name-only", "-z", "--no-renames", tag, branch], root, env
+        )
+        by_git.append((wall, cpu))
+        paths = out.count("\0")
+        wall, cpu, out = run([sys.executable, "-c", PYGIT2_DIFF, str(root), tag, branch], root, env)
+        _, imported, diffed = out.split()
+        by_pygit2.append((wall, cpu, float(imported), float(diffed)))
+
+    def med(values: list[float]) -> float:
+        return round(statistics.median(values), 1)
+
+    return {
+        "paths": paths,
+        "git_diff_process": {
+            "ms": med([w for w, _ in by_git]),
+            "cpu_ms": med([c for _, c in by_git]),
+        },
+        "pygit2_process": {
+            "ms": med([s[0] for s in by_pygit2]),
+            "cpu_ms": med([s[1] for s in by_pygit2]),
+            "import_cpu_ms": med([s[2] for s in by_pygit2]),
+            "diff_cpu_ms": med([s[3] for s in by_pygit2]),
+        },
+        "load_1min_before": round(load, 2),
+        "load_1min_after": round(os.getloadavg()[0], 2),
+    }
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("clone", type=Path)
@@ -205,6 +257,7 @@ def main(argv: list[str]) -> int:
             if i:
                 rebases.add(hooked, sample)
         result["rebase_20_commits"] = rebases.result()
+        result["tree_diff_far_tag"] = tree_diff(root, env, args.tag, main_branch, rounds)
         print(json.dumps(result, indent=2))
         return 0
     finally:

@@ -11,6 +11,7 @@ gone (rewritten and collected), everything is checked as before.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -77,17 +78,50 @@ def incremental(
     rows = snapshots.visible_rows(conn, projects)
     found: list[dict[str, Any]] = []
     if ids:
-        from synapse_git.drift.changed_since import in_scope
+        found = _rechecked(conn, before, ids, checkout, limits, scope)
+    snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
+    return snapshot, Rechecked(tuple(ids), len(changed), before.head)
+
+
+def _rechecked(
+    conn: sqlite3.Connection,
+    before: Snapshot,
+    ids: Sequence[int],
+    checkout: Path,
+    limits: DriftSettings,
+    scope: Callable[[], Scope],
+) -> list[dict[str, Any]]:
+    """The path findings (stale, unverified, changed) of the memories `ids`."""
+    from synapse_git.drift import changed_since
+    from synapse_git.drift.paths import find_paths
+
+    memories = _memories(conn, ids)
+    named = before.named or {}
+    # A path that is there is present whatever else is asked: only a memory naming
+    # a missing one needs git's history, and pygit2 (the larger cost) with it.
+    missing = [m for m in memories if not all(_there(p, checkout) for p in named[str(m.id)])]
+    found = []
+    if missing:
         from synapse_git.drift.path_findings import stale
 
         where = scope()
-        memories = _memories(conn, ids)
-        kinds = {"stale", "unverified"}
-        path_found = stale(memories, where, kinds, checkout=_without_renames(where))
-        path_found += in_scope(memories, where, limits)
-        found = [finding.as_json() for finding in path_found]
-    snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
-    return snapshot, Rechecked(tuple(ids), len(changed), before.head)
+        found += stale(missing, where, {"stale", "unverified"}, checkout=_without_renames(where))
+    found += changed_since.changed(
+        memories,
+        before.project,
+        checkout,
+        limits,
+        find_paths=find_paths,
+        tracked=lambda: git_command.tracked_files(checkout),
+    )
+    return [finding.as_json() for finding in found]
+
+
+def _there(path: str, checkout: Path) -> bool:
+    """Whether `path`, as a memory names it, exists here (a stat)."""
+    if path.startswith("~/"):
+        return os.path.lexists(os.path.expanduser(path))
+    return os.path.lexists(os.path.join(checkout, path.rstrip("/")))
 
 
 def _without_renames(scope: Scope) -> Any:
