@@ -172,7 +172,7 @@ def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
     named.update(int(value) for pairs in pair_maps for value in pairs.values())
     if not named:
         return
-    unsettled = _unsettled(where, named, str(snapshot.get("store_version", "")))
+    unsettled = _unsettled(where, checkout, named, str(snapshot.get("store_version", "")))
     stale = [
         key
         for key in stale_keys
@@ -202,11 +202,13 @@ def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
         )
 
 
-def _unsettled(where: Path, ids: set[int], version: str) -> set[int]:
+def _unsettled(where: Path, checkout: str, ids: set[int], version: str) -> set[int]:
     """Those of `ids` still live and unchanged since the store was at `version`
     (a memory's every change adds a history row past the version's last one)."""
     from contextlib import closing
 
+    if _untouched_since_snapshot(where, checkout):
+        return ids  # no write since the snapshot was made: a stat each, no SQLite
     from synapse_git.store import readonly
 
     conn = readonly.open_readonly(where / "memory.db")
@@ -226,6 +228,22 @@ def _unsettled(where: Path, ids: set[int], version: str) -> set[int]:
             [*sorted(ids), last_change],
         )
         return {int(row[0]) for row in rows}
+
+
+def _untouched_since_snapshot(where: Path, checkout: str) -> bool:
+    """Whether neither the store nor its write-ahead log was written after the
+    checkout's snapshot (any later write, even a recall count, means asking)."""
+    snapshot = snapshot_file.snapshot_path(where, checkout)
+    try:
+        made = snapshot.stat().st_mtime_ns
+        written = [
+            path.stat().st_mtime_ns
+            for path in (where / "memory.db", where / "memory.db-wal")
+            if path.exists()
+        ]
+    except OSError:
+        return False
+    return bool(written) and max(written) < made
 
 
 def _still_missing(checkout: str, paths: object) -> bool:
