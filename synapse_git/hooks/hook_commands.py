@@ -1,9 +1,11 @@
-"""Hook entry points: the commit check, the post-checkout refresh, session start (docs/hooks.md).
+"""Hook entry points: the commit check, the refresh after a checkout, merge or
+rewrite, session start (docs/hooks.md).
 
 These run on every commit, checkout and agent start, so each imports only what
-it uses: never typer or mcp, and pygit2 (through the service) only when a
-snapshot must be recomputed. The commit check skips the service on purpose:
-importing it costs pygit2's ~210 ms, more than the whole check. A hook never
+it uses: never typer or mcp, and pygit2 only when a snapshot must be recomputed
+whole (through the service) or a memory names a file a refresh finds missing.
+The commit check skips the service on purpose: importing it costs pygit2's
+~210 ms, more than the whole check. A hook never
 blocks git or an agent because of its own error: it says what went wrong and
 exits 0. The one failure is a commit that makes project memories stale.
 """
@@ -415,9 +417,10 @@ def _refresh_lines(refresh: Refresh) -> list[str]:
         lines = [f"synapse: checked {checked} for this checkout{where}"]
     else:
         differ = counted(again.paths, "path", "paths")
+        among = counted(snap.visible, "memory", "memories")
         shown = ", ".join(map(str, again.ids[:12])) + (" …" if len(again.ids) > 12 else "")
         lines = [
-            f"synapse: re-checked {len(again.ids)} of {snap.visible} memories for this "
+            f"synapse: re-checked {len(again.ids)} of {among} for this "
             f"checkout{where}: those naming one of {differ} changed since {again.since[:12]}"
             + (f" ({shown})" if again.ids else "")
         ]

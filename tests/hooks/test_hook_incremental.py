@@ -39,7 +39,7 @@ def snapshot(repo: Path, store: Path) -> snapshots.Snapshot:
 
 def rechecked(output: str) -> list[int]:
     """The ids a refresh says it re-checked; fails when it checked everything."""
-    line = re.search(r"re-checked (\d+) of \d+ memories[^\n]*", output)
+    line = re.search(r"re-checked (\d+) of \d+ memor(?:y|ies)[^\n]*", output)
     assert line is not None, output
     ids = re.search(r"\(([\d, ]+)\)$", line.group(0))
     found = [int(i) for i in ids.group(1).split(", ")] if ids else []
