@@ -35,6 +35,19 @@ BUDGET_NAMES = tuple(BUDGETS)
 
 
 @dataclass(frozen=True)
+class DriftSettings:
+    """When a file a memory names has changed a lot since the memory was written
+    (docs/drift.md, changed): commits touching it, or lines added and removed by
+    them; 0 turns that measure off."""
+
+    changed_commits: int = 10
+    changed_lines: int = 300
+
+
+DRIFT_LIMITS = {"changed_commits": (0, 1_000_000), "changed_lines": (0, 1_000_000_000)}
+
+
+@dataclass(frozen=True)
 class Config:
     data_dir: Path
     default_budget: str = "balanced"
@@ -42,6 +55,7 @@ class Config:
     instructions: str | None = None
     # The most characters `synapse hook prompt` adds to a prompt (docs/hooks.md).
     prompt_chars: int = PROMPT_CHARS
+    drift: DriftSettings = field(default_factory=lambda: DriftSettings())
 
     @property
     def db_path(self) -> Path:
@@ -88,7 +102,7 @@ LIMITS = {
     "response_chars": (4, 16 * MAX_BODY_BYTES),
     "page_bytes": (4, MAX_BODY_BYTES),
 }
-KEYS = ("budget", "budgets", "instructions", "prompt_chars")
+KEYS = ("budget", "budgets", "instructions", "prompt_chars", "drift")
 
 
 def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
@@ -109,13 +123,7 @@ def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
                     f"{path}: budgets.{name}.{key} is not a budget key: "
                     f"use one of {', '.join(LIMITS)}"
                 )
-            low, high = LIMITS[key]
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-                raise BadInput(
-                    f"{path}: budgets.{name}.{key} = {shown}: "
-                    f"use a whole number from {low} to {high}"
-                )
+            _whole(path, f"budgets.{name}.{key}", value, LIMITS[key])
         budgets[name] = replace(budgets[name], **overrides)
     default = doc.get("budget", config.default_budget)
     if not isinstance(default, str) or default not in budgets:
@@ -129,10 +137,31 @@ def _apply(config: Config, doc: dict[str, Any], path: Path) -> Config:
         raise BadInput(f"{path}: prompt_chars must be a whole number from {low} to {high}")
     if not low <= prompt_chars <= high:
         raise BadInput(f"{path}: prompt_chars = {prompt_chars}: use a number from {low} to {high}")
+    drift = _drift(config.drift, doc.get("drift", {}), path)
     return replace(
         config,
         default_budget=default,
         budgets=budgets,
         instructions=instructions,
         prompt_chars=prompt_chars,
+        drift=drift,
     )
+
+
+def _whole(path: Path, name: str, value: object, limits: tuple[int, int]) -> None:
+    low, high = limits
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise BadInput(f"{path}: {name} = {shown}: use a whole number from {low} to {high}")
+
+
+def _drift(settings: DriftSettings, table: object, path: Path) -> DriftSettings:
+    if not isinstance(table, dict):
+        raise BadInput(f"{path}: drift must be a [drift] table")
+    for key, value in table.items():
+        if key not in DRIFT_LIMITS:
+            raise BadInput(
+                f"{path}: drift.{key} is not a drift key: use one of {', '.join(DRIFT_LIMITS)}"
+            )
+        _whole(path, f"drift.{key}", value, DRIFT_LIMITS[key])
+    return replace(settings, **table)

@@ -22,18 +22,22 @@ def drift(
         None,
         "--kind",
         "-k",
-        help="Comma-separated kinds: stale, unverified, conflict, duplicate (default: all).",
+        help="Comma-separated kinds: stale, unverified, conflict, duplicate, changed "
+        "(default: all).",
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Find memories that went stale, contradict or repeat each other.
 
-    Exit 0 when clean, 1 when there are findings, 2 on an error."""
+    Exit 0 when clean, 1 when there are findings (other than unverified or changed),
+    2 on an error."""
     kinds = None
     if kind is not None:
         kinds = [part.strip() for part in kind.split(",") if part.strip()]
         if not kinds:
-            raise BadInput("--kind needs at least one of stale, unverified, conflict, duplicate")
+            raise BadInput(
+                "--kind needs at least one of stale, unverified, conflict, duplicate, changed"
+            )
     svc = service()
     report = svc.drift(here(svc, folder, quiet=as_json), kinds)
     if as_json:

@@ -111,6 +111,15 @@ def post_merge(
     raise typer.Exit(hook_commands.post_checkout(None, None, "1", folder))
 
 
+@app.command("post-rewrite")
+def post_rewrite(
+    command: str = typer.Argument(None, help="amend or rebase (git passes it)."),
+    folder: Path = FOLDER_OPTION,
+) -> None:
+    """After a rebase or amend: the same refresh, for the rewritten commits."""
+    raise typer.Exit(hook_commands.post_rewrite(command, folder))
+
+
 @app.command("pre-commit")
 def pre_commit(
     warn_only: bool = typer.Option(False, "--warn-only", help="Report, never block."),

@@ -23,6 +23,9 @@ class Finding:
     quote: dict[str, Any] | None = field(default=None, compare=False)
     # Who shared each team memory among `ids` (docs/team.md); empty for none.
     authors: tuple[tuple[int, str], ...] = ()
+    # `changed`: (path, commits, lines) since the memory's commit `anchor`.
+    changes: tuple[tuple[str, int, int], ...] = ()
+    anchor: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {"kind": self.kind, "ids": list(self.ids)}
@@ -33,6 +36,11 @@ class Finding:
         if self.newer is not None:
             found["newer"] = self.newer
             found["older"] = self.older
+        if self.changes:
+            found["changes"] = {
+                path: {"commits": commits, "lines": lines} for path, commits, lines in self.changes
+            }
+            found["anchor"] = self.anchor
         found["detail"] = self.detail
         found["suggest"] = self.suggest
         if self.quote is not None:

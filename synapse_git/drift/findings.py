@@ -21,11 +21,13 @@ from synapse_git.drift.pair_findings import conflicts_about, conflicts_among, du
 from synapse_git.drift.path_findings import stale
 from synapse_git.drift.settle import command
 from synapse_git.git.project_scope import Scope
+from synapse_git.settings import DriftSettings
 from synapse_git.store import memories
 from synapse_git.store.memories import COLUMNS, Memory
 
-KINDS = ("stale", "unverified", "conflict", "duplicate")
+KINDS = ("stale", "unverified", "conflict", "duplicate", "changed")
 BLOCKING = ("stale", "conflict", "duplicate")
+# Soft kinds never make `drift` exit 1 and never leave a memory out of a session.
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,8 @@ class Report:
 
     @property
     def needs_attention(self) -> bool:
-        """Whether a finding asks for a change (`drift` exits 1): unverified paths are
-        listed but, being a quieter kind, never do."""
+        """Whether a finding asks for a change (`drift` exits 1): unverified paths and
+        changed files are listed but, being quieter kinds, never do."""
         return any(finding.kind in BLOCKING for finding in self.findings)
 
     def as_json(self) -> dict[str, Any]:
@@ -67,6 +69,7 @@ def check(
     *,
     checkout: Any = None,
     wait: bool = True,
+    limits: DriftSettings | None = None,
 ) -> Report:
     """Every finding about the memories `scope` sees, of the chosen kinds; `wait`
     as path_findings.stale's `search_older`."""
@@ -75,6 +78,8 @@ def check(
     findings: list[Finding] = []
     if chosen & {"stale", "unverified"}:
         findings += stale(rows, scope, chosen, checkout=checkout, search_older=wait)
+    if "changed" in chosen:
+        findings += changed_files(rows, scope, limits)
     if "conflict" in chosen:
         findings += conflicts_among(rows)
         findings += _team_forks(conn, scope, findings)
@@ -130,8 +135,18 @@ def _team_forks(conn: sqlite3.Connection, scope: Scope, found: Sequence[Finding]
     return out
 
 
+def changed_files(
+    rows: Sequence[Memory], scope: Scope, limits: DriftSettings | None
+) -> list[Finding]:
+    """`changed` findings about `rows` (docs/drift.md, changed)."""
+    from synapse_git.drift.changed_since import in_scope
+
+    return in_scope(rows, scope, limits or DriftSettings())
+
+
 def _ordered(findings: list[Finding]) -> list[Finding]:
-    rank = {kind: n for n, kind in enumerate(("stale", "conflict", "duplicate", "unverified"))}
+    order = ("stale", "conflict", "duplicate", "unverified", "changed")
+    rank = {kind: n for n, kind in enumerate(order)}
     return sorted(findings, key=lambda f: (rank[f.kind], f.ids))
 
 
@@ -143,13 +158,14 @@ def about(
     scope: Scope,
     ids: Sequence[int],
     *,
-    kinds: Iterable[str] = KINDS,
+    kinds: Iterable[str] = KINDS[:4],
     quote: bool = True,
     corrections_only: bool = False,
     kept: TermLists | None = None,
+    limits: DriftSettings | None = None,
 ) -> list[Finding]:
-    """Findings that involve any of `ids`; a newer contradicting memory outside
-    `ids` is quoted (abridged) so the caller sees the correction. With
+    """Findings that involve any of `ids` (`changed` only when asked); a newer
+    contradicting memory outside `ids` is quoted (abridged) so the caller sees the correction. With
     `corrections_only` (recall), a memory outside `ids` is looked for among those
     stored after the one it would contradict, and conflicts between `ids` are all
     found; `kept` carries word look-ups from one such call to the next."""
@@ -180,4 +196,6 @@ def about(
         )
     if "duplicate" in chosen:
         findings += duplicates(conn, scope, [row.id for row in rows])
+    if "changed" in chosen:
+        findings += changed_files(rows, scope, limits)
     return _with_authors(conn, _ordered(findings))

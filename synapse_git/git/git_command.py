@@ -128,6 +128,16 @@ def parse_name_status(raw: bytes) -> list[Change]:
     return changes
 
 
+def changed_between(toplevel: Path, old: str, new: str) -> list[str] | None:
+    """Every path that differs between the trees of commits `old` and `new` (a tree
+    diff: no history walked, no rename detection); None when git cannot tell (a
+    commit gone, e.g. after a gc of rewritten history)."""
+    done = git(["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", old, new], toplevel)
+    if done.returncode != 0:
+        return None
+    return [name for name in _decode(done.stdout).split("\0") if name]
+
+
 def tracked_under(toplevel: Path, folders: Sequence[str]) -> set[str]:
     """Which of `folders` still hold a file in the index (the staged tree)."""
     if not folders:

@@ -1,9 +1,11 @@
-"""Hook entry points: the commit check, the post-checkout refresh, session start (docs/hooks.md).
+"""Hook entry points: the commit check, the refresh after a checkout, merge or
+rewrite, session start (docs/hooks.md).
 
 These run on every commit, checkout and agent start, so each imports only what
-it uses: never typer or mcp, and pygit2 (through the service) only when a
-snapshot must be recomputed. The commit check skips the service on purpose:
-importing it costs pygit2's ~210 ms, more than the whole check. A hook never
+it uses: never typer or mcp, and pygit2 only when a snapshot must be recomputed
+whole (through the service) or a memory names a file a refresh finds missing.
+The commit check skips the service on purpose: importing it costs pygit2's
+~210 ms, more than the whole check. A hook never
 blocks git or an agent because of its own error: it says what went wrong and
 exits 0. The one failure is a commit that makes project memories stale.
 """
@@ -24,6 +26,7 @@ from synapse_git.store.location import data_dir
 
 if TYPE_CHECKING:
     from synapse_git.drift.commit_check import Broken
+    from synapse_git.git.project_scope import Scope
     from synapse_git.session.snapshots import Refresh, Snapshot
     from synapse_git.settings import Config
 
@@ -160,20 +163,36 @@ def _find_paths(text: str) -> list[str]:
 
 
 def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
-    """Drift that was there before this commit: a warning, from the last refresh.
+    """Drift that was there before this commit: a warning, from the last refresh,
+    counting only what is still true now.
 
-    The refresh may be old: a memory it found stale counts only while one of its
-    paths is still missing now (a stat each), and pairs are dated by the refresh.
+    The refresh may be old: a memory it found stale counts only while it is
+    still live and one of its paths is still missing now (a stat each); a
+    conflicting or duplicate pair counts only while neither memory was
+    forgotten, superseded or edited since (settled, or to be judged again).
     """
     snapshot = snapshot_file.read_raw(where, checkout)
     if snapshot is None:
         return
+    stale_keys = [key for key in snapshot.get("stale", {}) if int(key) not in ids]
+    pair_maps = [snapshot.get("older", {}), snapshot.get("repeated", {})]
+    named = {int(key) for key in stale_keys}
+    named.update(int(key) for pairs in pair_maps for key in pairs)
+    named.update(int(value) for pairs in pair_maps for value in pairs.values())
+    if not named:
+        return
+    unsettled = _unsettled(where, checkout, named, str(snapshot.get("store_version", "")))
     stale = [
         key
-        for key, paths in snapshot.get("stale", {}).items()
-        if int(key) not in ids and _still_missing(checkout, paths)
+        for key in stale_keys
+        if int(key) in unsettled and _still_missing(checkout, snapshot["stale"][key])
     ]
-    pairs = len(snapshot.get("older", {})) + len(snapshot.get("repeated", {}))
+    pairs = sum(
+        1
+        for mapping in pair_maps
+        for key, newer in mapping.items()
+        if int(key) in unsettled and int(newer) in unsettled
+    )
     parts = []
     if stale:
         noun = "memory names" if len(stale) == 1 else "memories name"
@@ -181,12 +200,59 @@ def _warn_existing(where: Path, checkout: str, ids: set[int]) -> None:
     if pairs:
         when = snapshot_file.written_at(where, checkout)
         noun = "memory" if pairs == 1 else "memories"
-        parts.append(f"{pairs} conflicting or duplicate {noun} at the last refresh ({when})")
+        parts.append(
+            f"{pairs} conflicting or duplicate {noun} found at the last refresh ({when}) "
+            "and not settled since"
+        )
     if parts:
         _say(
             f"synapse: warning: {'; '.join(parts)} "
             "(not blocking; `synapse memory drift` lists them)"
         )
+
+
+def _unsettled(where: Path, checkout: str, ids: set[int], version: str) -> set[int]:
+    """Those of `ids` still live and unchanged since the store was at `version`
+    (a memory's every change adds a history row past the version's last one)."""
+    from contextlib import closing
+
+    if _untouched_since_snapshot(where, checkout):
+        return ids  # no write since the snapshot was made: a stat each, no SQLite
+    from synapse_git.store import readonly
+
+    conn = readonly.open_readonly(where / "memory.db")
+    if conn is None:
+        return set()
+    with closing(conn):
+        if readonly.store_version(conn) == version:
+            return ids
+        try:
+            last_change = int(version.rsplit(":", 1)[1])
+        except (IndexError, ValueError):
+            last_change = -1  # an unreadable version: every change counts as new
+        marks = ", ".join("?" for _ in ids)
+        rows = conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({marks}) AND state = 'live' AND NOT EXISTS "
+            "(SELECT 1 FROM history WHERE history.memory_id = memories.id AND history.id > ?)",
+            [*sorted(ids), last_change],
+        )
+        return {int(row[0]) for row in rows}
+
+
+def _untouched_since_snapshot(where: Path, checkout: str) -> bool:
+    """Whether neither the store nor its write-ahead log was written after the
+    checkout's snapshot (any later write, even a recall count, means asking)."""
+    snapshot = snapshot_file.snapshot_path(where, checkout)
+    try:
+        made = snapshot.stat().st_mtime_ns
+        written = [
+            path.stat().st_mtime_ns
+            for path in (where / "memory.db", where / "memory.db-wal")
+            if path.exists()
+        ]
+    except OSError:
+        return False
+    return bool(written) and max(written) < made
 
 
 def _still_missing(checkout: str, paths: object) -> bool:
@@ -229,10 +295,16 @@ def _report_broken(items: Sequence[Broken], *, blocking: bool) -> None:
 
 
 def post_checkout(
-    old: str | None, new: str | None, flag: str | None, folder: Path | None = None
+    old: str | None,
+    new: str | None,
+    flag: str | None,
+    folder: Path | None = None,
+    *,
+    rewrite: bool = False,
 ) -> int:
-    """After a branch switch (flag 1): re-check drift, print one screen, write the
-    session snapshot. A file checkout (flag 0) does nothing visible."""
+    """After a branch switch (flag 1), a merge or a rewrite (`rewrite`): re-check
+    the memories naming a path that changed, print one screen, write the session
+    snapshot. A file checkout (flag 0) does nothing visible."""
     # What changed is measured against this checkout's last snapshot, which also
     # covers switches made while the hook was not installed, not against OLD.
     del old, new
@@ -240,9 +312,17 @@ def post_checkout(
         if flag != "1":
             return PASS
         found = git_command.locate(folder)
+        if not rewrite and found is not None and git_command.state(found.git_dir) == "rebase":
+            # A rebase checks out its base first; post-rewrite refreshes once it is done.
+            return PASS
         # lexists: a team file that is a symlink is synced, so that it is refused aloud.
         team = found is not None and os.path.lexists(found.toplevel / TEAM_FILE)
         if not team and not data_dir().joinpath("memory.db").is_file():
+            return PASS
+        quick = None if team or found is None else _moved_snapshot(found)
+        if quick is not None:
+            for line in _refresh_lines(quick)[:SCREEN_LINES]:
+                _say(line)
             return PASS
         from synapse_git.service import Synapse
 
@@ -270,13 +350,93 @@ def post_checkout(
         return _internal("the session refresh", exc)
 
 
+def _moved_snapshot(found: git_command.Worktree) -> Refresh | None:
+    """The checkout's snapshot brought to HEAD without the service (whose import,
+    pygit2's included, costs more than the whole refresh): only memories naming
+    a changed path are checked, and pygit2 loads only when there are some. None
+    when a whole check is needed (no snapshot, the store changed since)."""
+    from contextlib import closing
+
+    from synapse_git import settings
+    from synapse_git.session import refresh, snapshots
+    from synapse_git.store import readonly
+
+    cfg = settings.load()
+    conn = readonly.open_readonly(cfg.db_path)
+    if conn is None:
+        return None
+    key = str(found.toplevel)
+    before = snapshots.read_snapshot(cfg.data_dir, key)
+
+    def scope() -> Scope:
+        from synapse_git.git import project_scope
+
+        return project_scope.resolve(found.toplevel)
+
+    with closing(conn):
+        moved = refresh.incremental(
+            conn,
+            before,
+            checkout=found.toplevel,
+            head=found.head,
+            version=readonly.store_version(conn),
+            limits=cfg.drift,
+            scope=scope,
+        )
+    if moved is None:
+        return None
+    snapshot, rechecked = moved
+    snapshots.write_snapshot(cfg.data_dir, snapshot)
+    return snapshots.compare(before, snapshot, rechecked)
+
+
+def post_rewrite(command: str | None, folder: Path | None = None) -> int:
+    """After `git commit --amend` or `git rebase`: the refresh, for the rewritten commits.
+    An amend says something only when a memory became stale or fine again."""
+    if command == "amend":
+        return _quiet_refresh(folder)
+    return post_checkout(None, None, "1", folder, rewrite=True)
+
+
+def _quiet_refresh(folder: Path | None) -> int:
+    try:
+        if not data_dir().joinpath("memory.db").is_file():
+            return PASS
+        found = git_command.locate(folder)
+        refresh = None if found is None else _moved_snapshot(found)
+        if refresh is None:
+            from synapse_git.service import Synapse
+
+            svc = Synapse()
+            refresh = svc.refresh_checkout(svc.scope(folder))
+        if refresh is not None and (refresh.became_stale or refresh.fine_again):
+            for line in _refresh_lines(refresh)[:SCREEN_LINES]:
+                _say(line)
+        return PASS
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        return _internal("the session refresh", exc)
+
+
 def _refresh_lines(refresh: Refresh) -> list[str]:
     snap = refresh.snapshot
     where = f" at {snap.head[:12]}" if snap.head else ""
     from synapse_git.textrules import counted
 
-    checked = counted(snap.visible, "memory", "memories")
-    lines = [f"synapse: checked {checked} for this checkout{where}"]
+    again = refresh.rechecked
+    if again is None:
+        checked = counted(snap.visible, "memory", "memories")
+        lines = [f"synapse: checked {checked} for this checkout{where}"]
+    else:
+        differ = counted(again.paths, "path", "paths")
+        among = counted(snap.visible, "memory", "memories")
+        shown = ", ".join(map(str, again.ids[:12])) + (" …" if len(again.ids) > 12 else "")
+        lines = [
+            f"synapse: re-checked {len(again.ids)} of {among} for this "
+            f"checkout{where}: those naming one of {differ} changed since {again.since[:12]}"
+            + (f" ({shown})" if again.ids else "")
+        ]
     if refresh.became_stale:
         verb = "stale" if refresh.first else "became stale"
         lines.append(f"  {verb} ({len(refresh.became_stale)}):")
@@ -289,9 +449,12 @@ def _refresh_lines(refresh: Refresh) -> list[str]:
             lines.append(f"    [{key}] {title}")
     left = len(snap.stale) + len(snap.repeated)
     # The older half of a conflict is told, marked: counted, not left out.
+    marks = [f"{len(snap.older)} marked as contradicted"] if snap.older else []
+    if snap.changed:
+        marks.append(f"{len(snap.changed)} naming a file changed a lot since")
+    told = f"  {len(snap.entries)} to tell a session" + (f" ({', '.join(marks)})" if marks else "")
     lines.append(
-        f"  {len(snap.entries)} to tell a session ({len(snap.older)} marked as contradicted); "
-        f"left out {left}: {len(snap.stale)} stale, {len(snap.repeated)} duplicate"
+        f"{told}; left out {left}: {len(snap.stale)} stale, {len(snap.repeated)} duplicate"
     )
     return lines
 
@@ -342,6 +505,10 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
     found = snapshots.read_snapshot(cfg.data_dir, key)
     if found is not None and found.current(head, version):
         return found
+    if where is not None:
+        moved = _moved_snapshot(where)
+        if moved is not None:
+            return moved.snapshot
     from synapse_git.service import Synapse
 
     svc = Synapse(cfg)
@@ -351,15 +518,16 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
 # -- `synapse hook session|post-checkout|post-merge` without loading the CLI -----------
 
 
-FAST = ("session", "post-checkout", "post-merge")
+FAST = ("session", "post-checkout", "post-merge", "post-rewrite")
 
 
 _VALUED = {
     "session": {"-C": "folder", "--folder": "folder", "--budget": "budget", "--format": "fmt"},
     "post-checkout": {"-C": "folder", "--folder": "folder"},
     "post-merge": {"-C": "folder", "--folder": "folder"},
+    "post-rewrite": {"-C": "folder", "--folder": "folder"},
 }
-_POSITIONALS = {"session": 0, "post-checkout": 3, "post-merge": 1}
+_POSITIONALS = {"session": 0, "post-checkout": 3, "post-merge": 1, "post-rewrite": 1}
 
 
 def _parse(name: str, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
@@ -401,6 +569,8 @@ def fast_main(argv: Sequence[str]) -> int:
         return exc.exit_code
     if name == "post-merge":
         return post_checkout(None, None, "1", folder)
+    if name == "post-rewrite":
+        return post_rewrite(positionals[0] if positionals else None, folder)
     old, new, flag = [*positionals, None, None, None][:3]
     return post_checkout(old, new, flag if flag is not None else checkout_flag(), folder)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from synapse_git.errors import BadInput
 
-HOOKS = ("pre-commit", "pre-merge-commit", "post-checkout", "post-merge")
+HOOKS = ("pre-commit", "pre-merge-commit", "post-checkout", "post-merge", "post-rewrite")
 MARK = "# synapse-managed hook"
 CHAINED = ".synapse-chained"
 
@@ -31,12 +31,15 @@ _COMMANDS = {
     "pre-merge-commit": ("synapse-drift-hook", "synapse-drift-hook", True),
     "post-checkout": ("synapse", 'synapse hook post-checkout "$@"', False),
     "post-merge": ("synapse", 'synapse hook post-merge "$@"', False),
+    # git writes the rewritten commits to stdin; the refresh diffs trees instead.
+    "post-rewrite": ("synapse", 'synapse hook post-rewrite "$@" </dev/null', False),
 }
 _PURPOSE = {
     "pre-commit": "Blocks a commit that deletes or renames a path a live project memory names.",
     "pre-merge-commit": "Blocks a merge deleting or renaming a path a live project memory names.",
     "post-checkout": "After a branch switch: re-checks drift and refreshes the session snapshot.",
     "post-merge": "After a merge or pull: re-checks drift and refreshes the session snapshot.",
+    "post-rewrite": "After a rebase or amend: re-checks drift and refreshes the session snapshot.",
 }
 
 

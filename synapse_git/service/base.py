@@ -106,10 +106,11 @@ class StoreAccess:
         return self.semantic.vector_of(body) if self.semantic.installed() else None
 
     def _drift_about(
-        self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int]
+        self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int], *, changed: bool = False
     ) -> list[dict[str, Any]]:
-        """Drift about recall's hits. Through the kept read connection (recall), whose
-        lock lets one caller in at a time, word look-ups are kept for the next call."""
+        """Drift about recall's hits (`changed` files too when asked: recall --explain).
+        Through the kept read connection (recall), whose lock lets one caller in at a
+        time, word look-ups are kept for the next call."""
         if not ids:
             return []
         from synapse_git.drift import findings
@@ -120,7 +121,16 @@ class StoreAccess:
             if self._kept_lists is None:
                 self._kept_lists = TermLists()
             kept = self._kept_lists
-        found = findings.about(conn, scope, ids, corrections_only=True, kept=kept)
+        kinds = findings.KINDS if changed else findings.KINDS[:4]
+        found = findings.about(
+            conn,
+            scope,
+            ids,
+            kinds=kinds,
+            corrections_only=True,
+            kept=kept,
+            limits=self.config.drift,
+        )
         return [finding.as_json() for finding in found]
 
     def _drift_of_new(
@@ -180,4 +190,17 @@ class StoreAccess:
         if not self._exists():
             return findings.Report(str(scope.folder), scope.project, 0, [])
         with self.connection() as conn:
-            return findings.check(conn, scope, chosen, wait=wait)
+            return self._drift_in(conn, scope, chosen, wait=wait)
+
+    def _drift_in(
+        self,
+        conn: sqlite3.Connection,
+        scope: Scope,
+        kinds: Sequence[str] | None = None,
+        *,
+        wait: bool = True,
+    ) -> DriftReport:
+        from synapse_git.drift import findings
+
+        chosen = findings.KINDS if kinds is None else kinds
+        return findings.check(conn, scope, chosen, wait=wait, limits=self.config.drift)

@@ -16,7 +16,7 @@ from synapse_git.recall.response import Recalled
 from synapse_git.service.base import StoreAccess
 from synapse_git.service.results import Listing
 from synapse_git.session import snapshots
-from synapse_git.session.snapshots import Refresh, Snapshot
+from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
 from synapse_git.store import (
     database,
     memories,
@@ -127,7 +127,7 @@ class Queries(StoreAccess):
                 budget=chosen,
                 limit=count,
                 project=scope.project,
-                drift=lambda ids: self._drift_about(conn, scope, ids),
+                drift=lambda ids: self._drift_about(conn, scope, ids, changed=explain),
                 explain=explain,
             ).with_semantic(notice)
 
@@ -199,29 +199,51 @@ class Queries(StoreAccess):
         """Recompute what a session starting in `scope` is told, and keep it as the
         checkout's snapshot (in the data folder, never in the repository)."""
         key = str(scope.checkout or scope.folder)
-        head = project_scope.head(scope).commit if scope.project is not None else None
-        if not self._exists():
-            return snapshots.nothing(key, scope.project, head)
-        with self.connection() as conn:
-            rows = snapshots.visible_rows(conn, scope.projects)
-            version = readonly.store_version(conn)
-        # A hook never waits for a first build of the path history (docs/drift.md).
-        findings = [finding.as_json() for finding in self.drift(scope, wait=False).findings]
-        snapshot = snapshots.build(
-            checkout=key,
-            project=scope.project,
-            head=head,
-            store_version=version,
-            rows=rows,
-            findings=findings,
-        )
-        snapshots.write_snapshot(self.config.data_dir, snapshot)
-        return snapshot
+        before = snapshots.read_snapshot(self.config.data_dir, key)
+        return self._snapshot(scope, key, before)[0]
 
     def refresh_checkout(self, scope: Scope) -> Refresh | None:
-        """After a branch switch: recompute the snapshot and say what changed since
-        the last one (None when there is no store yet)."""
+        """After a branch switch, merge or rewrite: bring the snapshot to HEAD and say
+        what changed since the last one (None when there is no store yet). With the
+        memories unchanged since, only those naming a path git changed are checked."""
         if not self._exists():
             return None
-        before = snapshots.read_snapshot(self.config.data_dir, str(scope.checkout or scope.folder))
-        return snapshots.compare(before, self.session_snapshot(scope))
+        key = str(scope.checkout or scope.folder)
+        before = snapshots.read_snapshot(self.config.data_dir, key)
+        after, rechecked = self._snapshot(scope, key, before)
+        return snapshots.compare(before, after, rechecked)
+
+    def _snapshot(
+        self, scope: Scope, key: str, before: Snapshot | None
+    ) -> tuple[Snapshot, Rechecked | None]:
+        from synapse_git.session import refresh
+
+        head = project_scope.head(scope).commit if scope.project is not None else None
+        if not self._exists():
+            return snapshots.nothing(key, scope.project, head), None
+        with self.connection() as conn:
+            version = readonly.store_version(conn)
+            moved = refresh.incremental(
+                conn,
+                before,
+                checkout=scope.checkout,
+                head=head,
+                version=version,
+                limits=self.config.drift,
+                scope=lambda: scope,
+            )
+            if moved is None:
+                snapshot = refresh.whole(
+                    conn,
+                    scope,
+                    key=key,
+                    head=head,
+                    version=version,
+                    # A hook never waits for a first build of the path history (docs/drift.md).
+                    drift=lambda: [
+                        f.as_json() for f in self._drift_in(conn, scope, wait=False).findings
+                    ],
+                )
+        snapshot, rechecked = (snapshot, None) if moved is None else moved
+        snapshots.write_snapshot(self.config.data_dir, snapshot)
+        return snapshot, rechecked

@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from synapse_git.drift.short_forms import parents, tails
 from synapse_git.escaping import json_text, visible
 from synapse_git.recall.fusion import fuse
 from synapse_git.session.guidance import READING_HINT
@@ -67,6 +68,11 @@ class Snapshot(NamedTuple):
     # ids naming a path that is missing yet not known to be stale: still told,
     # but never "fine again" (older snapshots lack it)
     unverified: tuple[str, ...] = ()
+    # ids -> paths that changed a lot since the memory was written: told, and counted
+    changed: dict[str, list[str]] | None = None
+    # project memory id -> the paths its body names, so that a refresh after a
+    # checkout finds the memories naming a changed path without reading bodies
+    named: dict[str, list[str]] | None = None
 
     def current(self, head: str | None, store_version: str) -> bool:
         return self.head == head and self.store_version == store_version
@@ -115,11 +121,13 @@ def build(
     store_version: str,
     rows: Sequence[Row],
     findings: Sequence[dict[str, Any]],
+    named: dict[str, list[str]] | None = None,
 ) -> Snapshot:
     """Order the visible memories and leave out the stale ones and the older copy of
     each duplicate; the older half of a conflict comes right after the newer one,
-    marked (docs/hooks.md, session start)."""
+    marked; `changed` ones are told (docs/hooks.md, session start)."""
     stale: dict[str, list[str]] = {}
+    changed: dict[str, list[str]] = {}
     older: dict[str, int] = {}
     repeated: dict[str, int] = {}
     unverified: set[str] = set()
@@ -131,6 +139,9 @@ def build(
                 stale.setdefault(str(memory_id), []).extend(finding.get("paths", []))
         elif kind == "unverified":
             unverified.update(str(memory_id) for memory_id in ids)
+        elif kind == "changed":
+            for memory_id in ids:
+                changed.setdefault(str(memory_id), []).extend(finding.get("paths", []))
         elif kind in ("conflict", "duplicate") and len(ids) >= 2:
             old = int(finding.get("older", min(ids)))
             new = int(finding.get("newer", max(ids)))
@@ -161,6 +172,8 @@ def build(
         titles=titles,
         visible=len(rows),
         unverified=tuple(sorted(unverified, key=int)),
+        changed={k: sorted(set(v)) for k, v in changed.items()},
+        named=named,
     )
 
 
@@ -190,6 +203,80 @@ def _pairs_together(rows: list[Row], older: dict[str, int]) -> list[Row]:
     return out
 
 
+PATH_KINDS = ("stale", "unverified", "changed")
+
+
+def findings_of(snapshot: Snapshot) -> list[dict[str, Any]]:
+    """The findings `snapshot` was built from, in the shape `build` reads."""
+    found: list[dict[str, Any]] = []
+    for key, paths in snapshot.stale.items():
+        found.append({"kind": "stale", "ids": [int(key)], "paths": list(paths)})
+    found += [{"kind": "unverified", "ids": [int(key)]} for key in snapshot.unverified]
+    for key, paths in (snapshot.changed or {}).items():
+        found.append({"kind": "changed", "ids": [int(key)], "paths": list(paths)})
+    for kind, pairs in (("conflict", snapshot.older), ("duplicate", snapshot.repeated)):
+        for old, new in pairs.items():
+            found.append({"kind": kind, "ids": [new, int(old)], "older": int(old), "newer": new})
+    return found
+
+
+def updated(
+    before: Snapshot,
+    *,
+    head: str | None,
+    rows: Sequence[Row],
+    rechecked: Collection[int],
+    findings: Sequence[dict[str, Any]],
+) -> Snapshot:
+    """`before` moved to `head` with the store unchanged: the path findings of the
+    `rechecked` memories are replaced by `findings`; everything else is kept."""
+    again = {str(memory_id) for memory_id in rechecked}
+    kept = [
+        finding
+        for finding in findings_of(before)
+        if finding["kind"] not in PATH_KINDS or str(finding["ids"][0]) not in again
+    ]
+    return build(
+        checkout=before.checkout,
+        project=before.project,
+        head=head,
+        store_version=before.store_version,
+        rows=rows,
+        findings=kept + list(findings),
+        named=before.named,
+    )
+
+
+def affected(named: dict[str, list[str]], changed: Iterable[str], checkout: str) -> list[int]:
+    """The memories among `named` naming a path in `changed` (git's paths), a folder
+    holding one, or a shorter form of either (`app/db.py`, `db.py`)."""
+    touched: set[str] = set()
+    for path in changed:
+        for place in (path, *parents(path)):
+            touched.add(place)
+            touched.update(tails(place))
+    root = checkout.rstrip("/") + "/"
+    found: list[int] = []
+    for key, paths in named.items():
+        for path in paths:
+            inner = path[len(root) :] if path.startswith(root) else path
+            while inner.startswith("./"):
+                inner = inner[2:]
+            if inner.rstrip("/") in touched:
+                found.append(int(key))
+                break
+    return sorted(found)
+
+
+class Rechecked(NamedTuple):
+    """What an incremental refresh looked at: the memories naming one of `paths`
+    paths that differ between the snapshot's commit `since` and the new HEAD."""
+
+    ids: tuple[int, ...]
+    paths: int
+    since: str
+
+
 class Refresh(NamedTuple):
     """What a branch switch changed: memories that became stale, and those fine again."""
 
@@ -197,16 +284,19 @@ class Refresh(NamedTuple):
     became_stale: dict[str, list[str]]
     fine_again: dict[str, str]
     first: bool
+    rechecked: Rechecked | None = None  # None: every memory was checked
 
 
-def compare(before: Snapshot | None, after: Snapshot) -> Refresh:
+def compare(
+    before: Snapshot | None, after: Snapshot, rechecked: Rechecked | None = None
+) -> Refresh:
     if before is None:
-        return Refresh(after, dict(after.stale), {}, True)
+        return Refresh(after, dict(after.stale), {}, True, rechecked)
     became = {k: v for k, v in after.stale.items() if k not in before.stale}
     # A memory whose path is still missing is not fine again, only less certain.
     missing = set(after.stale) | set(after.unverified)
     fine = {k: before.titles.get(k, "") for k in before.stale if k not in missing}
-    return Refresh(after, became, fine, False)
+    return Refresh(after, became, fine, False, rechecked)
 
 
 # -- the snapshot file ---------------------------------------------------------------
@@ -280,13 +370,34 @@ def _by_id(item: tuple[str, int]) -> int:
     return int(item[0])
 
 
+def _changed_line(snapshot: Snapshot) -> str | None:
+    if not snapshot.changed:
+        return None
+    count = len(snapshot.changed)
+    noun = "memory names a file" if count == 1 else "memories name files"
+    ids = ", ".join(sorted(snapshot.changed, key=int))
+    return (
+        f"Changed since written: {count} {noun} changed a lot since ({ids}); check "
+        "before relying on them. See `synapse memory drift --kind changed`."
+    )
+
+
 def render_text(snapshot: Snapshot, budget: Budget, limit: int = LIMIT_BYTES) -> str:
     """The session text for `budget`, never more than `limit` UTF-8 bytes."""
     limit = min(limit, budget.response_chars, LIMIT_BYTES)
     where = f"project {snapshot.project}" if snapshot.project else "no project (global only)"
     head = f" at {snapshot.head[:12]}" if snapshot.head else ""
     header = [f"Synapse memory for {where}{head}."]
-    footer = [line for line in (_conflicts_line(snapshot), _left_out_line(snapshot), HINT) if line]
+    footer = [
+        line
+        for line in (
+            _conflicts_line(snapshot),
+            _left_out_line(snapshot),
+            _changed_line(snapshot),
+            HINT,
+        )
+        if line
+    ]
     used = sum(len(line.encode("utf-8")) + 1 for line in header + footer) + 64
     body: list[str] = []
     shown = 0

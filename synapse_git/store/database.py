@@ -12,10 +12,9 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
-from synapse_git.store.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from synapse_git.store.schema import BUSY_TIMEOUT_S, MIGRATIONS, SCHEMA_VERSION, statements
 from synapse_git.textrules import norm_key
 
-BUSY_TIMEOUT_S = 10.0
 # The kept reader's page cache, in KiB (SQLite's default is 2,000). At 100,000
 # memories a recall with rewordings reads more than that (bm25 reads the size of
 # every match of each wording), so the next recall read many pages again; 8 MB

@@ -11,8 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from synapse_git.errors import StoreError, StoreVersion
-from synapse_git.store.database import BUSY_TIMEOUT_S
-from synapse_git.store.schema import SCHEMA_VERSION
+from synapse_git.store.schema import BUSY_TIMEOUT_S, SCHEMA_VERSION
 
 
 def open_readonly(path: Path) -> sqlite3.Connection | None:

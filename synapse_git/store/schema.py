@@ -12,6 +12,9 @@ import sqlite3
 from collections.abc import Iterator
 
 SCHEMA_VERSION = 9
+# How long any connection waits on a locked store. Here rather than in database.py
+# so that the hooks' read-only opening (readonly.py) does not load that module.
+BUSY_TIMEOUT_S = 10.0
 INDEXES = ("memory", "memorygram")
 FTS_SHADOWS = ("data", "idx", "content", "docsize", "config")
 

@@ -126,7 +126,8 @@ def test_post_checkout_fine_again_leaves_out_paths_still_missing(tmp_path: Path)
     assert "stale (1):" in to_recent.stdout
     to_main = run_git(repo, "checkout", "main")
     assert to_main.returncode == 0
-    assert "synapse: checked 1 memory" in to_main.stdout
+    # Only the memory naming a path that differs between the two commits is checked.
+    assert "synapse: re-checked 0 of 1 memory" in to_main.stdout
     assert "fine again" not in to_main.stdout, to_main.stdout
     assert f"[{ancient}]" not in to_main.stdout
 

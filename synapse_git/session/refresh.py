@@ -1,0 +1,175 @@
+"""Bringing a checkout's session snapshot up to date at a new HEAD (docs/hooks.md).
+
+The store's memories being unchanged since the last snapshot (same store
+version), only what git changed can change a path finding: the memories that
+name a path differing between the snapshot's commit and the new HEAD (one
+tree diff, `git diff --name-only`) are checked again, and every other finding
+is carried over. Conflicts and duplicates depend on the memories alone, so
+they carry over whole. When the store changed, or the snapshot's commit is
+gone (rewritten and collected), everything is checked as before.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from synapse_git.git import git_command
+from synapse_git.session import snapshots
+from synapse_git.session.snapshots import Rechecked, Snapshot
+from synapse_git.settings import DriftSettings
+
+if TYPE_CHECKING:
+    from synapse_git.git.project_scope import Scope
+    from synapse_git.store.memories import Memory
+
+# The drift machinery (and pygit2 with it) is imported only when some memory
+# names a changed path: a checkout touching none costs a tree diff and a write.
+
+_COMMIT = re.compile(r"^[0-9a-f]{40,64}$")
+
+
+def named_paths(rows: Sequence[Memory], project: str | None) -> dict[str, list[str]]:
+    """Each project memory's named paths (those naming none are left out)."""
+    from synapse_git.drift.paths import find_paths
+
+    named: dict[str, list[str]] = {}
+    for row in rows:
+        if project is not None and row.project == project:
+            paths = find_paths(row.body)
+            if paths:
+                named[str(row.id)] = paths
+    return named
+
+
+def incremental(
+    conn: sqlite3.Connection,
+    before: Snapshot | None,
+    *,
+    checkout: Path | None,
+    head: str | None,
+    version: str,
+    limits: DriftSettings,
+    scope: Callable[[], Scope],
+) -> tuple[Snapshot, Rechecked] | None:
+    """`before` brought to `head` by re-checking only the memories naming a changed
+    path (`scope` is asked for only then); None when that cannot be done and a
+    whole check is needed."""
+    if (
+        before is None
+        or before.named is None
+        or before.store_version != version
+        or checkout is None
+        or before.head is None
+        or head is None
+        or not _COMMIT.match(before.head)
+        or not _COMMIT.match(head)
+    ):
+        return None
+    changed = git_command.changed_between(checkout, before.head, head)
+    if changed is None:
+        return None
+    ids = snapshots.affected(before.named, changed, str(checkout))
+    projects = () if before.project is None else (before.project,)
+    rows = snapshots.visible_rows(conn, projects)
+    found: list[dict[str, Any]] = []
+    if ids:
+        found = _rechecked(conn, before, ids, checkout, limits, scope)
+    snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
+    return snapshot, Rechecked(tuple(ids), len(changed), before.head)
+
+
+def _rechecked(
+    conn: sqlite3.Connection,
+    before: Snapshot,
+    ids: Sequence[int],
+    checkout: Path,
+    limits: DriftSettings,
+    scope: Callable[[], Scope],
+) -> list[dict[str, Any]]:
+    """The path findings (stale, unverified, changed) of the memories `ids`."""
+    from synapse_git.drift import changed_since
+    from synapse_git.drift.paths import find_paths
+
+    memories = _memories(conn, ids)
+    named = before.named or {}
+    # A path that is there is present whatever else is asked: only a memory naming
+    # a missing one needs git's history, and pygit2 (the larger cost) with it.
+    missing = [m for m in memories if not all(_there(p, checkout) for p in named[str(m.id)])]
+    found = []
+    if missing:
+        from synapse_git.drift.path_findings import stale
+
+        where = scope()
+        found += stale(missing, where, {"stale", "unverified"}, checkout=_without_renames(where))
+    found += changed_since.changed(
+        memories,
+        before.project,
+        checkout,
+        limits,
+        find_paths=find_paths,
+        tracked=lambda: git_command.tracked_files(checkout),
+    )
+    return [finding.as_json() for finding in found]
+
+
+def _there(path: str, checkout: Path) -> bool:
+    """Whether `path`, as a memory names it, exists here (a stat)."""
+    if path.startswith("~/"):
+        return os.path.lexists(os.path.expanduser(path))
+    return os.path.lexists(os.path.join(checkout, path.rstrip("/")))
+
+
+def _without_renames(scope: Scope) -> Any:
+    """The checkout's paths, asked only whether each is there: a snapshot records
+    which paths are gone, not where they went (`memory drift` says that), so a
+    refresh skips rename detection and the history searches it would start."""
+    from synapse_git.drift.staleness import CheckoutPaths, PathState  # pygit2: only now
+
+    class Presence(CheckoutPaths):
+        def _renamed_once(self, path: str, commit_id: str | None) -> PathState:
+            del commit_id
+            return PathState(path, "stale")
+
+    # A hook never waits for a first build of the path history (docs/drift.md).
+    return Presence(scope, wait=False)
+
+
+def _memories(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
+    from synapse_git.store.memories import COLUMNS, Memory
+
+    marks = ", ".join("?" for _ in ids)
+    rows = conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live' ORDER BY id",
+        list(ids),
+    )
+    return [Memory(*row) for row in rows]
+
+
+def whole(
+    conn: sqlite3.Connection,
+    scope: Scope,
+    *,
+    key: str,
+    head: str | None,
+    version: str,
+    drift: Callable[[], Sequence[dict[str, Any]]],
+) -> Snapshot:
+    """Every memory checked: the snapshot as a session starting here is told it."""
+    from synapse_git.drift.findings import visible_live
+
+    rows = snapshots.visible_rows(conn, scope.projects)
+    named = named_paths(visible_live(conn, scope), scope.project)
+    return snapshots.build(
+        checkout=key,
+        project=scope.project,
+        head=head,
+        store_version=version,
+        rows=rows,
+        findings=drift(),
+        named=named,
+    )
