@@ -7,11 +7,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
+from synapse_git.service import Synapse
 from tests.ui.conftest import Viewer
+from tests.ui.devtools import DevTools, page_socket
 
 BROWSER = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
@@ -87,3 +90,47 @@ def test_a_screenshot_of_each_page(viewer: Viewer, tmp_path: Path) -> None:
         assert shot.exists(), done.stderr[-2000:]
         data = shot.read_bytes()
         assert data.startswith(b"\x89PNG") and len(data) > 10_000, name
+
+
+def test_search_open_a_memory_and_settle_its_drift_by_clicks(
+    viewer: Viewer, tmp_path: Path
+) -> None:
+    """Search, a hit's link, the drift page, the forget button: the browser's own
+    clicks, form POST and redirects; then the store is asked what it holds."""
+    assert BROWSER is not None
+    profile = tmp_path / "profile"
+    command = [BROWSER, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0"]
+    browser = subprocess.Popen(
+        [*command, viewer.url("/search?q=old+config")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        end = time.monotonic() + 60
+        while not (port_file.exists() and port_file.read_text().strip()):
+            assert time.monotonic() < end, "no DevTools port"
+            time.sleep(0.2)
+        port = int(port_file.read_text().splitlines()[0])
+        tools = DevTools(page_socket(port))
+        try:
+            found = tools.wait_for("Settings are read")
+            assert 'class="card hit"' in found
+            tools.click('.hit a[href="/memory/2"]')
+            memory = tools.wait_for("Paths it names")
+            assert "<h1>Memory 2</h1>" in memory and "gone from the checkout" in memory
+            tools.click('header a[href="/drift"]')
+            drift = tools.wait_for("Forget 2")
+            assert 'action="/memory/2/forget"' in drift
+            tools.click('form[action="/memory/2/forget"] button')
+            after = tools.wait_for("forgot memory 2")
+            assert "forgot memory 2" in after
+            assert 'action="/memory/2/forget"' not in after
+        finally:
+            tools.close()
+    finally:
+        browser.terminate()
+        browser.wait(timeout=30)
+    svc = Synapse()
+    assert svc.history(2, svc.scope(viewer.repo)).memory.state == "forgotten"
+    assert svc.history(4, svc.scope(viewer.repo)).memory.state == "live"
