@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -153,16 +153,18 @@ class Guard:
             await _plain(send, 401, "this token is not this run's: use the address printed last")
             return
         rest = urlencode(query)
-        target = scope.get("path", "/") + (f"?{rest}" if rest else "")
-        if not target.startswith("/") or target.startswith("//"):
-            target = "/"
+        path = str(scope.get("path", "/"))
+        # Only a path of this server: `//host` or `/\host` would send the browser away.
+        if not path.startswith("/") or path[1:2] in ("/", "\\"):
+            path = "/"
+        target = quote(path, safe="/") + (f"?{rest}" if rest else "")
         cookie = f"{self.cookie}={self.keys.token}; HttpOnly; SameSite=Strict; Path=/"
         await _secured(send)(
             {
                 "type": "http.response.start",
                 "status": 303,
                 "headers": [
-                    (b"location", target.encode("latin-1", "replace")),
+                    (b"location", target.encode("ascii")),
                     (b"set-cookie", cookie.encode("latin-1")),
                     (b"content-length", b"0"),
                 ],

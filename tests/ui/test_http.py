@@ -271,3 +271,11 @@ def test_a_port_in_use_is_one_line(stocked: Path) -> None:
         assert done.returncode == 2 and "cannot serve on 127.0.0.1" in done.stderr
     finally:
         stop(first)
+
+
+@pytest.mark.parametrize("path", ["//evil.example/x", "/\\evil.example/x", "/%5Cevil.example"])
+def test_the_token_address_never_redirects_elsewhere(viewer: Viewer, path: str) -> None:
+    answer = viewer.request("GET", f"{path}?token={viewer.token}", cookie=False)
+    assert answer.status == 303
+    location = answer.headers["location"]
+    assert location.startswith("/") and location[1:2] not in ("/", "\\"), location
