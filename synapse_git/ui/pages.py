@@ -281,8 +281,10 @@ class Viewer:
 
     async def drift(self, request: Request) -> Response:
         report = self.svc.drift(self.scope)
+        number = _page_number(request.query_params.get("page", "1"))
+        shown = report.findings[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
         cards = []
-        for finding in report.findings:
+        for finding in shown:
             kind = text(finding.kind)
             ids = " ".join(link(f"/memory/{i}", f"memory {i}") for i in finding.ids)
             actions = [
@@ -318,6 +320,13 @@ class Viewer:
         content = f'<p class="meta">{text(summary)}</p>' + bars(
             sorted(counts.items()), label="drift findings by kind"
         )
+        pages = max(1, -(-len(report.findings) // PAGE_SIZE))
+        pager = [f"<span>page {number} of {pages}</span>"]
+        if number > 1:
+            pager.insert(0, link("/drift", "← earlier", page=number - 1))
+        if number < pages:
+            pager.append(link("/drift", "later →", page=number + 1))
+        content += f'<div class="pager">{"".join(pager)}</div>' if pages > 1 else ""
         content += "".join(cards) or "<p>No drift.</p>"
         return self._page("Drift", "/drift", content, request)
 

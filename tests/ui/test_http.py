@@ -279,3 +279,16 @@ def test_the_token_address_never_redirects_elsewhere(viewer: Viewer, path: str) 
     assert answer.status == 303
     location = answer.headers["location"]
     assert location.startswith("/") and location[1:2] not in ("/", "\\"), location
+
+
+def test_drift_findings_come_fifty_a_page(viewer: Viewer) -> None:
+    svc = Synapse()
+    scope = svc.scope(viewer.repo)
+    for n in range(60):
+        svc.remember(f"Helper number {n} lives in src/gone_{n}.py", scope)
+    viewer.enter()
+    first = viewer.request("GET", "/drift").text
+    assert first.count('class="card finding"') == 50 and "page 1 of 2" in first
+    second = viewer.request("GET", "/drift?page=2").text
+    assert "page 2 of 2" in second and "later →" not in second
+    assert first.count('class="card finding"') + second.count('class="card finding"') == 62
