@@ -11,13 +11,13 @@ from synapse_git.cli.memory import FOLDER_OPTION
 
 def ui(
     port: int = typer.Option(
-        0, "--port", "-p", metavar="N", help="Port to serve on (default: any free port)."
+        0, "--port", "-p", metavar="N", help="Port to serve on; 0 picks any free port."
     ),
     host: str = typer.Option(
         "127.0.0.1",
         "--host",
         metavar="ADDRESS",
-        help="Loopback address to bind (default: 127.0.0.1).",
+        help="Loopback address to bind.",
     ),
     no_open: bool = typer.Option(False, "--no-open", help="Print the address; open no browser."),
     allow_remote: bool = typer.Option(

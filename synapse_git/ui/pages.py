@@ -7,6 +7,8 @@ write is a POST that answers with a redirect (303) to the page to show next.
 
 from __future__ import annotations
 
+import html
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode
@@ -35,6 +37,9 @@ from synapse_git.ui.html import (
 )
 
 PAGE_SIZE = 50
+# What a browser form does not send back as it was given: C0 but newline and tab
+# (a lone CR becomes CR LF, NUL becomes U+FFFD), DEL, C1, lone surrogates.
+_UNSENDABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -64,6 +69,7 @@ class Viewer:
             ("/memory/{memory_id:int}/restore", self.restore),
             ("/memory/{memory_id:int}/edit", self.edit),
             ("/memory/{memory_id:int}/supersede", self.supersede),
+            ("/memory/{memory_id:int}/follow-renames", self.follow_renames),
             ("/memory/{memory_id:int}/share", self.share),
             ("/memory/{memory_id:int}/unshare", self.unshare),
             ("/team/share", self.team_share),
@@ -272,10 +278,24 @@ class Viewer:
             f'<h2>Supersede</h2><form method="post" action="{base}/supersede" class="filters">'
             f"{csrf_field(self.csrf)}"
             '<label>by memory id<input type="text" name="by" size="8" inputmode="numeric"></label>'
-            "<button>Supersede by it</button></form>"
-            f'<h2 id="edit">Edit</h2><form method="post" action="{base}/edit">'
+            "<button>Supersede by it</button></form>" + self._edit_form(memory)
+        )
+
+    def _edit_form(self, memory: Memory) -> str:
+        """The text in a form to change, when a browser gives it back as it is: a body
+        holding control characters (which a form turns into others or drops) is edited
+        with the command instead, never rewritten by accident."""
+        if _UNSENDABLE.search(memory.body):
+            return (
+                '<h2 id="edit">Edit</h2><p class="meta">This text holds control characters'
+                " a browser form would not give back unchanged; edit it with"
+                f" <code>synapse memory edit {memory.id}</code>.</p>"
+            )
+        return (
+            f'<h2 id="edit">Edit</h2><form method="post" action="/memory/{memory.id}/edit">'
             f"{csrf_field(self.csrf)}"
-            f'<textarea name="body">{text(memory.body)}</textarea>'
+            # The parser drops one newline right after <textarea>: this one, not the body's.
+            f'<textarea name="body">\n{html.escape(memory.body)}</textarea>'
             '<div class="actions"><button>Save the new text</button></div></form>'
         )
 
@@ -300,6 +320,16 @@ class Viewer:
                         f"Supersede {finding.older} by {finding.newer}",
                         self.csrf,
                         {"by": finding.newer, "back": "/drift"},
+                    )
+                )
+            if finding.kind == "stale" and finding.renamed and len(finding.ids) == 1:
+                memory_id = finding.ids[0]
+                actions.append(
+                    button(
+                        f"/memory/{memory_id}/follow-renames",
+                        f"Edit {memory_id} to name the new path",
+                        self.csrf,
+                        {"back": "/drift"},
                     )
                 )
             actions += [f'<a href="/memory/{i}#edit">Edit {i}</a>' for i in finding.ids]
@@ -383,6 +413,23 @@ class Viewer:
         body = form.get("body", "").replace("\r\n", "\n")
         self.svc.edit(memory_id, self.scope, body=body)
         return _done(form, memory_id, f"edited memory {memory_id}")
+
+    async def follow_renames(self, request: Request) -> Response:
+        """Settle a stale memory whose gone paths git followed to new names: its text
+        naming the new ones, worked out again here from the store and the checkout."""
+        memory_id, form = await _target(request)
+        from synapse_git.drift.settle import corrected
+
+        fixed = None
+        for found in self.svc.drift_about(self.scope, [memory_id]):
+            if found.get("kind") == "stale" and found.get("ids") == [memory_id]:
+                body = self.svc.history(memory_id, self.scope).memory.body
+                renamed = list(dict(found.get("renamed", {})).items())
+                fixed = corrected(body, found.get("paths", []), renamed)
+        if fixed is None:
+            raise BadInput(f"memory {memory_id} names no gone path that git saw renamed")
+        self.svc.edit(memory_id, self.scope, body=fixed)
+        return _done(form, memory_id, f"memory {memory_id} now names the new path")
 
     async def supersede(self, request: Request) -> Response:
         memory_id, form = await _target(request)

@@ -10,7 +10,7 @@ import pytest
 
 from synapse_git import settings
 from synapse_git.service import Synapse
-from tests.conftest import run_cli
+from tests.conftest import git, run_cli
 from tests.ui.conftest import Viewer, start, stop
 
 PAGES = ["/search", "/search?q=deploy&explain=1", "/memories", "/memory/1", "/drift", "/team"]
@@ -292,3 +292,35 @@ def test_drift_findings_come_fifty_a_page(viewer: Viewer) -> None:
     second = viewer.request("GET", "/drift?page=2").text
     assert "page 2 of 2" in second and "later →" not in second
     assert first.count('class="card finding"') + second.count('class="card finding"') == 62
+
+
+def test_a_renamed_path_is_settled_by_one_button(viewer: Viewer) -> None:
+    svc = Synapse()
+    scope = svc.scope(viewer.repo)
+    new = svc.remember("Deploy steps live in src/deploy.py (see make ship)", scope).id
+    git(viewer.repo, "mv", "src/deploy.py", "src/ship.py")
+    git(viewer.repo, "commit", "-q", "-m", "rename")
+    viewer.enter()
+    drift = viewer.request("GET", "/drift").text
+    assert f'action="/memory/{new}/follow-renames"' in drift
+    csrf = viewer.csrf()
+    # Memory 2's path was deleted, not renamed: nothing to follow, nothing changed.
+    refused = viewer.post("/memory/2/follow-renames", {"csrf": csrf})
+    assert refused.status == 400 and "renamed" in refused.text
+    done = viewer.post(f"/memory/{new}/follow-renames", {"csrf": csrf, "back": "/drift"})
+    assert done.status == 303
+    assert state(viewer.repo, new)[2] == "Deploy steps live in src/ship.py (see make ship)"
+    assert f'action="/memory/{new}/follow-renames"' not in viewer.request("GET", "/drift").text
+
+
+def test_a_body_a_form_would_change_is_not_offered_for_editing(viewer: Viewer) -> None:
+    viewer.enter()
+    hostile = viewer.request("GET", "/memory/1").text
+    assert "<textarea" not in hostile and "synapse memory edit 1" in hostile
+    plain = viewer.request("GET", "/memory/3").text
+    assert '<textarea name="body">\nThe test suite runs with pytest -q</textarea>' in plain
+    # What a browser sends back for an unchanged textarea leaves the body as it was.
+    csrf = viewer.csrf()
+    before = state(viewer.repo, 3)
+    viewer.post("/memory/3/edit", {"csrf": csrf, "body": before[2]})
+    assert state(viewer.repo, 3) == before
