@@ -36,6 +36,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_BODY = 4 * 1024 * 1024
 # A URL longer than this is no question a person typed.
 MAX_QUERY = 8 * 1024
+# Request headers, all together (h11 bounds only a head that arrives in pieces).
+MAX_HEADERS = 16 * 1024
 
 HEADERS = [
     (
@@ -121,6 +123,8 @@ class Guard:
         await self.app(scope, receive, _secured(send))
 
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
+        if sum(len(k) + len(v) for k, v in scope.get("headers", [])) > MAX_HEADERS:
+            return 431, f"the request's headers are larger than {MAX_HEADERS} bytes"
         headers = _headers(scope)
         if headers.get("host", "") not in self.hosts:
             return 421, "this server answers only to its own address (the Host header differs)"

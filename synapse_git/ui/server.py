@@ -95,6 +95,8 @@ def serve(
         lifespan="off",
         proxy_headers=False,
         server_header=False,
+        # h11, whose limit on a request head holds (httptools, when installed, has none).
+        http="h11",
         h11_max_incomplete_event_size=16 * 1024,
         limit_concurrency=64,
         timeout_keep_alive=5,

@@ -210,6 +210,7 @@ def test_bad_actions_are_one_line_and_change_nothing(viewer: Viewer) -> None:
     big = {"csrf": csrf, "body": "x" * (5 * 1024 * 1024)}
     assert viewer.post("/memory/3/edit", big).status == 413
     assert viewer.request("GET", "/search?q=" + "a" * 9000).status == 414
+    assert viewer.request("GET", "/search", headers={"X-Big": "a" * 20_000}).status == 431
     assert dump() == before
 
 
