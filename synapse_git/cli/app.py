@@ -18,6 +18,7 @@ from synapse_git.cli.project import app as project_app
 from synapse_git.cli.serve import app as mcp_app
 from synapse_git.cli.setup import setup as setup_command
 from synapse_git.cli.status import status as status_command
+from synapse_git.cli.ui import ui as ui_command
 from synapse_git.errors import StoreError, report
 from synapse_git.store.database import explain
 
@@ -49,6 +50,7 @@ app.add_typer(mcp_app, name="mcp")
 app.command("setup")(setup_command)
 app.command("status")(status_command)
 app.command("demo")(demo_command)
+app.command("ui")(ui_command)
 app.add_typer(hook_app, name="hook")
 
 

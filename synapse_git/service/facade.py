@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from synapse_git.service.lifecycle import Lifecycle
 from synapse_git.service.queries import Queries
+from synapse_git.service.team_view import TeamView
 from synapse_git.service.upkeep import Upkeep
 
 
-class Synapse(Lifecycle, Queries, Upkeep):
+class Synapse(Lifecycle, Queries, Upkeep, TeamView):
     """The memory store as seen from one data folder."""

@@ -1,0 +1,136 @@
+"""`synapse ui` in a real browser: Debian's headless Chromium loads the printed address,
+follows the cookie to the page and renders it. Skipped where no Chromium is installed
+(`.ci/run` installs it from the system's packages)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from synapse_git.service import Synapse
+from tests.ui.conftest import Viewer
+from tests.ui.devtools import DevTools, page_socket
+
+BROWSER = next(
+    (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
+)
+pytestmark = pytest.mark.skipif(BROWSER is None, reason="no chromium on PATH")
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--window-size=1100,900",
+]
+PAGES = {
+    "search": "/search?q=deploy+notes&explain=1",
+    "memories": "/memories",
+    "memory": "/memory/2",
+    "drift": "/drift",
+    "team": "/team",
+}
+
+
+def browse(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """One headless Chromium run with a fresh profile (no cookie from before)."""
+    assert BROWSER is not None
+    if profile.exists():
+        shutil.rmtree(profile)
+    return subprocess.run(
+        [BROWSER, *FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_search_page_shows_a_recalled_memory(viewer: Viewer, tmp_path: Path) -> None:
+    done = browse(tmp_path / "profile", "--dump-dom", viewer.url("/search?q=old+config"))
+    dom = done.stdout
+    assert "<title>Search · synapse</title>" in dom, done.stderr[-2000:]
+    # The hit, reached through the token address, its redirect and the cookie.
+    assert 'class="card hit"' in dom
+    assert "Settings are read in src/old_config.py at start" in dom
+    assert viewer.token not in dom
+
+
+def test_the_browser_without_the_token_is_refused(viewer: Viewer, tmp_path: Path) -> None:
+    done = browse(tmp_path / "profile", "--dump-dom", f"{viewer.origin}/search?q=config")
+    assert "this page needs the address" in done.stdout
+    assert "Settings are read" not in done.stdout
+
+
+def test_the_hostile_body_is_text_in_the_dom(viewer: Viewer, tmp_path: Path) -> None:
+    dom = browse(tmp_path / "profile", "--dump-dom", viewer.url("/memory/1")).stdout
+    assert "Memory 1" in dom
+    # Had the markup been obeyed, the DOM would hold a script element.
+    assert "<script>" not in dom and "&lt;script&gt;alert('x')&lt;/script&gt;" in dom
+    assert "\\x1b[2J" in dom
+
+
+def test_a_screenshot_of_each_page(viewer: Viewer, tmp_path: Path) -> None:
+    """Screenshots are kept in the test's folder, or in $SYNAPSE_UI_SHOTS when set."""
+    kept = Path(os.environ.get("SYNAPSE_UI_SHOTS") or tmp_path / "shots")
+    kept.mkdir(parents=True, exist_ok=True)
+    for name, path in PAGES.items():
+        shot = kept / f"ui-{name}.png"
+        done = browse(tmp_path / "profile", f"--screenshot={shot}", viewer.url(path))
+        assert shot.exists(), done.stderr[-2000:]
+        data = shot.read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 10_000, name
+
+
+def test_search_open_a_memory_and_settle_its_drift_by_clicks(
+    viewer: Viewer, tmp_path: Path
+) -> None:
+    """Search, a hit's link, the drift page, the forget button: the browser's own
+    clicks, form POST and redirects; then the store is asked what it holds."""
+    assert BROWSER is not None
+    profile = tmp_path / "profile"
+    command = [BROWSER, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0"]
+    browser = subprocess.Popen(
+        [*command, viewer.url("/search?q=old+config")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        end = time.monotonic() + 60
+        while not (port_file.exists() and port_file.read_text().strip()):
+            assert time.monotonic() < end, "no DevTools port"
+            time.sleep(0.2)
+        port = int(port_file.read_text().splitlines()[0])
+        tools = DevTools(page_socket(port))
+        try:
+            found = tools.wait_for("Settings are read")
+            assert 'class="card hit"' in found
+            tools.click('.hit a[href="/memory/2"]')
+            memory = tools.wait_for("Paths it names")
+            assert "<h1>Memory 2</h1>" in memory and "gone from the checkout" in memory
+            tools.click('header a[href="/drift"]')
+            drift = tools.wait_for("Forget 2")
+            assert 'action="/memory/2/forget"' in drift
+            tools.click('form[action="/memory/2/forget"] button')
+            after = tools.wait_for("forgot memory 2")
+            assert "forgot memory 2" in after
+            assert 'action="/memory/2/forget"' not in after
+        finally:
+            tools.close()
+    finally:
+        browser.terminate()
+        browser.wait(timeout=30)
+    svc = Synapse()
+    assert svc.history(2, svc.scope(viewer.repo)).memory.state == "forgotten"
+    assert svc.history(4, svc.scope(viewer.repo)).memory.state == "live"
