@@ -89,7 +89,9 @@ def test_drift_findings_are_fitted_into_the_cap(
 ) -> None:
     svc, scope, _ = stuffed
 
-    def drift_about(_conn: object, _scope: Scope, ids: list[int]) -> list[dict[str, Any]]:
+    def drift_about(
+        _conn: object, _scope: Scope, ids: list[int], **_kinds: object
+    ) -> list[dict[str, Any]]:
         return [
             {"kind": "conflict", "ids": [i], "newer": i, "detail": "x" * 900, "quote": "数" * 900}
             for i in ids
