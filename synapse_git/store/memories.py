@@ -26,6 +26,12 @@ COLUMNS = (
 )
 
 
+def opening_columns(chars: int) -> str:
+    """COLUMNS with the body cut by SQLite to its first `chars` characters: a reader
+    that needs only a body's opening never holds a long one whole."""
+    return COLUMNS.replace("body", f"substr(body, 1, {int(chars)})", 1)
+
+
 @dataclass(frozen=True)
 class Memory:
     id: int
@@ -91,16 +97,18 @@ def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
 
 
 def live_with_counts(
-    conn: sqlite3.Connection, projects: Sequence[str]
-) -> list[tuple[int, str, str | None, str, int]]:
-    """(id, body, project, created_at, recalled) of every live memory `projects` see."""
+    conn: sqlite3.Connection, projects: Sequence[str], opening: int
+) -> list[tuple[int, str, str | None, str, int, int]]:
+    """(id, opening, project, created_at, recalled, size) of every live memory
+    `projects` see: the body's first `opening` characters and its size in UTF-8
+    bytes, so that a store of long bodies is never held whole."""
     where, params = visible(projects)
     rows = conn.execute(
-        f"SELECT id, body, project, created_at, recalled FROM memories"
-        f" WHERE state = 'live' AND {where}",
-        params,
+        "SELECT id, substr(body, 1, ?), project, created_at, recalled,"
+        f" length(CAST(body AS BLOB)) FROM memories WHERE state = 'live' AND {where}",
+        (opening, *params),
     )
-    return [(int(a), str(b), c, str(d), int(e or 0)) for a, b, c, d, e in rows]
+    return [(int(a), str(b), c, str(d), int(e or 0), int(f)) for a, b, c, d, e, f in rows]
 
 
 def _memory(row: sqlite3.Row | tuple[object, ...]) -> Memory:
