@@ -88,6 +88,15 @@ def test_session_memory_does_not_grow_with_the_bodies(
     }
 
 
+def test_recall_memory_does_not_grow_with_the_bodies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    short, long = peaks(
+        tmp_path, monkeypatch, lambda svc, repo: svc.recall("says main", svc.scope(repo))
+    )
+    assert long < short * 1.5 + 64 * KIB
+
+
 def test_a_long_stale_body_is_settled_with_its_whole_text(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r", {"src/app/main.py": "x = 1\n"})
     svc = Synapse()
