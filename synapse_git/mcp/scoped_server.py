@@ -10,7 +10,6 @@ themselves live in mcp/server.py.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 import threading
 from pathlib import Path
@@ -37,7 +36,8 @@ from pydantic import ValidationError
 from synapse_git import __version__
 from synapse_git.answers import RecallOut, RememberOut
 from synapse_git.errors import SynapseError
-from synapse_git.mcp.checks import CheckedInput, argument_errors, strict_errors
+from synapse_git.escaping import json_text
+from synapse_git.mcp.checks import CheckedInput, EscapedOutput, argument_errors, strict_errors
 from synapse_git.settings import Config
 
 if TYPE_CHECKING:
@@ -120,10 +120,15 @@ class SynapseServer(MCPServer[Any]):
     async def run_stdio_async(self) -> None:
         """Serve stdio, reading each line through `_checked_line` first."""
         lines = anyio.wrap_file(CheckedInput(self.bad_text))  # type: ignore[arg-type]  # readline is all it uses
-        async with stdio_server(stdin=lines) as (reader, writer):
-            await self._lowlevel_server.run(
-                reader, writer, self._lowlevel_server.create_initialization_options()
-            )
+        wire = EscapedOutput()
+        try:
+            out = anyio.wrap_file(wire)  # type: ignore[arg-type]  # write and flush are all it uses
+            async with stdio_server(stdin=lines, stdout=out) as (reader, writer):
+                await self._lowlevel_server.run(
+                    reader, writer, self._lowlevel_server.create_initialization_options()
+                )
+        finally:
+            wire.close()
 
     async def call_tool(
         self,
@@ -157,7 +162,8 @@ class SynapseServer(MCPServer[Any]):
         if isinstance(result, CallToolResult) and result.structured_content is not None:
             # The SDK renders the text copy indented, larger than the response cap that
             # the structured output was held to; the cap counts this compact form.
-            text = json.dumps(result.structured_content, ensure_ascii=False)
+            # Escaped as every JSON Synapse prints: the copy's text is what an agent reads.
+            text = json_text(result.structured_content)
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
 
