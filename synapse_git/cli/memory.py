@@ -18,6 +18,7 @@ from synapse_git.cli.output import (
     emit,
     here,
     moved_hints,
+    other_history_hints,
     service,
     write_bytes,
 )
@@ -270,6 +271,8 @@ def list_(
         )
         return
     for line in moved_hints(found.moved_from, found.project):
+        typer.echo(line, err=True)
+    for line in other_history_hints(found.other_history, found.project):
         typer.echo(line, err=True)
     if not found.memories:
         typer.echo("no memories" + (f" match {query!r}" if query else " yet"))

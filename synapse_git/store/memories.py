@@ -302,6 +302,8 @@ def rekey(conn: sqlite3.Connection, old: str, new: str, new_root: str | None) ->
     project row of `new`, when there is one, is kept as it is.
     """
     if old == new:
+        # Kept in place: they belong to the repository that stands there now.
+        conn.execute("UPDATE projects SET root_commit = ? WHERE key = ?", (new_root, old))
         row = conn.execute("SELECT count(*) FROM memories WHERE project = ?", (old,)).fetchone()
         return int(row[0])
     conn.execute(
@@ -325,6 +327,11 @@ def note_project(conn: sqlite3.Connection, key: str, root_commit: str | None) ->
         " SET root_commit = coalesce(excluded.root_commit, projects.root_commit)",
         (key, root_commit),
     )
+
+
+def stored_root(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT root_commit FROM projects WHERE key = ?", (key,)).fetchone()
+    return None if row is None or row[0] is None else str(row[0])
 
 
 def root_known(conn: sqlite3.Connection, key: str) -> bool:
