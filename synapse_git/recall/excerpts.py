@@ -94,7 +94,9 @@ def _past_opening(
 ) -> str | None:
     """The excerpt around the rarest term a long body holds only past its opening."""
     for term in ranked:
-        found = body_windows.first_match(conn, memory_id, term_pattern(term), SCAN_BYTES // 2)
+        found = body_windows.first_match(
+            conn, memory_id, term_pattern(term), SCAN_BYTES - body_windows.OVERLAP
+        )
         if found is None:
             continue
         start, text = body_windows.window(conn, memory_id, found, allowance, allowance * 2)
