@@ -4,8 +4,8 @@ A memory may have been written by an agent that read hostile input, so a body
 can hold ESC sequences (clear the screen, move the cursor, set the clipboard
 through OSC 52), C1 controls or bidi overrides that make text read otherwise
 than it is. Every human-readable output passes through `visible`, every JSON
-output through `json_text`; what is stored is never changed. Light on purpose:
-the commit hook imports it.
+output through `json_text` (the MCP server's messages through `escape_json`);
+what is stored is never changed. Light on purpose: the commit hook imports it.
 """
 
 from __future__ import annotations
@@ -41,9 +41,15 @@ def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
+def escape_json(text: str) -> str:
+    """JSON text `text` with DEL, C1, bidi controls and line separators, which can
+    only stand inside its strings, written as `\\uXXXX` escapes of themselves."""
+    return _RAW_IN_JSON.sub(_json_escape, text)
+
+
 def json_text(data: Any, **options: Any) -> str:
     """`data` as JSON with non-ASCII text kept readable, but DEL, C1, bidi controls and
     line separators escaped as `\\uXXXX` as well as C0: a parser reads the same strings
     back, a terminal or an agent shown the raw text sees no control characters. They
     can only occur inside JSON strings, where the escape means the same character."""
-    return _RAW_IN_JSON.sub(_json_escape, json.dumps(data, ensure_ascii=False, **options))
+    return escape_json(json.dumps(data, ensure_ascii=False, **options))

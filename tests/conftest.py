@@ -34,17 +34,38 @@ def _stamp(path: Path) -> tuple[bool, float]:
     return (path.exists(), path.stat().st_mtime if path.exists() else 0.0)
 
 
+@pytest.fixture(scope="session")
+def shared_caches(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Caches the tests' tools fill (pre-commit's hook environments, virtualenv's seed
+    wheels, pip's downloads): one temporary folder for the whole run, never the
+    user's, and filled once rather than once per test."""
+    return tmp_path_factory.mktemp("caches")
+
+
 @pytest.fixture(autouse=True)
 def isolated_store(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    shared_caches: Path,
 ) -> Iterator[Path]:
-    """Point SYNAPSE_DATA at a fresh folder; fail any test that opens the real store."""
+    """Point SYNAPSE_DATA at a fresh folder, and HOME and every cache at temporary
+    ones; fail any test that opens the real store."""
     before = _stamp(_REAL_DB)
     data = tmp_path_factory.mktemp("synapse-data")
     monkeypatch.setenv("SYNAPSE_DATA", str(data))
     # A second line of defence: a command run with SYNAPSE_DATA emptied still lands in a
     # temporary folder, never in the user's.
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
+    # Nothing a test runs writes in the user's home: not Synapse, not git, not the
+    # tools the pre-commit tests start (tests/test_no_trace.py).
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared_caches / "xdg"))
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(shared_caches / "pre-commit"))
+    monkeypatch.setenv("VIRTUALENV_OVERRIDE_APP_DATA", str(shared_caches / "virtualenv"))
+    monkeypatch.setenv("PIP_CACHE_DIR", str(shared_caches / "pip"))
     # Recall stays lexical where the semantic extra is installed; tests/semantic turns it on.
     monkeypatch.setenv("SYNAPSE_SEMANTIC", "off")
     for key, value in GIT_ENV.items():
@@ -57,6 +78,15 @@ def isolated_store(
         return real_connect(path, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(database, "connect", guarded)
+    real_long_write = database.long_write
+
+    def guarded_long_write(path: Path) -> object:
+        # The long-write lock sits beside the store and is taken before it is opened.
+        if Path(path).resolve().is_relative_to(_REAL_DATA):
+            pytest.fail(f"a test opened the user's real store at {path}")
+        return real_long_write(path)
+
+    monkeypatch.setattr(database, "long_write", guarded_long_write)
     yield data
     assert _stamp(_REAL_DB) == before, "a test touched the user's real store"
 

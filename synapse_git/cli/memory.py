@@ -19,6 +19,7 @@ from synapse_git.cli.output import (
     emit,
     here,
     moved_hints,
+    other_history_hints,
     service,
     write_bytes,
 )
@@ -347,6 +348,8 @@ def list_(
         )
         return
     for line in moved_hints(found.moved_from, found.project):
+        typer.echo(line, err=True)
+    for line in other_history_hints(found.other_history, found.project):
         typer.echo(line, err=True)
     if not found.memories:
         if query:

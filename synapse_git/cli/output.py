@@ -126,6 +126,24 @@ def body_arg(text: str) -> str:
         raise BadInput(f"standard input is not valid UTF-8 (byte {exc.start})") from None
 
 
+def other_history_hints(other: tuple[str, str | None] | None, project: str | None) -> list[str]:
+    """What to say when another repository stands where this project's memories were
+    written (its root commit is not the one stored)."""
+    from synapse_git.drift.settle import command
+
+    if other is None or project is None:
+        return []
+    stored, current = other
+    now = f"this one's is {current[:12]}" if current else "this one has no commit yet"
+    return [
+        f"note: the memories of {project} were written in a repository whose first commit"
+        f" is {stored[:12]}, and {now}: perhaps a new repository at the same path. If"
+        f" the old one moved, run: {command('synapse', 'project', 'move', project, 'NEW')};"
+        " to keep them here, run:"
+        f" {command('synapse', 'project', 'move', project, project)}"
+    ]
+
+
 def moved_hints(moved_from: list[str], project: str | None) -> list[str]:
     """What to run when this repository's memories still carry its old path."""
     from synapse_git.drift.settle import command

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, emit, here, moved_hints, service
+from synapse_git.cli.output import (
+    JSON_OPTION,
+    emit,
+    here,
+    moved_hints,
+    other_history_hints,
+    service,
+)
 
 app = typer.Typer(help="The project (git repository) a folder belongs to.", no_args_is_help=True)
 
@@ -31,6 +38,9 @@ def show(
                 "memories": info.counts,
                 "global": info.global_counts,
                 "moved_from": info.moved_from,
+                "other_history": None
+                if info.other_history is None
+                else {"stored_root": info.other_history[0], "root": info.other_history[1]},
             }
         )
         return
@@ -43,6 +53,8 @@ def show(
         typer.echo("memories       " + _counts(info.counts))
     typer.echo("global         " + _counts(info.global_counts))
     for line in moved_hints(info.moved_from, scope.project):
+        typer.echo(line)
+    for line in other_history_hints(info.other_history, scope.project):
         typer.echo(line)
 
 

@@ -53,7 +53,9 @@ def lines(found: Status) -> list[str]:
     if not clients:
         out.append("mcp       no client file here: `synapse mcp config claude|codex --write`")
     for client in clients:
-        if not client["server"]:
+        if client.get("problem"):
+            verdict = f"cannot be used: {client['problem']}"
+        elif not client["server"]:
             verdict = "no synapse server in it"
         elif client["store"] is None:
             verdict = "store not pinned: the client's environment decides which one opens"

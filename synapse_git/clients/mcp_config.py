@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from synapse_git.errors import BadInput
+from synapse_git.errors import BadInput, SynapseError
 from synapse_git.store.location import data_dir
 
 KINDS = ("claude", "codex", "json")
@@ -119,6 +119,8 @@ def _merged_json(old: str | None, entry: Entry, path: Path) -> str:
             doc = json.loads(old)
         except json.JSONDecodeError as exc:
             raise BadInput(f"{path} is not valid JSON ({exc.msg}); nothing was written") from None
+        except RecursionError:
+            raise BadInput(f"{path} is nested too deeply to read; nothing was written") from None
     servers = doc.get("mcpServers", {}) if isinstance(doc, dict) else None
     if not isinstance(servers, dict):
         raise BadInput(f"{path}: mcpServers is not an object; nothing was written")
@@ -157,6 +159,8 @@ def _parse_toml(text: str, path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BadInput(f"{path} is not valid TOML ({exc}); nothing was written") from None
+    except RecursionError:
+        raise BadInput(f"{path} is nested too deeply to read; nothing was written") from None
 
 
 def _without_tables(text: str, table: str) -> str:
@@ -183,6 +187,7 @@ class Found:
     path: Path
     server: bool  # the file has a synapse entry
     store: Path | None  # the data folder it pins, None when the client's environment decides
+    problem: str | None = None  # why the file or the store it pins cannot be used
 
     def as_json(self, current: Path) -> dict[str, Any]:
         return {
@@ -191,6 +196,7 @@ class Found:
             "server": self.server,
             "store": None if self.store is None else str(self.store),
             "same_store": None if self.store is None else _same(self.store, current),
+            "problem": self.problem,
         }
 
 
@@ -207,6 +213,9 @@ def found_here(folder: Path) -> list[Found]:
         except (OSError, UnicodeDecodeError, ValueError):
             found.append(Found(client, path, False, None))
             continue
+        except RecursionError:
+            found.append(Found(client, path, False, None, "nested too deeply to read"))
+            continue
         key = "mcpServers" if client == "claude" else "mcp_servers"
         servers = doc.get(key) if isinstance(doc, dict) else None
         server = servers.get(NAME) if isinstance(servers, dict) else None
@@ -214,7 +223,11 @@ def found_here(folder: Path) -> list[Found]:
             found.append(Found(client, path, False, None))
             continue
         env = server.get("env")
-        pinned = _pinned(env) if isinstance(env, dict) else None
+        try:
+            pinned = _pinned(env) if isinstance(env, dict) else None
+        except SynapseError as exc:
+            found.append(Found(client, path, True, None, str(exc)))
+            continue
         found.append(Found(client, path, True, pinned))
     return found
 

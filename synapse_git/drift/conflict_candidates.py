@@ -14,7 +14,7 @@ from synapse_git.drift.alternatives import other_tools
 from synapse_git.drift.note_text import claims
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import fts, memories
-from synapse_git.store.memories import COLUMNS, Memory
+from synapse_git.store.memories import Memory
 
 CANDIDATES = 4  # conflict candidates fetched per memory
 FTS_TERMS = 4  # words of a memory looked up to find its candidates
@@ -28,21 +28,27 @@ RARE_MOST = 100
 SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
 SHORT_BODY = 160  # characters: a longer body rarely holds only two looked-up words
 KEPT_WORDS = 4096  # words whose lists TermLists keeps between recalls, at most
+# A candidate is compared by its opening characters, as drift reads every body
+# (drift/findings.py): a megabyte note costs no more than its opening.
+WINDOW = 16_384
 
 _WORD = re.compile(r"[^\W\d_][\w-]+")
 
 
 def _fts_terms(body: str, limit: int = 10) -> list[str]:
-    words: list[str] = []
+    """The `limit` longest distinct words of `body`, first seen first among equals:
+    one pass and a bounded heap, so a body of a million words costs no more than
+    reading it once."""
+    seen: dict[str, int] = {}
     # Front matter keys and markup (`description`, `type: project`) are no claim.
     for word in _WORD.findall(claims(body).lower()):
         if (
-            word not in conflict_words.STOP
+            word not in seen
+            and word not in conflict_words.STOP
             and word not in conflict_words.NEGATORS
-            and word not in words
         ):
-            words.append(word)
-    return sorted(words, key=len, reverse=True)[:limit]
+            seen[word] = len(seen)
+    return heapq.nsmallest(limit, seen, key=lambda word: (-len(word), seen[word]))
 
 
 class TermLists:
@@ -188,7 +194,8 @@ class Candidates:
         return {
             int(row[0]): Memory(*row)
             for row in self.conn.execute(
-                f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live'"
+                f"SELECT {memories.opening_columns(WINDOW)} FROM memories WHERE id IN ({marks})"
+                f" AND state = 'live'"
                 f" AND {where}",
                 params,
             )

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from synapse_git.drift import conflict_candidates, settle
 from synapse_git.drift.conflict_candidates import TermLists
 from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.pair_findings import conflicts_about, conflicts_among, duplicates
@@ -23,11 +24,16 @@ from synapse_git.drift.settle import command
 from synapse_git.git.project_scope import Scope
 from synapse_git.settings import DriftSettings
 from synapse_git.store import memories
-from synapse_git.store.memories import COLUMNS, Memory
+from synapse_git.store.memories import Memory
 
 KINDS = ("stale", "unverified", "conflict", "duplicate", "changed")
 BLOCKING = ("stale", "conflict", "duplicate")
 # Soft kinds never make `drift` exit 1 and never leave a memory out of a session.
+# Drift reads the opening characters of each body, never a long one whole: paths and
+# contradictions are looked for there (docs/drift.md#long-bodies), so a store of
+# megabyte notes is checked in time and memory bounded by their number.
+WINDOW = conflict_candidates.WINDOW
+_WINDOWED = memories.opening_columns(WINDOW)
 
 
 @dataclass(frozen=True)
@@ -52,14 +58,43 @@ class Report:
         }
 
 
-def visible_live(conn: sqlite3.Connection, scope: Scope) -> list[Memory]:
-    """Every live memory `scope` sees, oldest first."""
+def visible_live(conn: sqlite3.Connection, scope: Scope) -> tuple[list[Memory], set[int]]:
+    """Every live memory `scope` sees, oldest first, each body cut to its opening
+    WINDOW characters; and the ids of those cut."""
     where, params = memories.visible(scope.projects)
     rows = conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE state = 'live' AND {where} ORDER BY created_at, id",
+        f"SELECT {_WINDOWED}, length(body) > {WINDOW} FROM memories"
+        f" WHERE state = 'live' AND {where} ORDER BY created_at, id",
         params,
     )
-    return [Memory(*row) for row in rows]
+    return _split(rows)
+
+
+def _split(rows: Iterable[Sequence[Any]]) -> tuple[list[Memory], set[int]]:
+    found: list[Memory] = []
+    cut: set[int] = set()
+    for row in rows:
+        found.append(Memory(*row[:-1]))
+        if row[-1]:
+            cut.add(int(row[0]))
+    return found, cut
+
+
+def _settled_whole(
+    conn: sqlite3.Connection, findings: list[Finding], cut: set[int]
+) -> list[Finding]:
+    """A stale memory's suggested edit carries its whole corrected body: for a body
+    drift read only the opening of, the suggestion is made again from the whole one
+    (only for these few, never for every long body)."""
+    out = []
+    for finding in findings:
+        if finding.kind == "stale" and finding.ids[0] in cut:
+            row = conn.execute("SELECT body FROM memories WHERE id = ?", finding.ids).fetchone()
+            if row is not None:
+                suggest = settle.stale(finding.ids[0], str(row[0]), finding.paths, finding.renamed)
+                finding = replace(finding, suggest=suggest)
+        out.append(finding)
+    return out
 
 
 def check(
@@ -74,10 +109,11 @@ def check(
     """Every finding about the memories `scope` sees, of the chosen kinds; `wait`
     as path_findings.stale's `search_older`."""
     chosen = set(kinds)
-    rows = visible_live(conn, scope)
+    rows, cut = visible_live(conn, scope)
     findings: list[Finding] = []
     if chosen & {"stale", "unverified"}:
-        findings += stale(rows, scope, chosen, checkout=checkout, search_older=wait)
+        found = stale(rows, scope, chosen, checkout=checkout, search_older=wait)
+        findings += _settled_whole(conn, found, cut)
     if "changed" in chosen:
         findings += changed_files(rows, scope, limits)
     if "conflict" in chosen:
@@ -176,20 +212,20 @@ def about(
     where, scoped = memories.visible(scope.projects)
     marks = ", ".join("?" for _ in wanted)
     params: list[object] = [*wanted, *scoped]
-    rows = [
-        Memory(*row)
-        for row in conn.execute(
-            f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live' AND {where}"
-            " ORDER BY id",
+    rows, cut = _split(
+        conn.execute(
+            f"SELECT {_WINDOWED}, length(body) > {WINDOW} FROM memories WHERE id IN ({marks})"
+            f" AND state = 'live' AND {where} ORDER BY id",
             params,
         )
-    ]
+    )
     if not rows:
         return []
     findings: list[Finding] = []
     if chosen & {"stale", "unverified"}:
         # Recall answers in milliseconds: it does not search older history.
-        findings += stale(rows, scope, chosen, search_older=not corrections_only)
+        found = stale(rows, scope, chosen, search_older=not corrections_only)
+        findings += _settled_whole(conn, found, cut)
     if "conflict" in chosen:
         findings += conflicts_about(
             conn, scope, rows, quote=quote, corrections_only=corrections_only, kept=kept

@@ -53,6 +53,36 @@ class CheckedInput:
         self.source.close()
 
 
+class EscapedOutput:
+    """Standard output for the stdio transport: each message the SDK writes with
+    DEL, C1, bidi controls and line separators escaped inside its strings, the one
+    rule of every JSON Synapse prints (escaping.json_text). Descriptor 1 is pointed
+    at standard error while serving, as the SDK does, so that stray output from
+    anything else never lands between messages; `close` puts it back."""
+
+    def __init__(self) -> None:
+        sys.stdout.flush()
+        self._private = os.dup(sys.stdout.fileno())
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+        self.sink = os.fdopen(os.dup(self._private), "wb")
+
+    def write(self, text: str) -> int:
+        from synapse_git.escaping import escape_json
+
+        self.sink.write(escape_json(text).encode("utf-8", "surrogateescape"))
+        return len(text)
+
+    def flush(self) -> None:
+        self.sink.flush()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sink.close()
+        with contextlib.suppress(OSError):
+            os.dup2(self._private, sys.stdout.fileno())
+        os.close(self._private)
+
+
 def no_surrogates(value: Any) -> Any:
     if isinstance(value, str):
         return value.encode("utf-8", "replace").decode("utf-8")

@@ -10,7 +10,6 @@ themselves live in mcp/server.py.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 import threading
 from pathlib import Path
@@ -36,8 +35,9 @@ from pydantic import ValidationError
 
 from synapse_git import __version__
 from synapse_git.answers import RecallOut, RememberOut
-from synapse_git.errors import SynapseError
-from synapse_git.mcp.checks import CheckedInput, argument_errors, strict_errors
+from synapse_git.errors import BadInput, SynapseError
+from synapse_git.escaping import json_text
+from synapse_git.mcp.checks import CheckedInput, EscapedOutput, argument_errors, strict_errors
 from synapse_git.settings import Config
 
 if TYPE_CHECKING:
@@ -120,10 +120,15 @@ class SynapseServer(MCPServer[Any]):
     async def run_stdio_async(self) -> None:
         """Serve stdio, reading each line through `_checked_line` first."""
         lines = anyio.wrap_file(CheckedInput(self.bad_text))  # type: ignore[arg-type]  # readline is all it uses
-        async with stdio_server(stdin=lines) as (reader, writer):
-            await self._lowlevel_server.run(
-                reader, writer, self._lowlevel_server.create_initialization_options()
-            )
+        wire = EscapedOutput()
+        try:
+            out = anyio.wrap_file(wire)  # type: ignore[arg-type]  # write and flush are all it uses
+            async with stdio_server(stdin=lines, stdout=out) as (reader, writer):
+                await self._lowlevel_server.run(
+                    reader, writer, self._lowlevel_server.create_initialization_options()
+                )
+        finally:
+            wire.close()
 
     async def call_tool(
         self,
@@ -146,7 +151,8 @@ class SynapseServer(MCPServer[Any]):
         except UnexpectedToolError as exc:
             # The SDK's own message is empty and it logs a long traceback: one line instead.
             cause = exc.__cause__ or exc
-            detail = f"{type(cause).__name__}: {str(cause)[:300]}".rstrip(": ")
+            first = str(cause).strip().splitlines()[:1]  # one line, never a report's tail
+            detail = f"{type(cause).__name__}: {' '.join(first)[:300]}".rstrip(": ")
             raise ToolError(f"Error executing tool {name}: internal error ({detail})") from None
         except ToolError as exc:
             # pydantic's report spans lines and links its docs; say it in one line.
@@ -157,7 +163,8 @@ class SynapseServer(MCPServer[Any]):
         if isinstance(result, CallToolResult) and result.structured_content is not None:
             # The SDK renders the text copy indented, larger than the response cap that
             # the structured output was held to; the cap counts this compact form.
-            text = json.dumps(result.structured_content, ensure_ascii=False)
+            # Escaped as every JSON Synapse prints: the copy's text is what an agent reads.
+            text = json_text(result.structured_content)
             result = result.model_copy(update={"content": [TextContent(type="text", text=text)]})
         return result
 
@@ -199,11 +206,20 @@ class SynapseServer(MCPServer[Any]):
 
 
 def _root_folder(uri: str) -> Path | None:
+    """The folder a `file:` root names; None for another kind of root or a missing
+    folder; BadInput for a path no folder can have (too long, a NUL)."""
     parsed = urlparse(uri)
     if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return None
     folder = Path(unquote(parsed.path))
-    return folder if folder.is_dir() else None
+    try:
+        return folder if folder.is_dir() else None
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise BadInput(
+            f"the client's root {uri[:80]}{'…' if len(uri) > 80 else ''} names no folder"
+            f" ({reason}); nothing was done"
+        ) from None
 
 
 def noted(server: SynapseServer, answer: Noted) -> Noted:
@@ -242,6 +258,13 @@ async def client_roots(ctx: Context[Any, Any]) -> ListRoots | ListRootsResult | 
     except MCPError:
         # It offers roots but cannot list them: serve the fallback folder rather than fail.
         return ListRootsResult(roots=[])
+    except ValidationError as exc:
+        # A root that is no file: URI (http://…) fails the SDK's model: say it in one line.
+        where = ".".join(str(part) for part in exc.errors()[0]["loc"]) if exc.errors() else ""
+        raise ToolError(
+            f"the client's roots are not a list of file: URIs ({where or 'roots'}: "
+            f"{exc.errors()[0]['msg'] if exc.errors() else 'invalid'}); nothing was done"
+        ) from None
     except TimeoutError:
         # Kept as no roots until the client says they changed: one wait, not one a call.
         server.roots_note = (

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import os
+import signal
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
@@ -312,11 +315,22 @@ def build(
 
 
 def serve(config: Config, *, project: Path | None = None, budget: str | None = None) -> None:
-    """Serve over stdio until the client closes the connection."""
+    """Serve over stdio until the client closes the connection, or Ctrl-C."""
     server = build(config, project=project, budget=budget)
+    # The SDK reads stdin in a worker thread that no cancellation reaches: Ctrl-C
+    # in a terminal, turned into a cancelled task, would wait for a line forever.
+    # It stops the process instead, as SIGTERM does; every write is one
+    # transaction, so nothing confirmed is lost.
+    signal.signal(signal.SIGINT, _interrupted)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             server.run("stdio")
     finally:
         if server.started:
             server.synapse.reads.flush()
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    with contextlib.suppress(OSError):
+        os.write(2, b"synapse mcp: interrupted, stopped\n")
+    os._exit(128 + signal.SIGINT)

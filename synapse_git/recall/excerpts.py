@@ -10,7 +10,8 @@ import sqlite3
 
 from synapse_git.recall import coverage, query_terms, word_forms
 from synapse_git.recall.query_terms import Term
-from synapse_git.recall.ranking import Search
+from synapse_git.recall.ranking import Search, term_pattern
+from synapse_git.store import body_windows
 from synapse_git.textrules import cut_utf8
 
 ELLIPSIS = "…"
@@ -18,7 +19,9 @@ ELLIPSIS = "…"
 # the sentence is about, most of it for what follows.
 LEAD = 4
 _TOKEN = re.compile(r"(?:[^\W_]|(?<=\w)[\u0300-\u036f])+")
-SCAN_BYTES = 262_144
+# The opening read whole; past it a term is looked for a window at a time and the
+# text around its first match read alone (store/body_windows.py).
+SCAN_BYTES = 16_384
 
 
 def position(text: str, term: Term) -> int | None:
@@ -66,13 +69,15 @@ def around_rarest(
 ) -> str | None:
     """The excerpt of memory `memory_id` around the rarest term it holds."""
     row = conn.execute(
-        "SELECT substr(CAST(body AS BLOB), 1, ?) FROM memories WHERE id = ?",
-        (SCAN_BYTES, memory_id),
+        "SELECT substr(CAST(body AS BLOB), 1, ?), length(CAST(body AS BLOB)) > ?"
+        " FROM memories WHERE id = ?",
+        (SCAN_BYTES, SCAN_BYTES, memory_id),
     ).fetchone()
     if row is None:
         return None
     text = bytes(row[0] or b"").decode("utf-8", "ignore")
-    for term in coverage.rarest_first(search.query.terms, dict(search.weights)):
+    ranked = coverage.rarest_first(search.query.terms, dict(search.weights))
+    for term in ranked:
         at = position(text, term)
         if at is None:
             continue
@@ -81,6 +86,26 @@ def around_rarest(
             # The word is in the opening line, a title more often than not.
             return line[1]
         return window(text, at, allowance)
+    return _past_opening(conn, ranked, memory_id, allowance) if row[1] else None
+
+
+def _past_opening(
+    conn: sqlite3.Connection, ranked: list[Term], memory_id: int, allowance: int
+) -> str | None:
+    """The excerpt around the rarest term a long body holds only past its opening."""
+    for term in ranked:
+        found = body_windows.first_match(
+            conn, memory_id, term_pattern(term), SCAN_BYTES - body_windows.OVERLAP
+        )
+        if found is None:
+            continue
+        start, text = body_windows.window(conn, memory_id, found, allowance, allowance * 2)
+        at = position(text, term)
+        if at is None:
+            continue
+        room = allowance - len(ELLIPSIS.encode())
+        piece = window(text, at, room)
+        return piece if piece.startswith(ELLIPSIS) or start == 0 else ELLIPSIS + piece
     return None
 
 

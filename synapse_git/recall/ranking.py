@@ -8,6 +8,7 @@ candidate's coverage of the question and cuts below the floor.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,6 +25,7 @@ from synapse_git.recall import (
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
+from synapse_git.store import body_windows
 from synapse_git.store.memories import COLUMNS, Memory
 
 K = 60
@@ -133,24 +135,75 @@ class Shared:
     texts: dict[int, str] = field(default_factory=dict)
     words: dict[int, coverage.Words] = field(default_factory=dict)
     near: coverage.Near = field(default_factory=coverage.Near)
+    cut: set[int] = field(default_factory=set)  # texts that are only an opening
+    looked: dict[int, set[str]] = field(default_factory=dict)  # terms looked for past it
 
     def texts_of(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
         unread = [i for i in ids if i not in self.texts]
         if unread:
-            self.texts.update(_texts(conn, unread))
+            texts, cut = _texts(conn, unread)
+            self.texts.update(texts)
+            self.cut |= cut
+        return {i: self.texts[i] for i in ids if i in self.texts}
+
+    def widened(
+        self, conn: sqlite3.Connection, ids: Sequence[int], terms: Sequence[Term]
+    ) -> dict[int, str]:
+        """The texts of `ids`, each longer body's opening followed by the text
+        around the first place past it that holds a term the opening does not: the
+        whole body is searched, a window at a time (store/body_windows.py)."""
+        for memory_id in ids:
+            if memory_id not in self.cut:
+                continue
+            looked = self.looked.setdefault(memory_id, set())
+            for term in terms:
+                if term.word in looked:
+                    continue
+                looked.add(term.word)
+                pattern = term_pattern(term)
+                text = self.texts[memory_id]
+                if pattern.search(text[:TEXT_BYTES].lower()) is not None:
+                    continue
+                at = body_windows.first_match(conn, memory_id, pattern)
+                if at is None:
+                    continue
+                _, around = body_windows.window(conn, memory_id, at, AROUND, AROUND)
+                self.texts[memory_id] = f"{text}\n…\n{around}"
+                self.words.pop(memory_id, None)  # its words are cut again
         return {i: self.texts[i] for i in ids if i in self.texts}
 
 
-def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
+AROUND = 400  # bytes read on each side of a match past a body's opening
+
+
+def term_pattern(term: Term) -> re.Pattern[str]:
+    """`term` as coverage holds it: the word or its raw form whole, a word of its
+    family (every member starts with the family key less its last letter), a word
+    of the same meaning, or (for an identifier) the raw form anywhere."""
+    key = word_forms.family(term.word)
+    words = [term.word, term.raw.lower(), *term.alike]
+    prefixes = [key[:-1]] if len(key) > 3 else []
+    return body_windows.words_pattern(words, prefixes, [term.raw.lower()] if term.substring else [])
+
+
+def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> tuple[dict[int, str], set[int]]:
     """The opening TEXT_BYTES of each memory's body and source, for checks that
-    would cost more through the index than by reading (common terms, misspellings)."""
+    would cost more through the index than by reading (common terms, misspellings);
+    and the ids whose text goes on past it."""
     marks = ",".join(str(int(i)) for i in ids)
     rows = conn.execute(
-        "SELECT id, substr(CAST(body || ' ' || source AS BLOB), 1, ?) FROM memories"
+        "SELECT id, substr(CAST(body || ' ' || source AS BLOB), 1, ?),"
+        " length(CAST(body AS BLOB)) + 1 + length(CAST(source AS BLOB)) > ? FROM memories"
         f" WHERE id IN ({marks})",
-        (TEXT_BYTES,),
+        (TEXT_BYTES, TEXT_BYTES),
     )
-    return {int(i): bytes(chunk).decode("utf-8", "ignore") for i, chunk in rows}
+    texts: dict[int, str] = {}
+    cut: set[int] = set()
+    for i, chunk, longer in rows:
+        texts[int(i)] = bytes(chunk).decode("utf-8", "ignore")
+        if longer:
+            cut.add(int(i))
+    return texts, cut
 
 
 def _near_misses(
@@ -160,7 +213,7 @@ def _near_misses(
     held: dict[int, set[str]] = {}
     if not rescued or not ids:
         return held
-    for memory_id, text in _texts(conn, ids).items():
+    for memory_id, text in _texts(conn, ids)[0].items():
         words = {query_terms.fold(t) for t in query_terms.tokens(text)}
         for term in rescued:
             if any(word_forms.close(term.word, word) for word in words):
@@ -249,7 +302,8 @@ def search(
     fused = fuse((porter_ids, gram_ids), K)
     ids = list(dict.fromkeys([*porter_ids, *gram_ids]))
     weights = _weights(counts, query.terms, alike, total)
-    texts = shared.texts_of(conn, ids) if ids else {}
+    shared.texts_of(conn, ids)
+    texts = shared.widened(conn, ids, query.terms) if ids else {}
     held = coverage.assess(
         texts,
         query.terms,

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import importlib.util
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -77,10 +78,19 @@ def model_file() -> Path:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
+    """The sha256 of a regular file, reading no more than the size it says it has:
+    a device (/dev/zero), a FIFO or a /proc file that never ends is refused or read
+    to its stated size, never waited on."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(f"the model {path} is not a regular file")
+        digest = hashlib.sha256()
+        left = info.st_size
+        while left > 0 and (chunk := handle.read(min(left, 1 << 20))):
             digest.update(chunk)
+            left -= len(chunk)
     return digest.hexdigest()
 
 

@@ -73,18 +73,24 @@ class Coverage:
         return asdict(self)
 
 
+# A vector as `put` stores it: a BLOB of one signed byte a dimension. Anything else
+# in the column (a TEXT value, a short or long BLOB, written by another program or a
+# damaged page) is never current: `check --repair` and `embed` replace it.
+WELL_FORMED = "typeof(v.vector) = 'blob' AND length(v.vector) = 384"
+
+
 def coverage(conn: sqlite3.Connection, model: str) -> Coverage:
     """Compare every live memory's body with its vector (`memory check`)."""
     live = current = outdated = 0
     rows = conn.execute(
-        "SELECT m.body, v.model, v.body_hash FROM memories m"
+        f"SELECT m.body, v.model, v.body_hash, {WELL_FORMED} FROM memories m"
         " LEFT JOIN vectors v ON v.memory_id = m.id WHERE m.state = 'live'"
     )
-    for body, made_by, stamp in rows:
+    for body, made_by, stamp, formed in rows:
         live += 1
         if made_by is None:
             continue
-        if made_by == model and stamp == body_hash(body):
+        if formed and made_by == model and stamp == body_hash(body):
             current += 1
         else:
             outdated += 1
@@ -95,11 +101,11 @@ def drop_outdated(conn: sqlite3.Connection, model: str) -> int:
     """Delete vectors of another model or of a body that is no longer the memory's."""
     stale = [
         memory_id
-        for memory_id, made_by, stamp, body in conn.execute(
-            "SELECT v.memory_id, v.model, v.body_hash, m.body FROM vectors v"
+        for memory_id, made_by, stamp, body, formed in conn.execute(
+            f"SELECT v.memory_id, v.model, v.body_hash, m.body, {WELL_FORMED} FROM vectors v"
             " JOIN memories m ON m.id = v.memory_id"
         )
-        if made_by != model or stamp != body_hash(body)
+        if not formed or made_by != model or stamp != body_hash(body)
     ]
     conn.executemany("DELETE FROM vectors WHERE memory_id = ?", [(i,) for i in stale])
     return len(stale)
@@ -158,7 +164,9 @@ class VectorMatrix:
         marks = ",".join(str(i) for i in dict.fromkeys(gone))
         again = f" OR memory_id IN ({marks})" if gone else ""
         fresh = conn.execute(
-            f"SELECT memory_id, vector FROM vectors WHERE model = ? AND (seq > ?{again})",
+            # A malformed row (a TEXT value) is read as no vector, never as an error.
+            f"SELECT memory_id, CASE WHEN typeof(vector) = 'blob' THEN vector ELSE x'' END"
+            f" FROM vectors WHERE model = ? AND (seq > ?{again})",
             (self.model, self.stamp[0]),
         ).fetchall()
         for memory_id in gone:

@@ -174,6 +174,19 @@ class StoreAccess:
         root = project_scope.root_commit(scope)
         return sorted(key for key, commit in gone.items() if commit == root)
 
+    def _other_history(
+        self, conn: sqlite3.Connection, scope: Scope, own: dict[str, int]
+    ) -> tuple[str, str | None] | None:
+        """(the root commit stored for this project, this repository's) when they differ:
+        `rm -rf repo; git init repo` left the old project's memories at the same path."""
+        if scope.project is None or not any(own.values()):
+            return None
+        stored = memories.stored_root(conn, scope.project)
+        if stored is None:
+            return None
+        current = project_scope.root_commit(scope)
+        return None if current == stored else (stored, current)
+
     def drift(
         self, scope: Scope, kinds: Sequence[str] | None = None, *, wait: bool = True
     ) -> DriftReport:

@@ -90,7 +90,8 @@ class Queries(StoreAccess):
             )
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
-        return Listing(scope.project, total, rows, moved)
+            other = self._other_history(conn, scope, own)
+        return Listing(scope.project, total, rows, moved, other)
 
     def recall(
         self,

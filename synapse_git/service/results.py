@@ -57,6 +57,9 @@ class Listing:
     total: int
     memories: list[Memory]
     moved_from: list[str] = field(default_factory=list)
+    # (root commit stored, this repository's) when they differ: another repository
+    # now stands where the project's memories were written (docs/store.md).
+    other_history: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,3 +68,4 @@ class ProjectInfo:
     counts: dict[str, int]
     global_counts: dict[str, int]
     moved_from: list[str]
+    other_history: tuple[str, str | None] | None = None

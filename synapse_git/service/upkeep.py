@@ -164,7 +164,11 @@ class Upkeep(StoreAccess):
         with self.connection() as conn:
             own = memories.counts(conn, scope.project) if scope.project else dict(zero)
             return ProjectInfo(
-                scope, own, memories.counts(conn, None), self._moved_from(conn, scope, own)
+                scope,
+                own,
+                memories.counts(conn, None),
+                self._moved_from(conn, scope, own),
+                self._other_history(conn, scope, own),
             )
 
     def move_project(self, old: str, new: str) -> tuple[int, str]:

@@ -140,11 +140,14 @@ def _without_renames(scope: Scope) -> Any:
 
 
 def _memories(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
-    from synapse_git.store.memories import COLUMNS, Memory
+    from synapse_git.drift.conflict_candidates import WINDOW
+    from synapse_git.store.memories import Memory, opening_columns
 
+    # Drift reads a body's opening only (docs/drift.md#long-bodies); so does a refresh.
     marks = ", ".join("?" for _ in ids)
+    columns = opening_columns(WINDOW)
     rows = conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE id IN ({marks}) AND state = 'live' ORDER BY id",
+        f"SELECT {columns} FROM memories WHERE id IN ({marks}) AND state = 'live' ORDER BY id",
         list(ids),
     )
     return [Memory(*row) for row in rows]
@@ -163,7 +166,7 @@ def whole(
     from synapse_git.drift.findings import visible_live
 
     rows = snapshots.visible_rows(conn, scope.projects)
-    named = named_paths(visible_live(conn, scope), scope.project)
+    named = named_paths(visible_live(conn, scope)[0], scope.project)
     return snapshots.build(
         checkout=key,
         project=scope.project,

@@ -45,6 +45,7 @@ class Row(NamedTuple):
     project: str | None
     created_at: str
     recalled: int
+    size: int = 0  # the whole body's size in UTF-8 bytes; `body` is its opening
 
 
 class Entry(NamedTuple):
@@ -97,7 +98,8 @@ def nothing(checkout: str, project: str | None, head: str | None) -> Snapshot:
 
 def visible_rows(conn: sqlite3.Connection, projects: Sequence[str]) -> list[Row]:
     """Every live memory visible from `projects` (the project's and global ones)."""
-    return [Row(*row) for row in live_with_counts(conn, projects)]
+    # STORED_BYTES characters hold at least STORED_BYTES bytes: all a snapshot keeps.
+    return [Row(*row) for row in live_with_counts(conn, projects, STORED_BYTES)]
 
 
 def _useful_first(rows: Sequence[Row]) -> list[Row]:
@@ -158,7 +160,7 @@ def build(
             continue
         text = _cut(row.body, STORED_BYTES)
         stored += len(text.encode("utf-8"))
-        size = len(row.body.encode("utf-8"))
+        size = row.size or len(row.body.encode("utf-8"))
         entries.append(Entry(row.id, row.project is None, text, size))
     return Snapshot(
         checkout=checkout,

@@ -13,7 +13,7 @@ def data_dir(env: Mapping[str, str] | None = None) -> Path:
     """`$SYNAPSE_DATA`, else `$XDG_DATA_HOME/synapse`, else `~/.local/share/synapse`."""
     env = os.environ if env is None else env
     if env.get("SYNAPSE_DATA"):
-        folder = Path(env["SYNAPSE_DATA"]).expanduser()
+        folder = _folder("SYNAPSE_DATA", env["SYNAPSE_DATA"])
         if not folder.is_absolute():
             # Relative, it would name a different store in every folder, and put one
             # inside whichever working tree a command runs in.
@@ -22,8 +22,21 @@ def data_dir(env: Mapping[str, str] | None = None) -> Path:
             )
         return folder
     if env.get("XDG_DATA_HOME"):
-        return Path(env["XDG_DATA_HOME"]).expanduser() / "synapse"
+        return _folder("XDG_DATA_HOME", env["XDG_DATA_HOME"]) / "synapse"
     return Path.home() / ".local" / "share" / "synapse"
+
+
+def _folder(name: str, value: str) -> Path:
+    """The folder `value` names, `~` or `~user` expanded; BadInput when it names none."""
+    shown = value[:200].encode("unicode_escape").decode("ascii")
+    if "\0" in value:
+        raise BadInput(f"{name}={shown} holds a NUL character: give a folder's path")
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:  # ~user of a user this machine does not have
+        raise BadInput(
+            f"{name}={shown}: no such user's home folder; give a folder's path"
+        ) from None
 
 
 def data_dir_origin(env: Mapping[str, str] | None = None) -> str:

@@ -27,6 +27,12 @@ COLUMNS = (
 )
 
 
+def opening_columns(chars: int) -> str:
+    """COLUMNS with the body cut by SQLite to its first `chars` characters: a reader
+    that needs only a body's opening never holds a long one whole."""
+    return COLUMNS.replace("body", f"substr(body, 1, {int(chars)})", 1)
+
+
 @dataclass(frozen=True)
 class Memory:
     id: int
@@ -92,16 +98,18 @@ def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
 
 
 def live_with_counts(
-    conn: sqlite3.Connection, projects: Sequence[str]
-) -> list[tuple[int, str, str | None, str, int]]:
-    """(id, body, project, created_at, recalled) of every live memory `projects` see."""
+    conn: sqlite3.Connection, projects: Sequence[str], opening: int
+) -> list[tuple[int, str, str | None, str, int, int]]:
+    """(id, opening, project, created_at, recalled, size) of every live memory
+    `projects` see: the body's first `opening` characters and its size in UTF-8
+    bytes, so that a store of long bodies is never held whole."""
     where, params = visible(projects)
     rows = conn.execute(
-        f"SELECT id, body, project, created_at, recalled FROM memories"
-        f" WHERE state = 'live' AND {where}",
-        params,
+        "SELECT id, substr(body, 1, ?), project, created_at, recalled,"
+        f" length(CAST(body AS BLOB)) FROM memories WHERE state = 'live' AND {where}",
+        (opening, *params),
     )
-    return [(int(a), str(b), c, str(d), int(e or 0)) for a, b, c, d, e in rows]
+    return [(int(a), str(b), c, str(d), int(e or 0), int(f)) for a, b, c, d, e, f in rows]
 
 
 def _memory(row: sqlite3.Row | tuple[object, ...]) -> Memory:
@@ -333,6 +341,8 @@ def rekey(conn: sqlite3.Connection, old: str, new: str, new_root: str | None) ->
     project row of `new`, when there is one, is kept as it is.
     """
     if old == new:
+        # Kept in place: they belong to the repository that stands there now.
+        conn.execute("UPDATE projects SET root_commit = ? WHERE key = ?", (new_root, old))
         row = conn.execute("SELECT count(*) FROM memories WHERE project = ?", (old,)).fetchone()
         return int(row[0])
     conn.execute(
@@ -356,6 +366,11 @@ def note_project(conn: sqlite3.Connection, key: str, root_commit: str | None) ->
         " SET root_commit = coalesce(excluded.root_commit, projects.root_commit)",
         (key, root_commit),
     )
+
+
+def stored_root(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT root_commit FROM projects WHERE key = ?", (key,)).fetchone()
+    return None if row is None or row[0] is None else str(row[0])
 
 
 def root_known(conn: sqlite3.Connection, key: str) -> bool:

@@ -32,6 +32,7 @@ def test_show_prints_key_checkout_main_worktree_and_counts(repo: Path, tmp_path:
         "memories": {"live": 1, "superseded": 0, "forgotten": 0},
         "global": {"live": 1, "superseded": 0, "forgotten": 0},
         "moved_from": [],
+        "other_history": None,
     }
     text = run_cli("project", "show", str(linked))
     assert text.stdout.splitlines() == [

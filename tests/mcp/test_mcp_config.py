@@ -85,6 +85,7 @@ def test_status_names_the_store_its_origin_counts_hooks_and_clients(
         "server": True,
         "store": None,
         "same_store": None,
+        "problem": None,
     }
     text = run_cli("status", cwd=repo, env=shell).stdout
     assert f"{store / 'memory.db'} (chosen by XDG_DATA_HOME)" in text

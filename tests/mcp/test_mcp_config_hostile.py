@@ -1,0 +1,56 @@
+"""Committed client configurations a user did not write: a 100,000-deep `.mcp.json`
+or `.codex/config.toml`, a NUL or an unknown `~user` in a pinned SYNAPSE_DATA. `status`
+reads on with a note, `mcp config --write` refuses in one line; neither exits 3."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import make_repo, run_cli
+
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+PINNED = {
+    "nul": "/tmp/a\u0000b",
+    "no such user": "~nosuchuser-synapse/x",
+}
+
+
+def pinned_config(store: str) -> str:
+    entry = {"command": "synapse", "args": ["mcp"], "env": {"SYNAPSE_DATA": store}}
+    return json.dumps({"mcpServers": {"synapse": entry}})
+
+
+def test_a_deeply_nested_client_file(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    (repo / ".mcp.json").write_text(DEEP_JSON, encoding="utf-8")
+    (repo / ".codex").mkdir()
+    (repo / ".codex" / "config.toml").write_text("a = " + "[" * 100_000, encoding="utf-8")
+    status = run_cli("status", cwd=repo)
+    assert status.returncode == 0, status.stderr
+    assert ".mcp.json: cannot be used: nested too deeply to read" in status.stdout
+    for client in ("claude", "codex"):
+        written = run_cli("mcp", "config", client, "--write", cwd=repo)
+        assert written.returncode == 2, written.stderr
+        assert written.stderr.count("\n") == 1 and "nothing was written" in written.stderr
+    assert (repo / ".mcp.json").read_text(encoding="utf-8") == DEEP_JSON
+
+
+@pytest.mark.parametrize("kind", sorted(PINNED))
+def test_a_pinned_store_no_folder_can_be(kind: str, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    (repo / ".mcp.json").write_text(pinned_config(PINNED[kind]), encoding="utf-8")
+    status = run_cli("status", cwd=repo)
+    assert status.returncode == 0, status.stderr
+    assert ".mcp.json: cannot be used: SYNAPSE_DATA=" in status.stdout
+    data = json.loads(run_cli("status", "--json", cwd=repo).stdout)
+    [client] = data["mcp_clients"]
+    assert client["problem"].startswith("SYNAPSE_DATA=")
+    written = run_cli("mcp", "config", "claude", "--write", cwd=repo)
+    assert written.returncode == 0, written.stderr
+    # The same values in the user's own environment: one line, exit 2.
+    own = run_cli("status", cwd=repo, env={"SYNAPSE_DATA": PINNED[kind].replace("\0", "")})
+    if kind == "no such user":
+        assert own.returncode == 2 and own.stderr.count("\n") == 1
+        assert "no such user's home folder" in own.stderr

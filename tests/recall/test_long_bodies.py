@@ -1,0 +1,73 @@
+"""The whole body is searchable, however long: a word past the opening is
+recalled, and the excerpt comes from around it."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from conftest import make_repo, run_cli
+
+from synapse_git.service import Synapse
+
+KIB = 1024
+
+
+def filler(seed: int, size: int, letters: str = "abcdefghijklmnopqrstuvwxyz") -> str:
+    rng = random.Random(seed)
+    words: list[str] = []
+    used = 0
+    while used < size:
+        words.append("".join(rng.choice(letters) for _ in range(8)))
+        used += 9
+    return " ".join(words)
+
+
+def test_a_word_past_the_opening_is_recalled_with_its_excerpt(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    svc = Synapse()
+    scope = svc.scope(repo)
+    body = f"{filler(1, 900 * KIB)} the zebracorn cache lives in redis {filler(2, 20 * KIB)}"
+    mid = svc.remember(body, scope).id
+    svc.remember(f"short note about caches {filler(3, 200)}", scope)
+    recalled = svc.recall("zebracorn", scope).as_json()
+    [hit] = recalled["hits"]
+    assert hit["id"] == mid and hit["abridged"] and hit["bytes"] == len(body.encode())
+    assert "zebracorn cache lives in redis" in hit["body"]
+    assert hit["body"].startswith("…") and hit["body"].endswith("…")
+    # Two words, one in the opening only and one past it: both count.
+    both = svc.recall("zebracorn redis", scope).as_json()
+    assert [h["id"] for h in both["hits"]][:1] == [mid]
+
+
+def test_another_form_of_a_word_past_the_opening_is_recalled(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    svc = Synapse()
+    scope = svc.scope(repo)
+    body = f"{filler(4, 40 * KIB)} we redeployed the quuxservice on friday"
+    mid = svc.remember(body, scope).id
+    [hit] = svc.recall("redeploying quuxservice", scope).as_json()["hits"]
+    assert hit["id"] == mid and "redeployed the quuxservice" in hit["body"]
+
+
+def test_multibyte_text_past_the_opening_gives_a_whole_excerpt(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    svc = Synapse()
+    scope = svc.scope(repo)
+    body = f"{filler(5, 30 * KIB, 'éàüßøñç')} schlüsselwort éàü {filler(6, 2 * KIB, 'éàüß')}"
+    mid = svc.remember(body, scope).id
+    [hit] = svc.recall("schlüsselwort", scope).as_json()["hits"]
+    assert hit["id"] == mid and "schlüsselwort" in hit["body"]
+    assert "\ufffd" not in hit["body"]
+
+
+def test_list_and_recall_agree_on_a_long_body(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    body = f"{filler(7, 64 * KIB)} the wombatfeed token rotates weekly"
+    assert run_cli("memory", "remember", "-", cwd=repo, stdin=body).returncode == 0
+    listed = run_cli("memory", "list", "wombatfeed", "--json", cwd=repo)
+    recalled = run_cli("memory", "recall", "wombatfeed", "--json", cwd=repo)
+    assert listed.returncode == 0 and recalled.returncode == 0, recalled.stderr
+    assert [m["id"] for m in json.loads(listed.stdout)["memories"]] == [1]
+    assert [h["id"] for h in json.loads(recalled.stdout)["hits"]] == [1]
