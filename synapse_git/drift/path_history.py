@@ -40,7 +40,7 @@ from typing import IO, NamedTuple
 
 from synapse_git.store.location import data_dir
 
-VERSION = "1"
+VERSION = "2"  # 2: a module is renamed to its package only where git paired it with nothing
 BATCH = 2000  # commits per transaction while building
 # Commits left to index that a caller that may not wait still indexes itself: about
 # a second of `git log` on 2 cores (docs/drift.md has the figures). More than that
@@ -417,24 +417,23 @@ def _fields(stream: IO[bytes]) -> Iterator[str]:
 
 def _paired(commit: _Commit) -> _Commit:
     """A module turned into a package in one commit (`x.py` gone, `x/__init__.py`
-    added) is renamed to the package, however little of its text went along, and
-    even when rename detection paired it with another new file of the package (that
-    file is then added)."""
+    added) whose text rename detection found nowhere is renamed to the package,
+    however little of its text went along. Where rename detection did pair it (with
+    `x/__init__.py` or with another module the text went to, `x/installer.py`), that
+    pairing is the module's own lineage and stands."""
     added = {path for kind, path, _ in commit.changes if kind == "A"}
     moved: dict[str, str] = {}
-    for kind, path, other in commit.changes:
-        if kind in "DR" and path.endswith(".py"):
+    for kind, path, _ in commit.changes:
+        if kind == "D" and path.endswith(".py"):
             package = path[:-3] + "/__init__.py"
-            if package in added and other != package:
+            if package in added:
                 moved[path] = package
     if not moved:
         return commit
     targets = set(moved.values())
     changes: list[tuple[str, str, str | None]] = []
     for kind, path, other in commit.changes:
-        if kind == "R" and path in moved and other is not None:
-            changes.append(("A", other, None))  # the file rename detection paired it with
-        elif not (kind == "D" and path in moved) and not (kind == "A" and path in targets):
+        if not (kind == "D" and path in moved) and not (kind == "A" and path in targets):
             changes.append((kind, path, other))
     changes += [("R", old, new) for old, new in moved.items()]
     return commit._replace(changes=changes)

@@ -97,6 +97,7 @@ class History:
 
 
 BODY = {name: " ".join(f"{name}-word-{n}" for n in range(40)) for name in "abcdefgh"}
+ERRORS = " ".join(f"errors-word-{n}" for n in range(40))
 
 
 def commit_of(repo: Path, mark: int) -> str:
@@ -171,6 +172,7 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
         [
             f"M lib/old.py {BODY['a']}",
             f"M src/pkg/exceptions.py {BODY['b']} {BODY['c']}",
+            f"M src/pkg/errors.py {ERRORS}",
             "M data/empty_one.txt",
             f"M one.py {BODY['d']}",
             f"M other.py {BODY['e']}",
@@ -195,6 +197,11 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
             f"M src/pkg/exceptions/base.py {BODY['b']} {BODY['c']}",
         ],
     )
+    # A module rewritten as a package: none of its text is found anywhere.
+    h.commit(
+        "main",
+        ["D src/pkg/errors.py", "M src/pkg/errors/__init__.py from ._impl import *"],
+    )
     # Two empty files: one deleted, one added; never a rename.
     h.commit("main", ["D data/empty_one.txt", "M data/empty_two.txt"])
     # Renamed twice; then another file is given the first new name.
@@ -217,17 +224,26 @@ def test_a_rename_inside_a_merged_branch_is_followed(shapes: tuple[Path, dict[st
     assert (state.status, state.renamed_to) == ("stale", "lib/new.py")
 
 
-def test_a_module_split_into_a_package_is_renamed_to_the_package(
+def test_a_module_split_into_a_package_follows_its_text(
     shapes: tuple[Path, dict[str, int]],
 ) -> None:
+    """Where the module's text went is its lineage (as `git log --follow` says)."""
     repo, marks = shapes
     start = commit_of(repo, marks["start"])
     state = checkout(repo).check("src/pkg/exceptions.py", start)
-    assert state.renamed_to == "src/pkg/exceptions/__init__.py"
+    assert state.renamed_to == "src/pkg/exceptions/base.py"
     # The short form a memory used follows the same file.
-    assert checkout(repo).check("exceptions.py", start).renamed_to == (
-        "src/pkg/exceptions/__init__.py"
-    )
+    assert checkout(repo).check("exceptions.py", start).renamed_to == "src/pkg/exceptions/base.py"
+
+
+def test_a_module_rewritten_as_a_package_is_renamed_to_the_package(
+    shapes: tuple[Path, dict[str, int]],
+) -> None:
+    """Where none of its text is found, the package that took its name is where it went."""
+    repo, marks = shapes
+    start = commit_of(repo, marks["start"])
+    state = checkout(repo).check("src/pkg/errors.py", start)
+    assert state.renamed_to == "src/pkg/errors/__init__.py"
 
 
 def test_empty_files_are_never_paired_by_content(shapes: tuple[Path, dict[str, int]]) -> None:
