@@ -78,15 +78,18 @@ def churn_since(root: Path, anchor: str, paths: Sequence[str]) -> dict[str, Chur
 
 
 def _resolved(named: str, tree: Tree) -> str | None:
-    """The one tracked file or folder `named` names now, None for none or several."""
+    """The one tracked file `named` names now, None for none, several or a folder: a
+    folder always changes a lot, and its history is the dearest to read."""
     key = named.rstrip("/")
-    if tree.holds(key):
+    if key in tree.files:
         return key
+    if tree.holds(key):
+        return None
     if any(char in key for char in "*?[") or key.startswith(("/", "~", "../")):
         return None
     rooted = from_root(key, tree.folders.__contains__)
     found = named_among(key, tree.files | tree.folders, rooted=rooted)
-    return found[0] if len(found) == 1 else None
+    return found[0] if len(found) == 1 and found[0] in tree.files else None
 
 
 def changed(

@@ -70,6 +70,14 @@ def test_a_file_changed_past_the_commit_threshold_is_changed_and_exit_stays_0(
     assert table.returncode == 0 and "changed" in table.stdout
 
 
+def test_a_folder_is_never_changed_only_the_files_named(app: Path, isolated_store: Path) -> None:
+    """A folder always changes a lot: a memory naming `src/` is not flagged for it."""
+    config(isolated_store, "[drift]\nchanged_commits = 3\nchanged_lines = 0\n")
+    remember(app, "Application code lives under src/")
+    work_on(app, "src/app.py", 3, 10)
+    assert drift_json(app) == (0, [])
+
+
 def test_below_every_threshold_nothing_is_changed(app: Path, isolated_store: Path) -> None:
     config(isolated_store, "[drift]\nchanged_commits = 4\nchanged_lines = 61\n")
     remember(app, "The app starts in src/app.py")
