@@ -40,7 +40,7 @@ from typing import IO, NamedTuple
 
 from synapse_git.store.location import data_dir
 
-VERSION = "2"  # 2: a module is renamed to its package only where git paired it with nothing
+VERSION = "3"  # 3: documents rewritten in another format keep their lineage
 BATCH = 2000  # commits per transaction while building
 # Commits left to index that a caller that may not wait still indexes itself: about
 # a second of `git log` on 2 cores (docs/drift.md has the figures). More than that
@@ -420,14 +420,18 @@ def _paired(commit: _Commit) -> _Commit:
     added) whose text rename detection found nowhere is renamed to the package,
     however little of its text went along. Where rename detection did pair it (with
     `x/__init__.py` or with another module the text went to, `x/installer.py`), that
-    pairing is the module's own lineage and stands."""
+    pairing is the module's own lineage and stands. Likewise a document rewritten in
+    another format under its name (`api.rst` gone, `api.md` added) is renamed."""
     added = {path for kind, path, _ in commit.changes if kind == "A"}
     moved: dict[str, str] = {}
     for kind, path, _ in commit.changes:
-        if kind == "D" and path.endswith(".py"):
-            package = path[:-3] + "/__init__.py"
-            if package in added:
-                moved[path] = package
+        if kind != "D":
+            continue
+        package = path[:-3] + "/__init__.py" if path.endswith(".py") else None
+        if package in added:
+            moved[path] = package
+        elif (converted := _converted(path, added)) is not None:
+            moved[path] = converted
     if not moved:
         return commit
     targets = set(moved.values())
@@ -437,6 +441,29 @@ def _paired(commit: _Commit) -> _Commit:
             changes.append((kind, path, other))
     changes += [("R", old, new) for old, new in moved.items()]
     return commit._replace(changes=changes)
+
+
+# Formats a document is rewritten between, keeping its name (`docs/api.rst` becomes
+# `docs/api.md`): too little text survives for rename detection to pair them.
+_DOCUMENTS = {".rst", ".md", ".markdown", ".txt", ".adoc", ".asciidoc", ".org"}
+_SAME_FORMAT = {".yml": ".yaml", ".yaml": ".yml"}
+
+
+def _converted(path: str, added: set[str]) -> str | None:
+    """The one file added beside a deleted document with its name in another document
+    format (or `.yml` as `.yaml`), None when there is none or more than one."""
+    stem, dot, extension = path.rpartition(".")
+    if not dot or "/" in extension:
+        return None
+    extension = "." + extension.lower()
+    if extension in _SAME_FORMAT:
+        wanted = {_SAME_FORMAT[extension]}
+    elif extension in _DOCUMENTS:
+        wanted = _DOCUMENTS - {extension}
+    else:
+        return None
+    found = [stem + other for other in sorted(wanted) if stem + other in added]
+    return found[0] if len(found) == 1 else None
 
 
 def _write(conn: sqlite3.Connection, commits: list[_Commit], last: int, tips: set[str]) -> int:

@@ -98,6 +98,7 @@ class History:
 
 BODY = {name: " ".join(f"{name}-word-{n}" for n in range(40)) for name in "abcdefgh"}
 ERRORS = " ".join(f"errors-word-{n}" for n in range(40))
+DOCS = " ".join(f"docs-word-{n}" for n in range(40))
 
 
 def commit_of(repo: Path, mark: int) -> str:
@@ -173,6 +174,8 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
             f"M lib/old.py {BODY['a']}",
             f"M src/pkg/exceptions.py {BODY['b']} {BODY['c']}",
             f"M src/pkg/errors.py {ERRORS}",
+            f"M docs/api.rst {DOCS}",
+            f"M docs/guide.rst {DOCS} guide",
             "M data/empty_one.txt",
             f"M one.py {BODY['d']}",
             f"M other.py {BODY['e']}",
@@ -195,6 +198,17 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
             "D src/pkg/exceptions.py",
             "M src/pkg/exceptions/__init__.py from .base import *",
             f"M src/pkg/exceptions/base.py {BODY['b']} {BODY['c']}",
+        ],
+    )
+    # Documents rewritten in another format: api.rst as api.md; guide.rst has two.
+    h.commit(
+        "main",
+        [
+            "D docs/api.rst",
+            "M docs/api.md # API, written anew",
+            "D docs/guide.rst",
+            "M docs/guide.md # Guide",
+            "M docs/guide.txt Guide",
         ],
     )
     # A module rewritten as a package: none of its text is found anywhere.
@@ -244,6 +258,17 @@ def test_a_module_rewritten_as_a_package_is_renamed_to_the_package(
     start = commit_of(repo, marks["start"])
     state = checkout(repo).check("src/pkg/errors.py", start)
     assert state.renamed_to == "src/pkg/errors/__init__.py"
+
+
+def test_a_document_rewritten_in_another_format_keeps_its_lineage(
+    shapes: tuple[Path, dict[str, int]],
+) -> None:
+    repo, marks = shapes
+    start = commit_of(repo, marks["start"])
+    assert checkout(repo).check("docs/api.rst", start).renamed_to == "docs/api.md"
+    # Two candidates: no guess.
+    guide = checkout(repo).check("docs/guide.rst", start)
+    assert guide.status == "stale" and guide.renamed_to is None
 
 
 def test_empty_files_are_never_paired_by_content(shapes: tuple[Path, dict[str, int]]) -> None:
