@@ -351,6 +351,8 @@ def parse_toml(text: str, path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BadInput(f"{path} is not valid TOML ({exc}); nothing was written") from None
+    except RecursionError:
+        raise BadInput(f"{path} is nested too deeply to read; nothing was written") from None
 
 
 def _check_toml(before: Doc, after: Doc, wanted: Doc | None, path: Path) -> None:

@@ -188,6 +188,8 @@ def _parse(piece: Piece, text: str | None) -> dict[str, Any]:
         raise BadInput(
             f"{piece.path} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
         ) from None
+    except RecursionError:
+        raise BadInput(f"{piece.path} is nested too deeply to read; nothing was written") from None
     if not isinstance(doc, dict):
         raise BadInput(f"{piece.path} does not hold a JSON object; nothing was written")
     return doc
@@ -271,7 +273,7 @@ class _Records:
         self.changed = False
         try:
             loaded = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             loaded = {}
         files = loaded.get("files") if isinstance(loaded, dict) else None
         self.doc = files if isinstance(files, dict) else {}

@@ -34,6 +34,10 @@ def test_a_deeply_nested_client_file(tmp_path: Path) -> None:
         written = run_cli("mcp", "config", client, "--write", cwd=repo)
         assert written.returncode == 2, written.stderr
         assert written.stderr.count("\n") == 1 and "nothing was written" in written.stderr
+    for client in ("claude", "codex"):
+        wired = run_cli("setup", client, cwd=repo)
+        assert wired.returncode == 2 and wired.stderr.count("\n") == 1, wired.stderr
+        assert "nested too deeply" in wired.stderr
     assert (repo / ".mcp.json").read_text(encoding="utf-8") == DEEP_JSON
 
 
