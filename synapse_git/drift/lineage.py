@@ -49,6 +49,7 @@ class Lineage:
         self._below: dict[tuple[str, str], bool] = {}
         self._seqs: dict[str, int | None] = {}
         self._histories: dict[str, frozenset[str]] = {}
+        self._ranges: dict[str, frozenset[str]] = {}
 
     def _history_of(self, commit: str) -> frozenset[str]:
         """Every commit in `commit`'s history, listed by git once per commit asked:
@@ -64,6 +65,30 @@ class Lineage:
             )
             self._histories[commit] = frozenset(done.stdout.split())
         return self._histories[commit]
+
+    def _since(self, anchor: str) -> frozenset[str]:
+        """The commits in `anchor..HEAD`: in HEAD's history and not in the anchor's.
+        Listed once per anchor; a few hundred commits where HEAD's whole history is
+        tens of thousands."""
+        if anchor not in self._ranges:
+            done = subprocess.run(
+                ["git", "rev-list", f"{anchor}..{self.head}"],
+                cwd=self.checkout,
+                capture_output=True,
+                text=True,
+                check=False,
+                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+            )
+            self._ranges[anchor] = frozenset(done.stdout.split())
+        return self._ranges[anchor]
+
+    def _after_anchor(self, event: Event, anchor: str) -> bool:
+        """Whether the commit of `event` is in `anchor..HEAD`."""
+        assert self.head is not None
+        seq = self._seq(self.head)
+        if seq is not None and event.seq > seq:
+            return False  # parents come first in the index: a later commit is no ancestor
+        return event.commit in self._since(anchor)
 
     def _within(self, event: Event, tip: str) -> bool:
         """Whether the commit of `event` is in `tip`'s history."""
@@ -97,9 +122,12 @@ class Lineage:
         return self._below[key]
 
     def _counts(self, event: Event, anchor: str | None, after: Event | None) -> bool:
-        if self.head is None or not self._within(event, self.head):
+        if self.head is None:
             return False
-        if anchor is not None and self._within(event, anchor):
+        if anchor is not None:
+            if not self._after_anchor(event, anchor):
+                return False
+        elif not self._within(event, self.head):
             return False
         return after is None or event.seq > after.seq
 
@@ -139,8 +167,7 @@ class Lineage:
                 after is None
                 and event.kind in "AN"
                 and self.head is not None
-                and self._within(event, self.head)
-                and not self._within(event, anchor)
+                and self._after_anchor(event, anchor)
             ):
                 after = event
         return before, after
