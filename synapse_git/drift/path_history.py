@@ -443,8 +443,8 @@ def _paired(commit: _Commit) -> _Commit:
     return commit._replace(changes=changes)
 
 
-# Formats a document is rewritten between, keeping its name (`docs/api.rst` becomes
-# `docs/api.md`): too little text survives for rename detection to pair them.
+# Formats a document is rewritten between, keeping its name (`manual/api.rst` becomes
+# `manual/api.md`): too little text survives for rename detection to pair them.
 _DOCUMENTS = {".rst", ".md", ".markdown", ".txt", ".adoc", ".asciidoc", ".org"}
 _SAME_FORMAT = {".yml": ".yaml", ".yaml": ".yml"}
 
