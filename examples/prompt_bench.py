@@ -3,7 +3,7 @@
     python examples/prompt_bench.py [N] [ROUNDS]   (defaults 10000 and 5)
 
 Builds a temporary git repository and a temporary store holding N memories:
-the example store's notes (examples/memories.jsonl) as the repository's
+the example store's notes (synapse_git/examples/memories.jsonl) as the repository's
 project memories, and the retrieval benchmark's synthetic memories (global,
 each holding the word "zephyr") to make up N. Then runs the installed
 `synapse hook prompt` as a real process with a client's hook JSON on stdin,
@@ -32,6 +32,7 @@ from pathlib import Path
 from retrieval import seed, temporary_data
 
 HERE = Path(__file__).parent
+EXAMPLE_NOTES = HERE.parent / "synapse_git" / "examples" / "memories.jsonl"
 BIN = Path(sys.executable).parent
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Bench",
@@ -70,7 +71,7 @@ def spread(samples: list[float]) -> dict[str, float]:
 def main(argv: list[str]) -> int:
     n = int(argv[1]) if len(argv) > 1 else 10_000
     rounds = int(argv[2]) if len(argv) > 2 else 5
-    examples = (HERE / "memories.jsonl").read_text(encoding="utf-8").splitlines()
+    examples = EXAMPLE_NOTES.read_text(encoding="utf-8").splitlines()
     questions = [case["query"] for case in tomllib.loads((HERE / "cases.toml").read_text())["case"]]
     prompts = [*questions, "what does zephyr mean in these notes?"]
     with temporary_data("synapse-prompt-") as folder:
