@@ -365,9 +365,13 @@ class CheckoutPaths:
         then = self._matched_at(commit_id, named)
         if then:
             return PathState(named, "stale", seen="memory commit")
-        if self.rules.skips(named.split("*", 1)[0] or named):
+        # A pattern with no file extension that matched nothing when the memory was
+        # written is no file pattern of this project (`release/*` names branches).
+        file_like = "." in named.rsplit("/", 1)[-1]
+        if (then is False and not file_like) or self.rules.skips(named.split("*", 1)[0] or named):
             return PathState(named, "skipped")
-        # Without the memory's commit, whether it ever matched is not known.
+        # Files still to be written (`fixtures/*.json`), or, without the memory's
+        # commit, a pattern whether it ever matched is not known.
         return PathState(named, "unverified", searched="all" if then is False else "recent")
 
     def _judge(self, key: str, commit_id: str | None) -> PathState:

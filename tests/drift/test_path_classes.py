@@ -213,6 +213,13 @@ def test_a_glob_that_never_matched_is_unverified_not_stale(tmp_path: Path) -> No
     assert _drift(repo) == {memory: {"unverified"}}
 
 
+def test_a_pattern_with_no_extension_that_never_matched_is_no_path(tmp_path: Path) -> None:
+    """`release/*` names branches, not files: nothing matched it when it was written."""
+    repo = _hooked(tmp_path)
+    _remember(repo, "Deploys go out from release/* with make ship")
+    assert _drift(repo) == {}
+
+
 def test_sparse_checkout_paths_are_present_everywhere(tmp_path: Path) -> None:
     repo = _hooked(tmp_path)
     memory = _remember(repo, "How to deploy is in docs/deploy.md")
