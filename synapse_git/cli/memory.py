@@ -155,6 +155,34 @@ def forget(
     _print_state(svc.forget(memory_id, here(svc, folder)), "forgotten", as_json)
 
 
+@app.command("purge")
+def purge(
+    ids: list[int] = typer.Argument(..., metavar="ID...", help="The memories to delete."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask: delete them."),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Delete memories for good: the text, every version, the vector and the index
+    entries leave the store's files. `forget` only hides; this cannot be undone."""
+    if not yes:
+        if not sys.stdin.isatty():
+            raise BadInput("purge deletes for good and cannot be undone: pass --yes to do it")
+        words = counted(len(ids), "memory", "memories")
+        typer.confirm(f"Delete {words} for good (this cannot be undone)?", abort=True)
+    svc = service()
+    done = svc.purge(ids, here(svc, folder, quiet=as_json))
+    if as_json:
+        emit({"purged": [memory.id for memory in done]})
+    else:
+        for memory in done:
+            typer.echo(f"purged {memory.id}: {first_line(memory.body)}")
+    typer.echo(
+        "note: backups made before now (synapse memory backup, copies of memory.db) and"
+        " exports still hold what was purged",
+        err=True,
+    )
+
+
 @app.command("restore")
 def restore(
     memory_id: int = typer.Argument(..., metavar="ID"),

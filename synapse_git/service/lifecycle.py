@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from synapse_git.errors import BadInput, NotFound
@@ -9,8 +10,11 @@ from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
 from synapse_git.service.results import History, Remembered, Replaced
+from synapse_git.session import snapshot_file
 from synapse_git.store import (
+    database,
     memories,
+    purging,
 )
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import check_body, check_source
@@ -185,6 +189,24 @@ class Lifecycle(StoreAccess):
             memories.set_state(conn, old, "forgotten", None, "forgotten")
             self._follow(conn, scope, [memory_id])
             return memories.require(conn, memory_id, scope.projects)
+
+    def purge(self, ids: Sequence[int], scope: Scope) -> list[Memory]:
+        """Delete memories for good, with every version, vector and index entry
+        (docs/store.md#purge); a shared one must be unshared first."""
+        if not ids:
+            raise BadInput("give the id of at least one memory to purge")
+        self._require_store(ids[0])
+        with self.connection() as conn:
+            # Freed pages are zeroed, so the deleted text does not linger in the file.
+            conn.execute("PRAGMA secure_delete = ON")
+            with database.transaction(conn):
+                found = purging.visible_any_state(conn, ids, scope.projects)
+                purging.check_not_shared(conn, found)
+                purging.purge(conn, found)
+            purging.scrub(conn)
+        # Session snapshots quote memories: none may keep the purged text.
+        snapshot_file.remove_all(self.config.data_dir)
+        return found
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:
         self._require_store(memory_id)

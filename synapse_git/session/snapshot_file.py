@@ -20,6 +20,17 @@ def snapshot_path(data_dir: Path, checkout: str) -> Path:
     return data_dir / "sessions" / f"{digest}.json"
 
 
+def remove_all(data_dir: Path) -> int:
+    """Delete every checkout's snapshot (they quote memories' text): after a purge no
+    copy may stay; each is rebuilt at the next session start or refresh."""
+    removed = 0
+    for path in (data_dir / "sessions").glob("*.json"):
+        if path.is_file() and not path.is_symlink():
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
 def read_raw(data_dir: Path, checkout: str) -> dict[str, Any] | None:
     """The checkout's snapshot as JSON, or None when missing, unreadable or foreign."""
     try:
