@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shlex
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -319,40 +318,31 @@ def _toml_server(path: Path, pin: Pin) -> Piece:
 
     def add(doc: Doc) -> Doc:
         old = str(doc["text"])
-        before = parse_toml(old, path)
+        before = mcp_config.parse_toml(old, path)
         if before.get("mcp_servers", {}).get(NAME) == wanted:
             return doc
         kept = mcp_config._without_tables(old, f"mcp_servers.{NAME}")
         new = (kept.rstrip("\n") + "\n\n" if kept.strip() else "") + _toml_tables(wanted)
-        _check_toml(before, parse_toml(new, path), wanted, path)
+        _check_toml(before, mcp_config.parse_toml(new, path), wanted, path)
         return {"text": new}
 
     def remove(doc: Doc) -> Doc:
         old = str(doc["text"])
-        before = parse_toml(old, path)
+        before = mcp_config.parse_toml(old, path)
         if NAME not in before.get("mcp_servers", {}):
             return doc
         kept = mcp_config._without_tables(old, f"mcp_servers.{NAME}")
-        _check_toml(before, parse_toml(kept, path), None, path)
+        _check_toml(before, mcp_config.parse_toml(kept, path), None, path)
         return {"text": kept.rstrip("\n") + "\n" if kept.strip() else ""}
 
     def has(doc: Doc) -> list[str]:
         try:
-            servers = parse_toml(str(doc["text"]), path).get("mcp_servers", {})
+            servers = mcp_config.parse_toml(str(doc["text"]), path).get("mcp_servers", {})
         except BadInput:
             return []
         return ["mcp"] if isinstance(servers, dict) and NAME in servers else []
 
     return Piece(path, "toml", "mcp", add, remove, has)
-
-
-def parse_toml(text: str, path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BadInput(f"{path} is not valid TOML ({exc}); nothing was written") from None
-    except RecursionError:
-        raise BadInput(f"{path} is nested too deeply to read; nothing was written") from None
 
 
 def _check_toml(before: Doc, after: Doc, wanted: Doc | None, path: Path) -> None:

@@ -132,13 +132,13 @@ def _merged_json(old: str | None, entry: Entry, path: Path) -> str:
 
 
 def _merged_toml(old: str | None, entry: Entry, path: Path) -> str:
-    before = _parse_toml(old or "", path)
+    before = parse_toml(old or "", path)
     wanted = entry.as_json()
     if old is not None and before.get("mcp_servers", {}).get(NAME) == wanted:
         return old
     kept = _without_tables(old or "", f"mcp_servers.{NAME}")
     new = (kept.rstrip("\n") + "\n\n" if kept.strip() else "") + _toml_tables(entry)
-    after = _parse_toml(new, path)
+    after = parse_toml(new, path)
     others = {key: value for key, value in after.get("mcp_servers", {}).items() if key != NAME}
     expected = {key: value for key, value in before.get("mcp_servers", {}).items() if key != NAME}
     rest_same = {k: v for k, v in after.items() if k != "mcp_servers"} == {
@@ -154,7 +154,8 @@ def _merged_toml(old: str | None, entry: Entry, path: Path) -> str:
     return new
 
 
-def _parse_toml(text: str, path: Path) -> dict[str, Any]:
+def parse_toml(text: str, path: Path) -> dict[str, Any]:
+    """A client's TOML file, or one line saying why it cannot be read."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -178,7 +178,7 @@ def _read(path: Path) -> str | None:
 
 def _parse(piece: Piece, text: str | None) -> dict[str, Any]:
     if piece.syntax == "toml":
-        agent_files.parse_toml(text or "", piece.path)
+        mcp_config.parse_toml(text or "", piece.path)
         return {"text": text or ""}
     if text is None or not text.strip():
         return {}
