@@ -55,15 +55,7 @@ class Lineage:
         """Every commit in `commit`'s history, listed by git once per commit asked:
         one walk instead of one ancestry walk per change looked at."""
         if commit not in self._histories:
-            done = subprocess.run(
-                ["git", "rev-list", commit],
-                cwd=self.checkout,
-                capture_output=True,
-                text=True,
-                check=False,
-                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
-            )
-            self._histories[commit] = frozenset(done.stdout.split())
+            self._histories[commit] = self._listed(commit)
         return self._histories[commit]
 
     def _since(self, anchor: str) -> frozenset[str]:
@@ -71,16 +63,20 @@ class Lineage:
         Listed once per anchor; a few hundred commits where HEAD's whole history is
         tens of thousands."""
         if anchor not in self._ranges:
-            done = subprocess.run(
-                ["git", "rev-list", f"{anchor}..{self.head}"],
-                cwd=self.checkout,
-                capture_output=True,
-                text=True,
-                check=False,
-                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
-            )
-            self._ranges[anchor] = frozenset(done.stdout.split())
+            self._ranges[anchor] = self._listed(f"{anchor}..{self.head}")
         return self._ranges[anchor]
+
+    def _listed(self, spec: str) -> frozenset[str]:
+        """The commits `git rev-list SPEC` lists (none when git refuses it)."""
+        done = subprocess.run(
+            ["git", "rev-list", spec],
+            cwd=self.checkout,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
+        return frozenset(done.stdout.split())
 
     def _after_anchor(self, event: Event, anchor: str) -> bool:
         """Whether the commit of `event` is in `anchor..HEAD`."""
