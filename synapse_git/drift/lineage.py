@@ -66,10 +66,10 @@ class Lineage:
             self._ranges[anchor] = self._listed(f"{anchor}..{self.head}")
         return self._ranges[anchor]
 
-    def _listed(self, spec: str) -> frozenset[str]:
-        """The commits `git rev-list SPEC` lists (none when git refuses it)."""
+    def _listed(self, commits: str) -> frozenset[str]:
+        """The commits `git rev-list` lists for `commits` (none when git refuses it)."""
         done = subprocess.run(
-            ["git", "rev-list", spec],
+            ["git", "rev-list", commits],
             cwd=self.checkout,
             capture_output=True,
             text=True,
