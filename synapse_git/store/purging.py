@@ -49,6 +49,7 @@ def purge(conn: sqlite3.Connection, found: Sequence[Memory]) -> None:
     conn.execute(f"UPDATE history SET superseded_by = NULL WHERE superseded_by IN ({marks})", ids)
     conn.execute(f"DELETE FROM history WHERE memory_id IN ({marks})", ids)
     conn.execute(f"DELETE FROM vectors WHERE memory_id IN ({marks})", ids)
+    conn.execute(f"DELETE FROM kept WHERE memory_id IN ({marks})", ids)
     # Memories are never deleted but here: the guard trigger is set aside for this one
     # statement and put back, inside the same transaction.
     (guard,) = conn.execute(

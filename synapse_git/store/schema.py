@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 # How long any connection waits on a locked store. Here rather than in database.py
 # so that the hooks' read-only opening (readonly.py) does not load that module.
 BUSY_TIMEOUT_S = 10.0
@@ -226,8 +226,25 @@ UPDATE memories SET head_commit = infer_anchor(project, created_at), anchor_infe
     AND infer_anchor(project, created_at) IS NOT NULL;
 """
 
+# Version 10 holds a person's judgements about drift and branches. `kept`: a finding
+# judged still true ("keep"), per memory, kind of finding and its subject (a path,
+# another memory's id), so drift stops reporting it until the memory or the subject
+# changes (docs/drift.md). `everywhere`: a project memory that holds on every branch
+# of its repository, whichever commit it was written at (docs/store.md#anchors).
+_V10 = """
+CREATE TABLE kept (
+    memory_id   INTEGER NOT NULL REFERENCES memories(id),
+    finding     TEXT NOT NULL,
+    subject     TEXT NOT NULL DEFAULT '',
+    kept_at     TEXT NOT NULL,
+    head_commit TEXT,
+    PRIMARY KEY (memory_id, finding, subject)
+) WITHOUT ROWID;
+ALTER TABLE memories ADD COLUMN everywhere INTEGER NOT NULL DEFAULT 0;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
 
 # The index definitions of the current version, as `repair` recreates them.
 FTS_DDL = {

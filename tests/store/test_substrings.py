@@ -175,8 +175,10 @@ def test_a_version_7_store_gets_the_trigram_index_without_positions(tmp_path: Pa
         assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         assert "detail = none" in _twin_ddl(conn)
         after = conn.execute("SELECT * FROM memories ORDER BY id").fetchall()
-        # Version 9 adds anchor_inferred (0: these global memories get no anchor).
-        assert [row[:-1] for row in after] == before and {row[-1] for row in after} == {0}
+        # Version 9 adds anchor_inferred (0: these global memories get no anchor) and
+        # version 10 `everywhere` (0 until asked for).
+        assert [row[:-2] for row in after] == before
+        assert {row[-2:] for row in after} == {(0, 0)}
         assert integrity.check(conn).ok
         assert index_ranking.every(conn, "memorygram", ["cache_ttl"], []) == {2}
         assert index_ranking.every(conn, "memorygram", ["京都庁"], []) == {3}
