@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from synapse_git.errors import SynapseError
 from synapse_git.recall.query_terms import Query
 from synapse_git.recall.ranking import Search
-from synapse_git.semantic import fusion, model, vectors
+from synapse_git.semantic import fusion, model, status, vectors
 from synapse_git.semantic.status import NO_VECTORS
 from synapse_git.store import database
 
@@ -98,15 +98,17 @@ class Semantic:
     def search(
         self,
         conn: sqlite3.Connection,
-        query: Query,
+        queries: Sequence[Query],
         projects: Sequence[str],
         lexical: Callable[[bool], Search],
     ) -> tuple[Search, str | None]:
-        """The lexical ranking with the dense one fused in, and the notice;
-        `lexical(floor)` ranks without vectors."""
+        """The lexical ranking with the dense ones fused in, and the notice;
+        `queries` are the question and its rewordings (each embedded, the question
+        first), `lexical(floor)` ranks without vectors."""
         notice = self.state(conn)
         if notice != "on":
             return lexical(True), notice
+        wordings = list(dict.fromkeys(query.text for query in queries))
         try:
             with self._lock:
                 loaded = self.load()
@@ -115,19 +117,29 @@ class Semantic:
                     self._matrix = vectors.VectorMatrix(model.MODEL_ID)
                 matrix = self._matrix
                 matrix.refresh(conn)
-                asked = loaded.embed([query.text])[0]
+                if not matrix.where and (other := vectors.other_model(conn, model.MODEL_ID)):
+                    return lexical(True), f"off: {status.stale(other)}"
+                asked = loaded.embed(wordings)
                 found = lexical(False)
-                dense = matrix.nearest(
-                    conn, asked, projects, least=fusion.LEAST, count=fusion.DENSE_DEPTH
-                )
-                cosines = matrix.of(asked, [c.id for c in found.candidates])
+                ids = [c.id for c in found.candidates]
+                dense = [
+                    matrix.nearest(
+                        conn, row, projects, least=fusion.LEAST, count=fusion.DENSE_DEPTH
+                    )
+                    for row in asked
+                ]
+                # Every wording's cosine with every candidate, whoever found it.
+                ids += [i for found_by in dense for i, _ in found_by]
+                cosines = [matrix.of(row, list(dict.fromkeys(ids))) for row in asked]
         except sqlite3.Error:
             raise
         except Exception as exc:
             self._broken = f"semantic ranking failed ({type(exc).__name__}: {exc})"
             return lexical(True), f"off: {self._broken}"
-        fused = fusion.fuse(found, dense, cosines)
+        fused = fusion.fuse(found, dense, cosines, queries[0])
         note = f"semantic: {model.MODEL_ID}, {len(matrix.where)} memories with vectors"
+        if len(wordings) > 1:
+            note += f", {len(wordings)} wordings embedded"
         return replace(fused, notes=(*fused.notes, note)), notice
 
     def store(self, conn: sqlite3.Connection, rows: Sequence[tuple[int, str, bytes]]) -> None:

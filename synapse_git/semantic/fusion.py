@@ -14,8 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
+from synapse_git.recall import coverage
 from synapse_git.recall import fusion as rrf
+from synapse_git.recall.query_terms import Query
 from synapse_git.recall.ranking import Candidate, K, Search
+from synapse_git.recall.rewordings import WEIGHT
 
 LEAST = 0.30
 DENSE_DEPTH = 10
@@ -24,51 +27,106 @@ DENSE_DEPTH = 10
 # at cosine 0.31 to 0.36, the paraphrases their answers at 0.37 to 0.54.
 SURE = 0.40
 
+# (memory id, cosine) best first: the dense ranking of one wording.
+Dense = Sequence[tuple[int, float]]
+
 
 @dataclass(frozen=True)
 class Blended(Candidate):
-    """A candidate with its place in the dense ranking and its cosine (None: no vector)."""
+    """A candidate with its place in the question's dense ranking, its cosine to the
+    question and its best cosine to the question or any rewording (None: no vector)."""
 
     dense: int | None = None
     cosine: float | None = None
+    near: float | None = None
+    reworded: bool = False  # rewordings were embedded with the question
+    # Its words settle it, whatever the cosine: it holds every term of the question,
+    # or one the question misspelled (a model reads "elasticsaerch" as noise).
+    worded: bool = False
 
     @property
     def weak(self) -> bool:
-        """Besides covering little of the question: found by meaning alone below
-        SURE, or found by its words but far from the question in meaning (below
-        LEAST), as a memory sharing a word with an unanswerable question is."""
-        if self.cosine is None:
-            return super().weak
+        return self.why is not None
+
+    @property
+    def why(self) -> str | None:
+        """Why the hit is weak (None: it is not). Besides covering little of the
+        question: found by meaning alone below SURE, or found by its words but far
+        in meaning (below LEAST) from the question and from every rewording, as a
+        memory sharing a word with an unanswerable question is."""
+        if self.near is None:
+            return self._covers_little()
         if self.porter is None and self.trigram is None:
-            return self.cosine < SURE
-        # The cosine is the question's: a note the caller's rewordings agree on is
-        # worded unlike the question, which is why the caller reworded it.
-        return super().weak or (self.cosine < LEAST and not self.agreed)
+            # Sharing no word, it answers only near the question itself: a rewording
+            # may drift from it (on the dev sets, unanswerable questions' rewordings
+            # drew such memories at 0.41 to 0.43, at 0.12 to 0.36 to the question).
+            asked = -1.0 if self.cosine is None else self.cosine
+            if asked < SURE:
+                return f"found by meaning alone, cosine {asked:.2f} < {SURE:.2f}"
+            return None
+        if self.near < LEAST and not self.worded:
+            to = "the question and every rewording" if self.reworded else "the question"
+            return f"far in meaning: cosine {self.near:.2f} < {LEAST:.2f} to {to}"
+        return self._covers_little()
+
+    def _covers_little(self) -> str | None:
+        """The lexical reason (coverage.WEAK_SHARE), worded for `--explain`."""
+        if not super().weak:
+            return None
+        judged = self.share if self.evidence is None else self.evidence
+        return f"covers {judged:.2f} of the question < {coverage.WEAK_SHARE:.2f}"
 
     def as_json(self) -> dict[str, object]:
-        cosine = None if self.cosine is None else round(self.cosine, 4)
-        return {**super().as_json(), "dense": self.dense, "cosine": cosine}
+        rounded = {
+            "cosine": None if self.cosine is None else round(self.cosine, 4),
+            "near": None if self.near is None else round(self.near, 4),
+        }
+        return {**super().as_json(), "dense": self.dense, **rounded, "why": self.why}
 
 
-def fuse(lexical: Search, dense: Sequence[tuple[int, float]], cosines: dict[int, float]) -> Search:
-    """`lexical` (ranked without its floor) with `dense` (id, cosine; best first) fused
-    in, floored by meaning and terms together."""
-    ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(dense, start=1)}
-    # The lexical scores are already fused; the dense list adds its own share.
-    extra = rrf.fuse([list(ranks)], K)
-    near = dict(cosines)
-    near.update(dense)
+def fuse(
+    lexical: Search,
+    dense: Sequence[Dense],
+    cosines: Sequence[dict[int, float]],
+    question: Query | None = None,
+) -> Search:
+    """`lexical` (ranked without its floor) with the dense rankings fused in (one per
+    wording, the question first and weighing most, as in recall/rewordings.py),
+    floored by meaning and terms together. `cosines[n]` holds wording n's cosine
+    with each candidate (lexical or dense) that has a vector. `question` is the
+    question alone (default: `lexical.query`, which with rewordings holds theirs)."""
+    ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(dense[0], start=1)}
+    # The lexical scores are already fused; the dense lists add their own share.
+    extra: dict[int, float] = {}
+    for n, found in enumerate(dense):
+        weight = 1.0 if n == 0 else WEIGHT
+        for memory_id, score in rrf.fuse([[i for i, _ in found]], K).items():
+            extra[memory_id] = extra.get(memory_id, 0.0) + weight * score
+    asked = dict(cosines[0])
+    asked.update(dense[0])
+    near: dict[int, float] = {}
+    for found, known in zip(dense, cosines, strict=True):
+        for memory_id, value in (*known.items(), *found):
+            near[memory_id] = max(near.get(memory_id, -1.0), value)
+    reworded = len(dense) > 1
     words = {term.word for term in lexical.query.terms}
+    own = {term.word for term in (question or lexical.query).terms}
+    misspelled = _misspelled(lexical.notes)
     out: list[Candidate] = []
     for c in lexical.candidates:
-        out.append(_blend(c, c.score + extra.get(c.id, 0.0), ranks.get(c.id), near.get(c.id)))
-    known = {c.id for c in lexical.candidates}
-    for memory_id, cosine in dense:
-        if memory_id not in known:
-            # Found by meaning alone: its cosine stands for its coverage of the question,
-            # so a faint match is answered only as weak evidence.
-            start = Candidate(memory_id, None, None, 0.0, (), share=cosine)
-            out.append(_blend(start, extra[memory_id], ranks[memory_id], cosine))
+        blended = _blend(c, c.score + extra.get(c.id, 0.0), ranks.get(c.id), asked.get(c.id))
+        worded = (bool(own) and own <= set(c.held)) or bool(misspelled & set(c.held))
+        out.append(replace(blended, near=near.get(c.id), reworded=reworded, worded=worded))
+    known_ids = {c.id for c in lexical.candidates}
+    for memory_id in extra:
+        if memory_id in known_ids:
+            continue
+        # Found by meaning alone: its best cosine stands for its coverage of the
+        # question, so a faint match is answered only as weak evidence.
+        best = near[memory_id]
+        start = Candidate(memory_id, None, None, 0.0, (), share=best)
+        blended = _blend(start, extra[memory_id], ranks.get(memory_id), asked.get(memory_id))
+        out.append(replace(blended, near=best, reworded=reworded))
     out.sort(key=lambda c: (-c.score, -c.id))
     floored = [_floor(c, len(words)) for c in out]
     if floored and all(c.verdict != "kept" for c in floored):
@@ -78,16 +136,30 @@ def fuse(lexical: Search, dense: Sequence[tuple[int, float]], cosines: dict[int,
     return replace(lexical, candidates=tuple(floored))
 
 
+RESCUE_NOTE = "trigram rescue for "
+
+
+def _misspelled(notes: Sequence[str]) -> set[str]:
+    """The question's terms ranked as misspellings (recall/ranking.py notes them;
+    a rewording's notes are prefixed, so only the question's count)."""
+    return {
+        word
+        for note in notes
+        if note.startswith(RESCUE_NOTE)
+        for word in note[len(RESCUE_NOTE) :].split(", ")
+    }
+
+
 def _blend(c: Candidate, score: float, rank: int | None, cosine: float | None) -> Blended:
     kept = {f.name: getattr(c, f.name) for f in fields(Candidate)}
-    return Blended(**{**kept, "score": score}, dense=rank, cosine=cosine)
+    return Blended(**{**kept, "score": score}, dense=rank, cosine=cosine, near=cosine)
 
 
 def _floor(c: Candidate, words: int) -> Candidate:
-    cosine = c.cosine if isinstance(c, Blended) else None
-    if (cosine is not None and cosine >= LEAST) or len(c.held) * 2 >= words or c.agreed:
+    near = c.near if isinstance(c, Blended) else None
+    if (near is not None and near >= LEAST) or len(c.held) * 2 >= words or c.agreed:
         return c
-    shown = "none" if cosine is None else f"{cosine:.2f}"
+    shown = "none" if near is None else f"{near:.2f}"
     return replace(
         c, verdict=f"floor: holds {len(c.held)} of {words} terms, cosine {shown} < {LEAST}"
     )

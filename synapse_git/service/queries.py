@@ -147,7 +147,7 @@ class Queries(StoreAccess):
         depth = max(ranking.DEPTH, count)
         return self.semantic.search(
             conn,
-            queries[0],
+            queries,
             scope.projects,
             lambda floor: rewordings.search(
                 conn, queries, scope.projects, depth=depth, floor=floor

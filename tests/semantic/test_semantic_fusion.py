@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from synapse_git.recall.query_terms import parse
-from synapse_git.recall.ranking import Candidate, Search
+from synapse_git.recall.ranking import Candidate, K, Search
+from synapse_git.recall.rewordings import WEIGHT
 from synapse_git.semantic import fusion
 
 
@@ -15,7 +16,7 @@ def _fused(cosines: dict[int, float], dense: list[tuple[int, float]]) -> dict[in
     # Memory 1 holds two of the question's words; the others only the dense list found.
     lexical = Candidate(1, 1, None, 0.6, ("approv", "request"), share=0.6)
     found = Search(query, 10, (lexical,), None, None, ())
-    return {c.id: c for c in fusion.fuse(found, dense, cosines).candidates}
+    return {c.id: c for c in fusion.fuse(found, [dense], [cosines]).candidates}
 
 
 def test_a_memory_found_by_meaning_alone_is_weak_below_the_sure_bar() -> None:
@@ -31,34 +32,81 @@ def test_a_memory_sharing_words_but_far_in_meaning_is_weak() -> None:
     got = _fused({1: fusion.LEAST - 0.05}, [])
     assert got[1].share == 0.6 and got[1].weak
     assert got[1].as_json()["weak"] is True
+    assert got[1].as_json()["why"] == "far in meaning: cosine 0.25 < 0.30 to the question"
 
 
-def _reworded(agreed: bool) -> Candidate:
-    """Memory 1 as the union of a question and rewordings gives it: two of the
-    wordings' eight terms, an answer by the rewordings' agreement or by nothing;
+def _reworded(agreed: bool, to_rewording: float) -> Candidate:
+    """Memory 1 as the union of a question and a rewording gives it: two of the
+    wordings' eight terms, an answer by the rewordings' agreement or by nothing,
+    far from the question in meaning and `to_rewording` from the rewording;
     memory 2, near the question in meaning, is kept either way."""
-    rewordings = parse("who approves vacation requests holiday leave sign off")
+    question = parse("who approves vacation requests")
+    joint = parse("who approves vacation requests holiday leave sign off")
     lexical = Candidate(
         1, 1, None, 0.6, ("holiday", "leave"), share=1.0, evidence=0.2, agreed=agreed
     )
     if agreed:
         lexical = replace(lexical, evidence=0.5)
     near = Candidate(2, 2, None, 0.5, ("approv",), share=0.2)
-    found = Search(rewordings, 10, (lexical, near), None, None, ())
-    out = fusion.fuse(found, [], {1: fusion.LEAST - 0.1, 2: fusion.LEAST + 0.1}).candidates
+    found = Search(joint, 10, (lexical, near), None, None, ())
+    asked = {1: fusion.LEAST - 0.1, 2: fusion.LEAST + 0.1}
+    reworded = {1: to_rewording, 2: 0.2}
+    out = fusion.fuse(found, [[], []], [asked, reworded], question).candidates
     return next(c for c in out if c.id == 1)
 
 
-def test_a_memory_the_rewordings_agree_on_is_an_answer_far_from_the_question() -> None:
-    """The cosine is the question's: the caller reworded it because a note's words
-    (and meaning, to the model) differ from it."""
-    out = _reworded(agreed=True)
+def test_a_memory_near_a_rewording_is_an_answer_far_from_the_question() -> None:
+    """The caller reworded the question because a note's words (and meaning, to
+    the model) differ from it: the rewording's vector is near the note."""
+    out = _reworded(agreed=True, to_rewording=fusion.SURE + 0.1)
     assert out.verdict == "kept" and not out.weak
+    assert isinstance(out, fusion.Blended) and out.near == fusion.SURE + 0.1
 
 
-def test_a_memory_the_rewordings_do_not_agree_on_is_cut_far_from_the_question() -> None:
-    out = _reworded(agreed=False)
+def test_a_memory_far_from_the_question_and_every_rewording_is_weak() -> None:
+    """Even where the rewordings' words agree on it: it shares their words, not
+    their meaning."""
+    out = _reworded(agreed=True, to_rewording=fusion.LEAST - 0.1)
+    assert out.verdict == "kept" and out.weak
+    assert isinstance(out, fusion.Blended)
+    assert out.why == "far in meaning: cosine 0.20 < 0.30 to the question and every rewording"
+    assert out.as_json()["why"] == out.why
+
+
+def test_a_memory_the_rewordings_do_not_agree_on_is_cut_far_from_them() -> None:
+    out = _reworded(agreed=False, to_rewording=fusion.LEAST - 0.1)
     assert out.verdict.startswith("floor") and out.weak
+
+
+def test_a_memory_sharing_no_word_near_a_rewording_only_is_weak() -> None:
+    """A rewording may drift from the question: a memory found by meaning alone is
+    an answer only near the question itself."""
+    query = parse("who approves vacation requests")
+    found = Search(query, 10, (), None, None, ())
+    dense = [[(3, 0.35)], [(3, 0.6)]]
+    (out,) = fusion.fuse(found, dense, [{3: 0.35}, {3: 0.6}], query).candidates
+    assert isinstance(out, fusion.Blended) and out.near == 0.6 and out.cosine == 0.35
+    assert out.weak and out.why == "found by meaning alone, cosine 0.35 < 0.40"
+    # Both lists rank it: the question's at its full weight, the rewording's at less.
+    assert out.score == 1 / (K + 1) * (1 + WEIGHT)
+
+
+def test_words_settle_a_memory_holding_every_term_or_a_misspelled_one() -> None:
+    """An identifier or a misspelling means little to the model: a memory holding
+    the whole question, or the word the question misspelled, is not weak for its
+    cosine; one holding only a common word is."""
+    query = parse("elasticsaerch version")
+    notes = ("trigram rescue for elasticsaerch",)
+    held = (
+        Candidate(1, None, 1, 0.5, ("elasticsaerch",), share=0.5),
+        Candidate(2, 1, None, 0.4, ("version",), share=0.5),
+        Candidate(3, 2, None, 0.3, ("elasticsaerch", "version"), share=1.0),
+    )
+    found = Search(query, 10, held, None, None, notes)
+    far = {1: 0.25, 2: 0.15, 3: 0.1}
+    got = {c.id: c for c in fusion.fuse(found, [[]], [far]).candidates}
+    assert not got[1].weak and not got[3].weak
+    assert got[2].weak
 
 
 def test_a_question_keeps_its_best_guess_when_every_candidate_is_far() -> None:
@@ -70,6 +118,6 @@ def test_a_question_keeps_its_best_guess_when_every_candidate_is_far() -> None:
         Candidate(2, 2, None, 0.4, ("request",), share=0.2),
     )
     found = Search(query, 10, guesses, None, None, ())
-    best, other = fusion.fuse(found, [], {1: 0.1, 2: 0.1}).candidates
+    best, other = fusion.fuse(found, [[]], [{1: 0.1, 2: 0.1}]).candidates
     assert best.id == 1 and best.verdict == "kept" and best.weak
     assert other.verdict.startswith("floor")
