@@ -11,7 +11,9 @@ from synapse_git import demo
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.recall.coverage import WEAK_SHARE
 from synapse_git.recall.evaluation import baseline_json, load_suite, read_baseline, regressions
+from synapse_git.recall.ranking import Candidate
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
 
@@ -84,22 +86,62 @@ def _print(found: Recalled, question: str) -> None:
 
 
 def _print_explain(found: Recalled) -> None:
-    # With semantic recall on, each candidate also has its dense rank and cosine.
+    """Every candidate: the hits in score order, the weak ones last with why, then
+    what was left out and by what."""
+    # With semantic recall on, each candidate also has its dense rank and cosine,
+    # and with rewordings its best cosine to any wording.
     dense = any(hasattr(c, "cosine") for c in found.candidates)
-    columns = "porter rank, trigram rank" + (", dense rank, cosine" if dense else "")
+    reworded = any(getattr(c, "reworded", False) for c in found.candidates)
+    columns = "porter rank, trigram rank"
+    if dense:
+        columns += ", dense rank, cosine" + (", best cosine of any wording" if reworded else "")
     typer.echo(f"explain ({columns}, fused score, terms held, verdict):")
     if found.semantic is not None:
         typer.echo(f"  semantic: {found.semantic}")
     for note in found.notes:
         typer.echo(f"  note: {note}")
-    for c in found.candidates:
-        ranks = f"{_rank(c.porter):>3}  {_rank(c.trigram):>3}"
-        if dense:
-            cosine = getattr(c, "cosine", None)
-            near = "-" if cosine is None else f"{cosine:.3f}"
-            ranks += f"  {_rank(getattr(c, 'dense', None)):>3}  {near:>5}"
-        held = ",".join(c.held) or "-"
-        typer.echo(f"  {c.id:>6}  {ranks}  {c.score:.4f}  {held}  {c.verdict}")
+    returned = {hit.id for hit in found.hits}
+    ranked = sorted(found.candidates, key=lambda c: -c.score)
+    groups = (
+        ("hits", [c for c in ranked if c.id in returned and not c.weak]),
+        ("weak hits, given last", [c for c in ranked if c.id in returned and c.weak]),
+        ("not given", [c for c in ranked if c.id not in returned]),
+    )
+    for title, candidates in groups:
+        if candidates:
+            typer.echo(f"  {title}:")
+        for c in candidates:
+            typer.echo(f"  {_explained(c, dense, reworded)}")
+
+
+def _explained(c: Candidate, dense: bool, reworded: bool) -> str:
+    ranks = f"{_rank(c.porter):>3}  {_rank(c.trigram):>3}"
+    if dense:
+        ranks += f"  {_rank(getattr(c, 'dense', None)):>3}  {_cosine(getattr(c, 'cosine', None))}"
+        if reworded:
+            ranks += f"  {_cosine(getattr(c, 'near', None))}"
+    held = ",".join(c.held) or "-"
+    verdict = c.verdict
+    if verdict == "kept" and c.weak:
+        verdict = f"kept, weak: {_why_weak(c)}"
+    elif verdict.startswith("weak"):
+        # Left out as one weak hit too many: say what made it weak.
+        verdict = f"weak, left out: {_why_weak(c)}"
+    return f"{c.id:>6}  {ranks}  {c.score:.4f}  {held}  {verdict}"
+
+
+def _why_weak(c: Candidate) -> str:
+    """Why a candidate is weak evidence: the semantic extra says (fusion.Blended.why);
+    else it covers too little of the question."""
+    why = getattr(c, "why", None)
+    if isinstance(why, str):
+        return why
+    judged = c.share if c.evidence is None else c.evidence
+    return f"covers {judged:.2f} of the question < {WEAK_SHARE:.2f}"
+
+
+def _cosine(value: float | None) -> str:
+    return f"{'-' if value is None else f'{value:.3f}':>6}"
 
 
 def _rank(rank: int | None) -> str:

@@ -13,8 +13,17 @@ from dataclasses import asdict, dataclass
 
 from synapse_git.errors import SynapseError
 from synapse_git.semantic import model
+from synapse_git.semantic.vectors import other_model
 
 NO_VECTORS = "no memory has a vector yet; run `synapse memory embed`"
+
+
+def stale(other: str) -> str:
+    """Why recall is lexical in a store whose vectors are all another model's."""
+    return (
+        f"the stored vectors are of {other!r}, not {model.MODEL_ID};"
+        " run `synapse memory embed` to embed the memories again"
+    )
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,7 @@ class SemanticStatus:
 def gather(conn: sqlite3.Connection | None) -> SemanticStatus:
     """Semantic recall as a recall here would find it; `conn` None: no store yet."""
     vectors = live = None
+    other = None
     if conn is not None:
         live = int(conn.execute("SELECT coalesce(sum(live), 0) FROM tallies").fetchone()[0])
         vectors = 0
@@ -53,6 +63,8 @@ def gather(conn: sqlite3.Connection | None) -> SemanticStatus:
                     (model.MODEL_ID,),
                 ).fetchone()[0]
             )
+            if not vectors:
+                other = other_model(conn, model.MODEL_ID)
     reason = model.missing()
     if reason is None:
         try:
@@ -60,5 +72,5 @@ def gather(conn: sqlite3.Connection | None) -> SemanticStatus:
         except SynapseError as exc:
             reason = str(exc)
     if reason is None and not vectors:
-        reason = NO_VECTORS
+        reason = NO_VECTORS if other is None else stale(other)
     return SemanticStatus(reason is None, reason, model.MODEL_ID, vectors, live)

@@ -60,6 +60,13 @@ def any_stored(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is not None
 
 
+def other_model(conn: sqlite3.Connection, model: str) -> str | None:
+    """The name of another model that wrote a stored vector (a store embedded
+    before the model changed), or None."""
+    row = conn.execute("SELECT model FROM vectors WHERE model != ? LIMIT 1", (model,)).fetchone()
+    return None if row is None else str(row[0])[:80]
+
+
 @dataclass(frozen=True)
 class Coverage:
     """How many live memories have a current vector, lack one, or have an outdated one."""
