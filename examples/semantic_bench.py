@@ -1,6 +1,7 @@
 """Semantic recall costs: embed throughput, and warm MCP recall at a store size.
 
     python examples/semantic_bench.py [MEMORIES] [CALLS] [--store DIR] [--synapse PATH]
+                                      [--rewordings N]
 
 MEMORIES and CALLS default to 10000 and 200.
 
@@ -20,6 +21,8 @@ extra. Prints JSON.
 is after (no embed figures then), so that runs of two checkouts can alternate
 over one store; --synapse PATH names the `synapse` command that serves MCP
 (another checkout's virtualenv, say; by default the one beside this Python).
+--rewordings N asks tests/recall/sets/blind-a.json's questions instead, each
+with its first N rewordings (each one embedded too, with the extra).
 """
 
 from __future__ import annotations
@@ -61,11 +64,18 @@ def bodies(count: int) -> list[tuple[int, str]]:
     return out
 
 
-def questions() -> list[str]:
+def questions(rewordings: int = 0) -> list[tuple[str, list[str]]]:
+    """The questions asked, each with no rewording; or (`rewordings` > 0) those of
+    tests/recall/sets/ with the first `rewordings` a caller wrote for each
+    (tests/recall/sets/blind-a.json)."""
+    if rewordings:
+        sets = HERE.parent / "tests" / "recall" / "sets"
+        blind = json.loads((sets / "blind-a.json").read_text("utf-8"))
+        return [(query, said[:rewordings]) for query, said in blind.items()]
     found = []
     for path in sorted((HERE / "semantic").glob("*.toml")):
         found += [case["query"] for case in tomllib.loads(path.read_text("utf-8"))["case"]]
-    return found
+    return [(query, []) for query in found]
 
 
 def build(count: int) -> dict[str, Any]:
@@ -129,12 +139,15 @@ def _children_cpu() -> float | None:
 
 
 def warm_recalls(
-    repo: Path, env: dict[str, str], calls: int, synapse: Path = SYNAPSE
+    repo: Path, env: dict[str, str], calls: int, synapse: Path = SYNAPSE, rewordings: int = 0
 ) -> dict[str, Any]:
     import anyio
     from mcp import Client, StdioServerParameters
 
-    asked = questions()
+    asked = [
+        {"query": query, **({"alternatives": said} if said else {})}
+        for query, said in questions(rewordings)
+    ]
 
     async def run() -> dict[str, Any]:
         params = StdioServerParameters(
@@ -142,7 +155,7 @@ def warm_recalls(
         )
         async with Client(params) as client:
             started = time.perf_counter()
-            first = await client.call_tool("recall", {"query": asked[0]})
+            first = await client.call_tool("recall", asked[0])
             cold = time.perf_counter() - started
             assert not first.is_error, first.content
             semantic = (first.structured_content or {}).get("semantic")
@@ -150,7 +163,7 @@ def warm_recalls(
             cpu_before = _children_cpu()
             for n in range(calls):
                 started = time.perf_counter()
-                result = await client.call_tool("recall", {"query": asked[n % len(asked)]})
+                result = await client.call_tool("recall", asked[n % len(asked)])
                 times.append(time.perf_counter() - started)
                 assert not result.is_error, result.content
             cpu_after = _children_cpu()
@@ -175,6 +188,9 @@ def main() -> None:
     parser.add_argument("calls", nargs="?", type=int, default=200)
     parser.add_argument("--store", type=Path, help="keep the store in this folder, or reuse it")
     parser.add_argument("--synapse", type=Path, default=SYNAPSE, help="the command serving MCP")
+    parser.add_argument(
+        "--rewordings", type=int, default=0, help="send this many rewordings with each question"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="synapse-semantic-bench-") as work:
         where = args.store if args.store is not None else Path(work)
@@ -202,8 +218,10 @@ def main() -> None:
         report["store_mb"] = round((data / "memory.db").stat().st_size / 1e6, 1)
         # The same calls with recall kept lexical, for what the dense list adds.
         lexical = {**env, "SYNAPSE_SEMANTIC": "off"}
-        report["mcp_recall_lexical"] = warm_recalls(repo, lexical, args.calls, args.synapse)
-        report["mcp_recall"] = warm_recalls(repo, env, args.calls, args.synapse)
+        asked = (args.calls, args.synapse, args.rewordings)
+        report["rewordings"] = args.rewordings
+        report["mcp_recall_lexical"] = warm_recalls(repo, lexical, *asked)
+        report["mcp_recall"] = warm_recalls(repo, env, *asked)
         report["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     print(json.dumps(report, indent=2))
 

@@ -123,9 +123,12 @@ def fuse(
             continue
         # Found by meaning alone: its best cosine stands for its coverage of the
         # question, so a faint match is answered only as weak evidence.
-        best = near[memory_id]
+        # Its cosine to the question stands for the share in its score too, so that
+        # it is ranked on the scale of the lexical candidates' (share plus ranks).
+        best, cosine = near[memory_id], asked.get(memory_id)
         start = Candidate(memory_id, None, None, 0.0, (), share=best)
-        blended = _blend(start, extra[memory_id], ranks.get(memory_id), asked.get(memory_id))
+        score = (cosine if cosine is not None and cosine >= SURE else 0.0) + extra[memory_id]
+        blended = _blend(start, score, ranks.get(memory_id), cosine)
         out.append(replace(blended, near=best, reworded=reworded))
     out.sort(key=lambda c: (-c.score, -c.id))
     floored = [_floor(c, len(words)) for c in out]

@@ -22,6 +22,8 @@ def _fused(cosines: dict[int, float], dense: list[tuple[int, float]]) -> dict[in
 def test_a_memory_found_by_meaning_alone_is_weak_below_the_sure_bar() -> None:
     got = _fused({1: 0.5}, [(2, 0.45), (3, 0.36)])
     assert not got[2].weak
+    # An answer by meaning is scored on the lexical scale: its cosine for the share.
+    assert got[2].score == 0.45 + 1 / (K + 1) and got[3].score == 1 / (K + 2)
     # Covers 0.36 of the question by its cosine, above the lexical weak share,
     # yet nearer a guess than an answer.
     assert got[3].weak
