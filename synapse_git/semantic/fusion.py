@@ -114,7 +114,12 @@ def fuse(
     misspelled = _misspelled(lexical.notes)
     out: list[Candidate] = []
     for c in lexical.candidates:
-        blended = _blend(c, c.score + extra.get(c.id, 0.0), ranks.get(c.id), asked.get(c.id))
+        cosine = asked.get(c.id)
+        # Sure in meaning, it is scored as covering that much of the question when
+        # its words cover less, as a memory found by meaning alone is.
+        lift = cosine - c.share if cosine is not None and cosine >= SURE else 0.0
+        score = c.score + extra.get(c.id, 0.0) + max(lift, 0.0)
+        blended = _blend(c, score, ranks.get(c.id), cosine)
         worded = (bool(own) and own <= set(c.held)) or bool(misspelled & set(c.held))
         out.append(replace(blended, near=near.get(c.id), reworded=reworded, worded=worded))
     known_ids = {c.id for c in lexical.candidates}

@@ -123,3 +123,15 @@ def test_a_question_keeps_its_best_guess_when_every_candidate_is_far() -> None:
     best, other = fusion.fuse(found, [[]], [{1: 0.1, 2: 0.1}]).candidates
     assert best.id == 1 and best.verdict == "kept" and best.weak
     assert other.verdict.startswith("floor")
+
+
+def test_a_memory_sure_in_meaning_is_scored_as_covering_that_much() -> None:
+    """Its words cover 0.2 of the question; at cosine 0.5 it is ranked as covering
+    0.5 (still weak by its words), at 0.35 by its words alone."""
+    query = parse("who approves vacation requests")
+    lexical = Candidate(1, 1, None, 0.3, ("approv",), share=0.2)
+    found = Search(query, 10, (lexical,), None, None, ())
+    (sure,) = fusion.fuse(found, [[]], [{1: 0.5}]).candidates
+    assert sure.score == 0.3 + (0.5 - 0.2) and sure.weak
+    (faint,) = fusion.fuse(found, [[]], [{1: 0.35}]).candidates
+    assert faint.score == 0.3
