@@ -1,6 +1,6 @@
 """Where one warm recall's CPU time goes, in process, with and without the dense list.
 
-    python examples/semantic_profile.py DATA_FOLDER FOLDER [ROUNDS]
+    python examples/semantic_profile.py DATA_FOLDER FOLDER [ROUNDS [REWORDINGS]]
 
 Asks the questions of examples/semantic/*.toml ROUNDS times (default 2) of the
 store in DATA_FOLDER (SYNAPSE_DATA; e.g. one kept from examples/semantic_bench.py's
@@ -9,7 +9,9 @@ milliseconds a recall spends in total and in each part (the lexical rankings,
 embedding the question, the nearest vectors, the cosines of the lexical
 candidates, fusing, the vector reload check, the on/off state, building the
 answer). The rest of a warm MCP recall is the server's own work per call.
-Set SYNAPSE_SEMANTIC=off for the lexical recall alone.
+Set SYNAPSE_SEMANTIC=off for the lexical recall alone. With REWORDINGS (a
+number), the questions of tests/recall/sets/blind-a.json are asked instead,
+each with its first REWORDINGS rewordings.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ HERE = Path(__file__).parent
 def main() -> None:
     data, folder = Path(sys.argv[1]), Path(sys.argv[2])
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    reworded = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     os.environ["SYNAPSE_DATA"] = str(data)
     from synapse_git.recall import response, rewordings
     from synapse_git.semantic import engine, model, vectors
@@ -49,7 +52,7 @@ def main() -> None:
     for owner, name, label in [
         (rewordings, "search", "lexical"),
         (model.Model, "embed", "embed_question"),
-        (vectors.VectorMatrix, "nearest", "nearest"),
+        (vectors.VectorMatrix, "nearest_each", "nearest"),
         (vectors.VectorMatrix, "of", "cosines_of_candidates"),
         (vectors.VectorMatrix, "refresh", "reload_check"),
         (engine.fusion, "fuse", "fuse"),
@@ -57,20 +60,30 @@ def main() -> None:
         (response, "build", "build_answer"),
     ]:
         setattr(owner, name, timed(label, getattr(owner, name)))
-    asked = []
+    asked: list[tuple[str, list[str]]] = []
     for path in sorted((HERE / "semantic").glob("*.toml")):
-        asked += [case["query"] for case in tomllib.loads(path.read_text("utf-8"))["case"]]
+        asked += [(case["query"], []) for case in tomllib.loads(path.read_text("utf-8"))["case"]]
+    if reworded:
+        blind = HERE.parent / "tests" / "recall" / "sets" / "blind-a.json"
+        said = json.loads(blind.read_text("utf-8"))
+        asked = [(query, alternatives[:reworded]) for query, alternatives in said.items()]
     svc = Synapse()
     scope = svc.scope(folder)
     load = os.getloadavg()[0]
-    semantic = svc.recall(asked[0], scope).semantic
+    semantic = svc.recall(asked[0][0], scope, alternatives=asked[0][1]).semantic
     spent.clear()
     calls = len(asked) * rounds
     started = time.process_time()
     for n in range(calls):
-        svc.recall(asked[n % len(asked)], scope)
+        query, alternatives = asked[n % len(asked)]
+        svc.recall(query, scope, alternatives=alternatives)
     total = time.process_time() - started
-    report = {"semantic": semantic, "calls": calls, "recall_cpu_ms": round(total / calls * 1000, 2)}
+    report = {
+        "semantic": semantic,
+        "rewordings": reworded,
+        "calls": calls,
+        "recall_cpu_ms": round(total / calls * 1000, 2),
+    }
     report |= {name: round(value / calls * 1000, 2) for name, value in spent.items()}
     report["load_average_1min"] = [round(load, 2), round(os.getloadavg()[0], 2)]
     print(json.dumps(report, indent=2))

@@ -122,12 +122,9 @@ class Semantic:
                 asked = loaded.embed(wordings)
                 found = lexical(False)
                 ids = [c.id for c in found.candidates]
-                dense = [
-                    matrix.nearest(
-                        conn, row, projects, least=fusion.LEAST, count=fusion.DENSE_DEPTH
-                    )
-                    for row in asked
-                ]
+                dense = matrix.nearest_each(
+                    conn, asked, projects, least=fusion.LEAST, count=fusion.DENSE_DEPTH
+                )
                 # Every wording's cosine with every candidate, whoever found it.
                 ids += [i for found_by in dense for i, _ in found_by]
                 cosines = [matrix.of(row, list(dict.fromkeys(ids))) for row in asked]

@@ -228,10 +228,38 @@ class VectorMatrix:
         count: int,
     ) -> list[tuple[int, float]]:
         """The `count` visible live memories nearest the query, at cosine `least` or more."""
+        return self.nearest_each(conn, query[None, :], projects, least=least, count=count)[0]
+
+    def nearest_each(
+        self,
+        conn: sqlite3.Connection,
+        queries: Matrix,
+        projects: Sequence[str],
+        *,
+        least: float,
+        count: int,
+    ) -> list[list[tuple[int, float]]]:
+        """`nearest` for each row of `queries` (a question and its rewordings), from
+        one product with the matrix: reading the rows once costs less than once a
+        wording."""
         np = self._np
         if not self.used:
-            return []
-        scores = self.cosines(query)
+            return [[] for _ in range(len(queries))]
+        every = self.rows[: self.used] @ queries.T
+        return [
+            self._top(conn, np.ascontiguousarray(every[:, n]), projects, least, count)
+            for n in range(len(queries))
+        ]
+
+    def _top(
+        self,
+        conn: sqlite3.Connection,
+        scores: Matrix,
+        projects: Sequence[str],
+        least: float,
+        count: int,
+    ) -> list[tuple[int, float]]:
+        np = self._np
         # Out-of-scope and hidden memories keep their vectors: take a few times as
         # many as wanted, and more while too few of them are visible.
         wanted = count * 4
