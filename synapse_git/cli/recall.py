@@ -137,6 +137,8 @@ def _why_weak(c: Candidate) -> str:
     if isinstance(why, str):
         return why
     judged = c.share if c.evidence is None else c.evidence
+    if judged >= WEAK_SHARE:
+        return "weak by its words"
     return f"covers {judged:.2f} of the question < {WEAK_SHARE:.2f}"
 
 

@@ -74,6 +74,8 @@ class Blended(Candidate):
         if not super().weak:
             return None
         judged = self.share if self.evidence is None else self.evidence
+        if judged >= coverage.WEAK_SHARE:
+            return "weak by its words"  # a lexical reason other than its share
         return f"covers {judged:.2f} of the question < {coverage.WEAK_SHARE:.2f}"
 
     def as_json(self) -> dict[str, object]:
