@@ -18,7 +18,14 @@ app = typer.Typer(
 @app.command("check")
 def check(
     base: str = typer.Option(
-        ..., "--base", metavar="REF", help="The branch or commit the change is to be merged into."
+        ...,
+        "--base",
+        metavar="REF",
+        # What `pre-commit run --from-ref REF` hands its hooks (docs/ci.md).
+        envvar="PRE_COMMIT_FROM_REF",
+        show_envvar=False,
+        help="The branch or commit the change is to be merged into"
+        " (default: $PRE_COMMIT_FROM_REF).",
     ),
     output: str = typer.Option(
         "text", "--format", metavar="FORMAT", help="text, github, markdown, sarif or json."
