@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from synapse_git.drift.lineage import Former, Lineage, when
+from synapse_git.drift.lineage import Former, Lineage, reborn, when
 from synapse_git.drift.paths import find_paths
 from synapse_git.drift.short_forms import from_root, names
 from synapse_git.git import git_command
@@ -172,6 +172,9 @@ def naming(
     names: (memory, anchor inferred, the names used, the rename when only a former
     name is used), newest first."""
     wanted = {path.rstrip("/"): None, **{f.name: f for f in formers}}
+    # A file that took the name of one gone before it: a memory written before it
+    # arrived names the earlier file (which may live on under a new name).
+    arrived = reborn(lineage, path.rstrip("/")) if lineage is not None else None
     needles = sorted({_base(name) for name in wanted})
     where = " OR ".join("instr(body, ?) > 0" for _ in needles)
     rows = conn.execute(
@@ -193,6 +196,11 @@ def naming(
             for target, former in wanted.items():
                 if not names(bare, target, rooted=rooted):
                     continue
+                if former is None and arrived is not None:
+                    if memory.head_commit is None or lineage is None:
+                        continue
+                    if lineage.written_before(memory.head_commit, arrived):
+                        continue
                 if former is not None and former.reused:
                     # Another file has the old name now: only a memory written before
                     # the rename means this one.

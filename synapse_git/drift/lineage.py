@@ -223,3 +223,19 @@ class Former(NamedTuple):
     name: str
     renamed: Event
     reused: bool
+
+
+def reborn(lineage: Lineage, path: str) -> Event | None:
+    """The arrival (added, or renamed in) that began `path`'s present life in HEAD's
+    history, when an earlier file of that name had gone before it; else None."""
+    events = [
+        event
+        for event in lineage.history.events(path)
+        if lineage.head is not None and lineage._within(event, lineage.head)
+    ]
+    arrivals = [event for event in events if event.kind in "AN"]
+    if not arrivals:
+        return None
+    last = arrivals[-1]
+    ended = any(event.kind in "RD" and event.seq < last.seq for event in events)
+    return last if ended else None
