@@ -21,6 +21,7 @@ the memory:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,10 +170,13 @@ def _stale(
     folders = commit_check.emptied_folders(
         gone, lambda asked: {folder for folder in asked if folder in held.folders}
     )
-    needles = commit_check.needles(gone, folders)
+    names = {
+        needle.rstrip("/").rsplit("/", 1)[-1] for needle in commit_check.needles(gone, folders)
+    }
+    plain = {name for name in names if _WORD.fullmatch(name)}
     found = []
     for uid, record in sorted(live.items()):
-        if not any(needle in record.body for needle in needles):
+        if not _may_name(record.body, plain, names - plain):
             continue
         broken = commit_check.breaks(
             record.body, str(root), gone, folders, find_paths=find_paths, tree=tree
@@ -197,6 +201,21 @@ def _stale(
             )
         )
     return found
+
+
+_WORD = re.compile(r"[\w.-]+")
+
+
+def _may_name(body: str, plain: set[str], odd: set[str]) -> bool:
+    """Whether `body` may name one of the gone paths: it holds one's last part as a
+    word (`plain`, or `odd` ones with other characters as text), or a pattern. A
+    superset the path finder confirms; one pass over the body whatever the number of
+    paths the change removes."""
+    if "*" in body:
+        return True
+    words = set(_WORD.findall(body))
+    words.update(word.rstrip(".") for word in list(words))
+    return bool(words & plain) or any(name in body for name in odd)
 
 
 def _conflicts(
@@ -232,7 +251,7 @@ def _conflicts(
             )
         )
     norms: dict[str, list[str]] = {}
-    for uid in uids:
+    for uid in sorted(live):
         norms.setdefault(normalize(live[uid].body), []).append(uid)
     for same in norms.values():
         for uid in (u for u in same if u in written):
