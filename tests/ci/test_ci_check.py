@@ -218,6 +218,10 @@ def test_a_bad_ref_is_one_line_and_exit_2(shop: Path) -> None:
         assert "\x1b" not in done.stderr
     done = run_cli("ci", "check", "--base", "main", "--format", "xml", cwd=shop)
     assert done.returncode == 2 and "choose from text, github" in done.stderr
+    outside = shop.parent / "plain"
+    outside.mkdir()
+    done = run_cli("ci", "check", "--base", "main", cwd=outside)
+    assert done.returncode == 2 and "not inside a git work tree" in done.stderr
 
 
 def test_a_shallow_clone_says_to_fetch_the_history(shop: Path, tmp_path: Path) -> None:
