@@ -118,7 +118,7 @@ def run(folder: Path | None, base: str) -> Report:
         return tree[0]
 
     findings = [
-        *_invalid(before, after, live),
+        *_invalid(before, after, live, written),
         *(stale := _stale(root, start, head, after, live, head_tree)),
         *_conflicts(after, live, written),
         *_missing(root, after, live, written, head_tree, stale),
@@ -133,15 +133,19 @@ def _quote(record: records.Record) -> str:
     return line if len(line) <= 80 else line[:79] + "…"
 
 
-def _invalid(before: TeamFile, after: TeamFile, live: dict[str, records.Record]) -> list[Finding]:
-    """Lines the change wrote that a sync would skip; live memories holding a secret."""
+def _invalid(
+    before: TeamFile, after: TeamFile, live: dict[str, records.Record], written: set[str]
+) -> list[Finding]:
+    """Lines the change wrote that a sync would skip, or whose live memory looks like
+    it holds a secret."""
     found = [
         Finding("invalid", error.number, None, f"line {error.number}: {error.reason}")
         for error in after.errors
         # A bad line the base already had is not this change's doing.
         if error.raw is None or error.raw not in before.raw
     ]
-    for uid, record in live.items():
+    for uid in sorted(written):
+        record = live[uid]
         kinds = secrets.secrets_in(record.body + "\n" + record.source)
         if kinds:
             found.append(
