@@ -10,8 +10,8 @@ the memory:
   renames, and names nothing in HEAD's tree; a rename says the new name. The
   rule is the commit hook's (drift/commit_check.py).
 - `invalid` (blocking): a line the change wrote that a sync would skip (the one
-  validator of team/records.py), or a live memory that looks like a secret,
-  as the commit check refuses them; a team file that is a symlink or too large.
+  validator of team/records.py) or whose live memory looks like a secret, as
+  the commit check refuses them; a team file that is a symlink or too large.
 - `conflict` (blocking): a memory the change adds or edits contradicts another
   live shared memory (drift's conflict rules, drift/conflicts.py).
 - `missing` (warning): a memory the change adds or edits names a path HEAD's
