@@ -9,6 +9,7 @@ import typer
 
 from synapse_git import __version__
 from synapse_git.cli import backup, drift, maintenance, recall, semantic, team
+from synapse_git.cli.ci import app as ci_app
 from synapse_git.cli.demo import demo as demo_command
 from synapse_git.cli.help_text import classic
 from synapse_git.cli.hook import app as hook_app
@@ -52,6 +53,7 @@ app.command("status")(status_command)
 app.command("demo")(demo_command)
 app.command("ui")(ui_command)
 app.add_typer(hook_app, name="hook")
+app.add_typer(ci_app, name="ci")
 
 
 def _version(value: bool) -> None:

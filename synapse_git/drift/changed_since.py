@@ -77,7 +77,7 @@ def churn_since(root: Path, anchor: str, paths: Sequence[str]) -> dict[str, Chur
     return {path: Churn(len(commits[path]), lines[path]) for path in paths}
 
 
-def _resolved(named: str, tree: Tree) -> str | None:
+def resolved(named: str, tree: Tree) -> str | None:
     """The one tracked file `named` names now, None for none, several or a folder: a
     folder always changes a lot, and its history is the dearest to read."""
     key = named.rstrip("/")
@@ -113,7 +113,7 @@ def changed(
     tree = Tree(tracked())
     by_anchor: dict[str, list[tuple[Memory, list[tuple[str, str]]]]] = {}
     for memory, paths in named:
-        pairs = [(p, found) for p in paths if (found := _resolved(p, tree)) is not None]
+        pairs = [(p, found) for p in paths if (found := resolved(p, tree)) is not None]
         if pairs:
             assert memory.head_commit is not None
             by_anchor.setdefault(memory.head_commit, []).append((memory, pairs))

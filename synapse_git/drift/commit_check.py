@@ -143,10 +143,7 @@ def broken_memories(
     gone = gone_paths(changes)
     if not gone:
         return []
-    folders = _emptied(_folders(gone) - set(gone), still_tracked)
-    needles = {*gone, *folders}
-    needles.update(tail for path in list(needles) for tail in tails(path))
-    needles.update(_pattern_needles(gone))
+    folders = emptied_folders(gone, still_tracked)
     staged: list[Tree] = []
 
     def tree() -> Tree:
@@ -155,13 +152,46 @@ def broken_memories(
         return staged[0]
 
     found: list[Broken] = []
-    for memory_id, body in _candidates(conn, project, sorted(needles)):
-        for named in sorted({_normal(p, toplevel) for p in find_paths(body)}):
-            broken = _broken_by(named, gone, folders, tree)
-            if broken is not None:
-                path, new = broken
-                found.append(Broken(memory_id, body, path, new))
+    for memory_id, body in _candidates(conn, project, sorted(needles(gone, folders))):
+        for path, new in breaks(body, toplevel, gone, folders, find_paths=find_paths, tree=tree):
+            found.append(Broken(memory_id, body, path, new))
     return sorted(found, key=lambda b: (b.memory_id, b.path))
+
+
+def emptied_folders(
+    gone: dict[str, str | None], still_tracked: Callable[[Sequence[str]], set[str]]
+) -> set[str]:
+    """The folders of the gone paths that no file is left in."""
+    return _emptied(_folders(gone) - set(gone), still_tracked)
+
+
+def needles(gone: dict[str, str | None], folders: set[str]) -> set[str]:
+    """Text a body must hold to name a gone path or folder, or a pattern matching one:
+    every body without any of them is left alone."""
+    found = {*gone, *folders}
+    found.update(tail for path in list(found) for tail in tails(path))
+    found.update(_pattern_needles(gone))
+    return found
+
+
+def breaks(
+    body: str,
+    toplevel: str,
+    gone: dict[str, str | None],
+    folders: set[str],
+    *,
+    find_paths: Callable[[str], list[str]],
+    tree: Callable[[], Tree],
+) -> list[tuple[str, str | None]]:
+    """(the path as `body` names it, where it went) for each named path the removal of
+    `gone` and `folders` breaks, judged against the tree `tree` lists; the one rule of
+    the commit hook and of `synapse ci check`."""
+    found = []
+    for named in sorted({_normal(p, toplevel) for p in find_paths(body)}):
+        broken = _broken_by(named, gone, folders, tree)
+        if broken is not None:
+            found.append(broken)
+    return found
 
 
 def _pattern_needles(gone: Iterable[str]) -> set[str]:

@@ -175,3 +175,67 @@ class Lineage:
             if event.kind == "R" and event.other and self._counts(event, anchor, None):
                 moves.setdefault(event.path, event.other)
         return moves
+
+    def former(self, path: str) -> list[Former]:
+        """The names `path` had before, newest first: each rename in HEAD's history
+        that brought the file to its next name, followed back through earlier ones."""
+        found: list[Former] = []
+        name, before, seen = path, None, {path}
+        for _ in range(LONGEST_CHAIN):
+            arrivals = [
+                event
+                for event in self.history.events(name)
+                if event.kind == "N"
+                and event.other is not None
+                and (before is None or event.seq < before.seq)
+                and self.head is not None
+                and self._within(event, self.head)
+            ]
+            if not arrivals:
+                break
+            event = arrivals[-1]
+            assert event.other is not None
+            if event.other in seen:
+                break
+            # The old name given to another file after the rename is no longer this one.
+            reused = any(
+                later.kind in "AN"
+                and later.seq > event.seq
+                and self.head is not None
+                and self._within(later, self.head)
+                for later in self.history.events(event.other)
+            )
+            found.append(Former(event.other, event, reused))
+            seen.add(event.other)
+            name, before = event.other, event
+        return found
+
+    def written_before(self, anchor: str, event: Event) -> bool:
+        """Whether a memory anchored at `anchor` was written before `event`'s commit
+        (the commit is not in the anchor's history)."""
+        return not self._descends(anchor, event.commit, event.seq)
+
+
+class Former(NamedTuple):
+    """A name a path had: `name`, the rename that left it (`renamed`, the event at the
+    newer name), and whether another file has had the name since (`reused`)."""
+
+    name: str
+    renamed: Event
+    reused: bool
+
+
+def reborn(lineage: Lineage, path: str) -> Event | None:
+    """The arrival (added, or renamed in) that began `path`'s present life in HEAD's
+    history, when an earlier file of that name had gone before it; else None."""
+    events = [
+        event
+        for event in lineage.history.events(path)
+        if lineage.head is not None and lineage._within(event, lineage.head)
+    ]
+    arrivals = [event for event in events if event.kind in "AN"]
+    if not arrivals:
+        return None
+    last = arrivals[-1]
+    ended = any(event.kind in "RD" and event.seq < last.seq for event in events)
+    return last if ended else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from synapse_git.drift import conflicts
@@ -44,9 +44,12 @@ def conflict_finding(a: Memory, b: Memory, found: conflicts.Contradiction) -> Fi
     )
 
 
-def conflicts_among(rows: Sequence[Memory]) -> list[Finding]:
+def conflicts_among(
+    rows: Sequence[Memory], involving: Collection[int] | None = None
+) -> list[Finding]:
     """Conflicting pairs, found through a term map: only memories sharing an
-    uncommon content word are compared, never every pair."""
+    uncommon content word are compared, never every pair. With `involving` (ids),
+    only the pairs holding one of them."""
     parsed = [conflicts.parse(memory.body) for memory in rows]
     postings: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(parsed):
@@ -71,6 +74,8 @@ def conflicts_among(rows: Sequence[Memory]) -> list[Finding]:
             if both < 2 and both < min(sizes[first], sizes[second]) - 1:
                 continue
         a, b = rows[first], rows[second]
+        if involving is not None and a.id not in involving and b.id not in involving:
+            continue
         if a.body == b.body:
             continue
         found = conflicts.compare(parsed[first], parsed[second])

@@ -205,6 +205,15 @@ def parse(text: str) -> tuple[dict[str, Record], list[LineError]]:
 
 
 def parse_lines(raw_lines: Iterable[bytes | None]) -> tuple[dict[str, Record], list[LineError]]:
+    records, errors, _ = parse_numbered(raw_lines)
+    return records, errors
+
+
+def parse_numbered(
+    raw_lines: Iterable[bytes | None],
+) -> tuple[dict[str, Record], list[LineError], dict[str, int]]:
+    """`parse_lines`, with the line number each record stands on (for a check that
+    points at a memory's line)."""
     records: dict[str, Record] = {}
     numbers: dict[str, tuple[int, bytes | None]] = {}
     errors: list[LineError] = []
@@ -222,7 +231,7 @@ def parse_lines(raw_lines: Iterable[bytes | None]) -> tuple[dict[str, Record], l
         errors.append(LineError(number, CYCLE, raw))
         del records[uid]
     errors.sort(key=lambda error: error.number)
-    return records, errors
+    return records, errors, {uid: numbers[uid][0] for uid in records}
 
 
 CYCLE = "its supersessions form a cycle (each line supersedes another of the cycle)"

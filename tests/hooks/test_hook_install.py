@@ -131,11 +131,13 @@ def test_every_published_hook_is_documented_and_its_entry_exists() -> None:
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     by_id = {hook["id"]: hook for hook in hooks}
-    assert set(by_id) == {"synapse-drift", "synapse-refresh"}
+    assert set(by_id) == {"synapse-drift", "synapse-refresh", "synapse-ci-check"}
     drift = by_id["synapse-drift"]
     assert drift["stages"] == ["pre-commit", "pre-merge-commit"]
     assert drift["pass_filenames"] is False and drift["always_run"] is True
     assert by_id["synapse-refresh"]["stages"] == ["post-checkout"]
+    # Never at commit time: CI runs it between two refs (docs/ci.md).
+    assert by_id["synapse-ci-check"]["stages"] == ["manual"]
     for hook_id, hook in by_id.items():
         assert f"`{hook_id}`" in readme
         program = hook["entry"].split()[0]

@@ -72,6 +72,33 @@ def test_try_repo_blocks_and_passes(tmp_path: Path, published: tuple[Path, str, 
     assert "Passed" in passed.stdout
 
 
+def test_try_repo_runs_the_ci_check_between_two_refs(
+    tmp_path: Path, published: tuple[Path, str, Path]
+) -> None:
+    """`synapse-ci-check` in the manual stage, as docs/ci.md runs it in CI: the refs
+    come from `--from-ref`/`--to-ref`, and no store is made."""
+    from synapse_git.team import records
+
+    copy, rev, home = published
+    env = pc_env(home)
+    line = records.Record(
+        "a1", "Ship with scripts/deploy.sh.", "", "Ann <a@example.com>",
+        "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", None, "live",
+    ).line()  # fmt: skip
+    repo = make_repo(tmp_path / "repo", {"scripts/deploy.sh": "x\n", records.FILE: line + "\n"})
+    git(repo, "checkout", "-q", "-b", "pr")
+    git(repo, "rm", "-q", "scripts/deploy.sh")
+    git(repo, "commit", "-q", "-m", "drop the script")
+    args = ["--hook-stage", "manual", "--from-ref", "main", "--to-ref", "HEAD"]
+    done = run(
+        repo, env, PRE_COMMIT, "try-repo", str(copy), "synapse-ci-check", "--ref", rev, *args
+    )
+    assert done.returncode == 1, done.stdout
+    assert f"{records.FILE}:1: error [stale]" in done.stdout
+    assert "scripts/deploy.sh is deleted" in done.stdout
+    assert not Path(os.environ["SYNAPSE_DATA"], "memory.db").exists()
+
+
 def test_installed_config_blocks_a_real_commit_and_refreshes_on_checkout(
     tmp_path: Path, published: tuple[Path, str, Path], isolated_store: Path
 ) -> None:

@@ -1,0 +1,1 @@
+"""Checks for continuous integration: a change against the team file, with no store."""
