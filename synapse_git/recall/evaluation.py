@@ -4,8 +4,9 @@ Each `[[case]]` of CASES.toml has a `query`, an optional `project` (a folder)
 and an optional `expect` (text a useful memory contains; none for a question
 nothing answers), optional `alternatives` (rewordings, as a caller would pass
 them) and an optional `kind` (a label the report groups by). A case's rank is
-the position of the first memory holding `expect` among those recall ranks and
-keeps past the relevance floor; it `survived` when that text is in a hit of
+the position of the first memory holding `expect` in the order recall answers
+with at any limit (past the floor, duplicates collapsed, weak hits after the
+others: response.answer_order); it `survived` when that text is in a hit of
 the budgeted response. `noise` counts the hits a question nothing answers gets
 that are not marked weak. Cases are scored as asked, and again with their
 alternatives (the `alternatives` figures).
@@ -217,7 +218,8 @@ def _score(
     if case.expect is None:
         return Outcome(case, None, False, strong, weak)
     expect = case.expect.casefold()
-    kept = [c.id for c in found.candidates if c.verdict == "kept"]
+    # Ranked as recall answers: duplicates collapsed, weak hits after the others.
+    kept = [c.id for c in response.answer_order(conn, found).ranked]
     bodies = {m.id: m.body for m in ranking.rows(conn, kept)}
     rank = next((n for n, i in enumerate(kept, start=1) if expect in bodies[i].casefold()), None)
     survived = any(expect in hit.body.casefold() for hit in answer.hits)

@@ -213,6 +213,30 @@ def _weak_apart(ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidat
     return [*strong, *weak[:WEAK_HITS]], cut
 
 
+@dataclass(frozen=True)
+class Order:
+    """The candidates in the order recall answers with (before the limit and the
+    budget), and those it leaves out on the way."""
+
+    ranked: list[Candidate]
+    floored: list[Candidate]
+    duplicates: list[Candidate]
+    weak: list[Candidate]  # weak ones past WEAK_HITS
+    metas: dict[int, _Meta]
+
+
+def answer_order(conn: sqlite3.Connection, search: Search) -> Order:
+    """What recall answers with, best first, at any limit: the floor's survivors,
+    duplicates collapsed, those not weak before the first WEAK_HITS weak ones.
+    `memory eval` ranks on this list, so it scores exactly what recall returns."""
+    floored = [c for c in search.candidates if c.verdict != "kept"]
+    ranked = [c for c in search.candidates if c.verdict == "kept"]
+    metas = _metas(conn, [c.id for c in ranked])
+    ranked, duplicates = _dedupe(conn, ranked, metas)
+    ranked, weak = _weak_apart(ranked)
+    return Order(ranked, floored, duplicates, weak, metas)
+
+
 def build(
     conn: sqlite3.Connection,
     search: Search,
@@ -224,12 +248,10 @@ def build(
     explain: bool = False,
 ) -> Recalled:
     """Steps 5-8: deduplicate, apply the limit and the budget, abridge, list drift."""
-    floored = [c for c in search.candidates if c.verdict != "kept"]
-    ranked = [c for c in search.candidates if c.verdict == "kept"]
-    metas = _metas(conn, [c.id for c in ranked])
-    ranked, duplicates = _dedupe(conn, ranked, metas)
-    ranked, weak = _weak_apart(ranked)
-    within, over = ranked[:limit], ranked[limit:]
+    ordered = answer_order(conn, search)
+    floored, duplicates, weak = ordered.floored, ordered.duplicates, ordered.weak
+    metas = ordered.metas
+    within, over = ordered.ranked[:limit], ordered.ranked[limit:]
     if explain:
         over = [replace(c, verdict="limit") for c in over]
     echo = cut_utf8(search.query.text.encode("utf-8"), QUERY_ECHO_BYTES).decode("utf-8")
