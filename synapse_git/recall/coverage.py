@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from synapse_git.recall import query_terms, vocabulary, word_forms
+from synapse_git.recall import prefixes, query_terms, vocabulary, word_forms
 from synapse_git.recall.query_terms import Term
 
 EXACT = 1.0
@@ -167,11 +167,14 @@ def assess(
     compounds: Sequence[str] = (),
     known: dict[int, Words] | None = None,
     near: Near | None = None,
+    labelled: Mapping[int, tuple[str, int]] | None = None,
 ) -> dict[int, Held]:
     """The coverage of each memory in `texts` for the question made of `terms`;
     an identifier the question names whole (`src/app/db.py`) counts its parts
     as held word for word. `known` keeps the texts' words, and `near` the
-    misspellings judged, for another wording of the question."""
+    misspellings judged, for another wording of the question. A term a memory of
+    `labelled` holds only in its shared label (recall/prefixes.py: the label and
+    where the rest starts) counts at prefixes.LEVEL at most."""
     wrong = set(misspelled)
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, Held] = {}
@@ -188,11 +191,24 @@ def assess(
             level = words.level(term, term.word in wrong, near)
             if level < EXACT and any(term.raw in c for c in whole):
                 level = EXACT
+            if level and labelled and memory_id in labelled:
+                level = _beyond_label(text, labelled[memory_id], term, level, near)
             levels.append(level)
         share = sum(weights.get(t.word, 1.0) * lv for t, lv in zip(terms, levels, strict=True))
         held = tuple(t.word for t, lv in zip(terms, levels, strict=True) if lv > 0)
         out[memory_id] = Held(share / total, held, tuple(levels))
     return out
+
+
+def _beyond_label(text: str, found: tuple[str, int], term: Term, level: float, near: Near) -> float:
+    """`level` for a term the text holds past its shared label; at most
+    prefixes.LEVEL for one it holds only in the label."""
+    name, end = found
+    if not Words(name).level(term, False):
+        return level
+    # The label is a few words, the rest of a turn a sentence or two: cut on demand.
+    rest = Words(text[end:]).level(term, level == TYPO, near)
+    return max(rest, min(level, prefixes.LEVEL))
 
 
 def rarest_first(terms: Sequence[Term], weights: Mapping[str, float]) -> list[Term]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from synapse_git.recall import (
     coverage,
     index_ranking,
+    prefixes,
     query_terms,
     stems,
     subject,
@@ -182,8 +183,8 @@ def term_pattern(term: Term) -> re.Pattern[str]:
     of the same meaning, or (for an identifier) the raw form anywhere."""
     key = word_forms.family(term.word)
     words = [term.word, term.raw.lower(), *term.alike]
-    prefixes = [key[:-1]] if len(key) > 3 else []
-    return body_windows.words_pattern(words, prefixes, [term.raw.lower()] if term.substring else [])
+    starts = [key[:-1]] if len(key) > 3 else []
+    return body_windows.words_pattern(words, starts, [term.raw.lower()] if term.substring else [])
 
 
 def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> tuple[dict[int, str], set[int]]:
@@ -304,6 +305,8 @@ def search(
     weights = _weights(counts, query.terms, alike, total)
     shared.texts_of(conn, ids)
     texts = shared.widened(conn, ids, query.terms) if ids else {}
+    # A label many memories open with ("Alice: ...") says little (recall/prefixes.py).
+    labelled = prefixes.shared(texts, lambda phrase: counts("memory", phrase))
     held = coverage.assess(
         texts,
         query.terms,
@@ -312,8 +315,10 @@ def search(
         (*query.compounds, *query.joined),
         shared.words,
         shared.near,
+        labelled,
     )
-    about = subject.held(texts, query.terms, weights, held)
+    opened = {i: text[labelled[i][1] :] if i in labelled else text for i, text in texts.items()}
+    about = subject.held(opened, query.terms, weights, held)
     candidates = []
     for memory_id in ids:
         found = held[memory_id]

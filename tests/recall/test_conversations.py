@@ -69,3 +69,58 @@ def test_an_explicit_limit_over_mcp_is_as_deep() -> None:
     scope = svc.scope(None)
     found = svc.recall("when did Alice adopt her dog", scope, budget="full", limit=10)
     assert len(found.hits) == 10 and sum(not hit.weak for hit in found.hits) >= 1
+
+
+def _long_dialogue() -> list[str]:
+    """A conversation of 120 turns, each speaker's name opening 60 of them."""
+    topics = [
+        "the weather",
+        "a film",
+        "the garden",
+        "a recipe",
+        "the train",
+        "a concert",
+        "the budget",
+        "a podcast",
+        "the neighbours",
+        "a museum",
+    ]
+    turns = []
+    for n in range(60):
+        topic = topics[n % len(topics)]
+        turns.append(f"Alice: I keep thinking about {topic}, number {n}.")
+        turns.append(f"Bob: I told my cousin about {topic}, part {n}.")
+    return turns
+
+
+def test_a_speaker_label_many_turns_open_with_carries_little_weight(outside: Path) -> None:
+    """ "when did Alice go hiking": Bob's turn saying Alice went hiking answers it, not
+    Alice's turn about her brother hiking, though `Alice:` opens that one."""
+    svc = Synapse()
+    turns = [
+        *_long_dialogue(),
+        "Alice: My brother went hiking in the Alps last May.",
+        "Bob: In June Alice went hiking with me; she loved the Alps.",
+    ]
+    svc.import_lines(json.dumps({"body": body, "project": None}) for body in turns)
+    found = _recall(outside, "when did Alice go hiking", "--explain")
+    hits = found["hits"]
+    assert isinstance(hits, list)
+    assert hits[0]["body"].startswith("Bob: In June Alice went hiking"), hits
+    explained = {c["id"]: c for c in found["explain"]}  # type: ignore[attr-defined]
+    assert explained[hits[0]["id"]]["coverage"] > explained[hits[1]["id"]]["coverage"]
+
+
+def test_a_label_few_memories_share_keeps_its_weight(outside: Path) -> None:
+    """A ticket's notes opening with its name are about it: asked by the name alone,
+    each is an answer, not weak."""
+    svc = Synapse()
+    notes = [
+        *_long_dialogue(),
+        "PAY-7731: refunds over 500 EUR need a second approver.",
+        "PAY-7731: the approver is picked from the finance rota.",
+    ]
+    svc.import_lines(json.dumps({"body": body, "project": None}) for body in notes)
+    hits = _recall(outside, "PAY-7731")["hits"]
+    assert isinstance(hits, list) and len(hits) == 2
+    assert not any(hit.get("weak") for hit in hits)
