@@ -18,6 +18,7 @@ from synapse_git.recall import (
     index_ranking,
     prefixes,
     query_terms,
+    question_point,
     stems,
     subject,
     vocabulary,
@@ -51,12 +52,16 @@ class Candidate:
     # own share or the rewordings' agreement (recall/rewordings.py).
     evidence: float | None = None
     agreed: bool = False  # the rewordings alone make it an answer
+    # Holds the question's words but no answer of the shape it asks for
+    # (recall/question_point.py): "how long ..." answered by no duration.
+    offpoint: bool = False
 
     @property
     def weak(self) -> bool:
-        """Holds too small a share of the question to count as an answer."""
+        """Holds too small a share of the question to count as an answer, or misses
+        its point."""
         judged = self.share if self.evidence is None else self.evidence
-        return judged < coverage.WEAK_SHARE and not self.vouched
+        return (judged < coverage.WEAK_SHARE and not self.vouched) or self.offpoint
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -68,6 +73,7 @@ class Candidate:
             "coverage": round(self.share, 4),
             "weak": self.weak,
             "verdict": self.verdict,
+            **({"offpoint": True} if self.offpoint else {}),
             **(
                 {}
                 if self.evidence is None
@@ -261,10 +267,12 @@ def search(
     depth: int = DEPTH,
     floor: bool = True,
     shared: Shared | None = None,
+    asked: Query | None = None,
 ) -> Search:
     """Rank `query` in both indexes, fuse by RRF (K = 60), weigh each candidate's
     coverage of the question above the fused rank, and cut those covering less
-    than half the best's share."""
+    than half the best's share. `asked` is the question `query` rewords, whose
+    point (recall/question_point.py) each candidate is checked for."""
     notes: list[str] = []
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
@@ -319,6 +327,11 @@ def search(
     )
     opened = {i: text[labelled[i][1] :] if i in labelled else text for i, text in texts.items()}
     about = subject.held(opened, query.terms, weights, held)
+    question = asked if asked is not None else query
+    wanted = question_point.point(question.text)
+    # The question's own content words are no answer to it; its `when` or `who` is
+    # no content, and an answer's `when` ("when an order is paid") is a time.
+    said = frozenset(term.word for q in (query, question) for term in q.terms)
     candidates = []
     for memory_id in ids:
         found = held[memory_id]
@@ -328,9 +341,16 @@ def search(
             continue
         ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
         score = found.share + about[memory_id] + fused[memory_id]
+        offpoint = wanted is not None and not question_point.holds(wanted, texts[memory_id], said)
         candidates.append(
             Candidate(
-                memory_id, *ranks, score, found.terms, share=found.share, about=about[memory_id]
+                memory_id,
+                *ranks,
+                score,
+                found.terms,
+                share=found.share,
+                about=about[memory_id],
+                offpoint=offpoint,
             )
         )
     candidates.sort(key=lambda c: (-c.score, -c.id))
