@@ -74,10 +74,18 @@ def _after_no_letter(word: str) -> str:
     return re.escape(word) + r"(?<![a-z0-9]" + re.escape(word) + ")"
 
 
+# The distinct words one misspelled term is compared with, at most, for one question
+# and its rewordings: the rankings are bounded (ranking.DEPTH), but the words of their
+# candidates grow with the store's vocabulary, each a comparison in Python.
+NEAR_WORDS = 1500
+
+
 class Near:
     """The misspellings (word_forms.close) of each misspelled term among the words of
     one question's candidates. Candidates share most of their words, so each distinct
-    word is compared with a term once, not once for every text that holds it."""
+    word is compared with a term once, not once for every text that holds it; past
+    NEAR_WORDS words a term is only looked for among the misspellings found so far
+    (ranking.search judges the misspelling rescue's best matches first)."""
 
     def __init__(self) -> None:
         self._judged: dict[str, set[str]] = {}
@@ -87,10 +95,15 @@ class Near:
         """Whether one of `words` is a misspelling of `term`."""
         judged = self._judged.setdefault(term, set())
         close = self._close.setdefault(term, set())
-        for word in words - judged:
-            if word_forms.close(term, word):
-                close.add(word)
-        judged |= words
+        room = NEAR_WORDS - len(judged)
+        if room > 0:
+            fresh = words - judged
+            if len(fresh) > room:
+                fresh = set(sorted(fresh)[:room])
+            for word in fresh:
+                if word_forms.close(term, word):
+                    close.add(word)
+            judged |= fresh
         return not close.isdisjoint(words)
 
 

@@ -305,6 +305,12 @@ def search(
         rescue = index_ranking.plan_for(counts, "memorygram", grams, notes, scored=True)
         near = index_ranking.rank(conn, "memorygram", rescue, projects, depth)
         gram_ids += [i for i in near if i not in gram_ids]
+        # The rescue's best matches are where the misspellings are: their words are
+        # compared first, within the bound on comparisons (coverage.NEAR_WORDS).
+        for memory_id, text in shared.texts_of(conn, near).items():
+            cut = shared.words.setdefault(memory_id, coverage.Words(text))
+            for term in rescued:
+                shared.near.any_in(term.word, cut.words)
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
