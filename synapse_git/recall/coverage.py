@@ -207,10 +207,49 @@ def assess(
             if level and labelled and memory_id in labelled:
                 level = _beyond_label(text, labelled[memory_id], term, level, near)
             levels.append(level)
+        if len(text) > LONG and sum(1 for level in levels if level) > 1:
+            levels = _best_window(text, terms, weights, levels, wrong, near)
         share = sum(weights.get(t.word, 1.0) * lv for t, lv in zip(terms, levels, strict=True))
         held = tuple(t.word for t, lv in zip(terms, levels, strict=True) if lv > 0)
         out[memory_id] = Held(share / total, held, tuple(levels))
     return out
+
+
+# A memory longer than LONG characters is judged by its best window of WINDOW
+# characters (windows overlap by half): a long document holds most words of most
+# questions somewhere, and its length alone would otherwise outrank the short note
+# that answers in one sentence. About a long paragraph, as the balanced budget's hit.
+WINDOW = 1200
+LONG = 2 * WINDOW
+
+
+def _best_window(
+    text: str,
+    terms: Sequence[Term],
+    weights: Mapping[str, float],
+    whole: list[float],
+    wrong: set[str],
+    near: Near,
+) -> list[float]:
+    """The levels of the window of `text` that holds the most of the question (never
+    above the levels of the whole text)."""
+    held = [(term, level) for term, level in zip(terms, whole, strict=True) if level]
+    best: list[float] = []
+    best_share = -1.0
+    step = WINDOW // 2
+    for start in range(0, max(1, len(text) - step), step):
+        window = Words(text[start : start + WINDOW])
+        levels = {
+            term.word: min(level, window.level(term, term.word in wrong, near))
+            for term, level in held
+        }
+        share = sum(weights.get(word, 1.0) * level for word, level in levels.items())
+        if share > best_share:
+            best_share = share
+            best = [levels.get(term.word, 0.0) for term in terms]
+            if best == whole:
+                break
+    return best
 
 
 def _beyond_label(text: str, found: tuple[str, int], term: Term, level: float, near: Near) -> float:
