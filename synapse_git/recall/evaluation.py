@@ -9,7 +9,9 @@ with at any limit (past the floor, duplicates collapsed, weak hits after the
 others: response.answer_order); it `survived` when that text is in a hit of
 the budgeted response. `noise` counts the hits a question nothing answers gets
 that are not marked weak. Cases are scored as asked, and again with their
-alternatives (the `alternatives` figures).
+alternatives (the `alternatives` figures). A case's optional `decoy` is text of a
+note written in its words that answers something else; `decoyed` is the share of
+such cases whose first hit is that note, not marked weak.
 
 A top-level `store = "FILE.jsonl"` (relative to the cases file) says which notes the
 cases are about: `memory eval` then imports them into a temporary store and scores
