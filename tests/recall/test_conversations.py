@@ -62,15 +62,6 @@ def test_an_explicit_limit_at_full_returns_that_many_hits_the_extra_ones_weak(
         assert isinstance(capped, list) and len(capped) == len(hits)
 
 
-def test_an_explicit_limit_over_mcp_is_as_deep() -> None:
-    """The MCP tool's `limit` is explicit too (checked through the service the server
-    calls, as the server passes it on)."""
-    svc = _seed()
-    scope = svc.scope(None)
-    found = svc.recall("when did Alice adopt her dog", scope, budget="full", limit=10)
-    assert len(found.hits) == 10 and sum(not hit.weak for hit in found.hits) >= 1
-
-
 def _long_dialogue() -> list[str]:
     """A conversation of 120 turns, each speaker's name opening 60 of them."""
     topics = [
