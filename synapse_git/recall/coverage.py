@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from synapse_git.recall import query_terms, vocabulary, word_forms
+from synapse_git.recall import prefixes, query_terms, vocabulary, word_forms
 from synapse_git.recall.query_terms import Term
 
 EXACT = 1.0
@@ -74,10 +74,18 @@ def _after_no_letter(word: str) -> str:
     return re.escape(word) + r"(?<![a-z0-9]" + re.escape(word) + ")"
 
 
+# The distinct words one misspelled term is compared with, at most, for one question
+# and its rewordings: the rankings are bounded (ranking.DEPTH), but the words of their
+# candidates grow with the store's vocabulary, each a comparison in Python.
+NEAR_WORDS = 1500
+
+
 class Near:
     """The misspellings (word_forms.close) of each misspelled term among the words of
     one question's candidates. Candidates share most of their words, so each distinct
-    word is compared with a term once, not once for every text that holds it."""
+    word is compared with a term once, not once for every text that holds it; past
+    NEAR_WORDS words a term is only looked for among the misspellings found so far
+    (ranking.search judges the misspelling rescue's best matches first)."""
 
     def __init__(self) -> None:
         self._judged: dict[str, set[str]] = {}
@@ -87,10 +95,15 @@ class Near:
         """Whether one of `words` is a misspelling of `term`."""
         judged = self._judged.setdefault(term, set())
         close = self._close.setdefault(term, set())
-        for word in words - judged:
-            if word_forms.close(term, word):
-                close.add(word)
-        judged |= words
+        room = NEAR_WORDS - len(judged)
+        if room > 0:
+            fresh = words - judged
+            if len(fresh) > room:
+                fresh = set(sorted(fresh)[:room])
+            for word in fresh:
+                if word_forms.close(term, word):
+                    close.add(word)
+            judged |= fresh
         return not close.isdisjoint(words)
 
 
@@ -167,11 +180,14 @@ def assess(
     compounds: Sequence[str] = (),
     known: dict[int, Words] | None = None,
     near: Near | None = None,
+    labelled: Mapping[int, tuple[str, int]] | None = None,
 ) -> dict[int, Held]:
     """The coverage of each memory in `texts` for the question made of `terms`;
     an identifier the question names whole (`src/app/db.py`) counts its parts
     as held word for word. `known` keeps the texts' words, and `near` the
-    misspellings judged, for another wording of the question."""
+    misspellings judged, for another wording of the question. A term a memory of
+    `labelled` holds only in its shared label (recall/prefixes.py: the label and
+    where the rest starts) counts at prefixes.LEVEL at most."""
     wrong = set(misspelled)
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, Held] = {}
@@ -188,11 +204,63 @@ def assess(
             level = words.level(term, term.word in wrong, near)
             if level < EXACT and any(term.raw in c for c in whole):
                 level = EXACT
+            if level and labelled and memory_id in labelled:
+                level = _beyond_label(text, labelled[memory_id], term, level, near)
             levels.append(level)
+        if len(text) > LONG and sum(1 for level in levels if level) > 1:
+            levels = _best_window(text, terms, weights, levels, wrong, near)
         share = sum(weights.get(t.word, 1.0) * lv for t, lv in zip(terms, levels, strict=True))
         held = tuple(t.word for t, lv in zip(terms, levels, strict=True) if lv > 0)
         out[memory_id] = Held(share / total, held, tuple(levels))
     return out
+
+
+# A memory longer than LONG characters is judged by its best window of WINDOW
+# characters (windows overlap by half): a long document holds most words of most
+# questions somewhere, and its length alone would otherwise outrank the short note
+# that answers in one sentence. About a long paragraph, as the balanced budget's hit.
+WINDOW = 1200
+LONG = 2 * WINDOW
+
+
+def _best_window(
+    text: str,
+    terms: Sequence[Term],
+    weights: Mapping[str, float],
+    whole: list[float],
+    wrong: set[str],
+    near: Near,
+) -> list[float]:
+    """The levels of the window of `text` that holds the most of the question (never
+    above the levels of the whole text)."""
+    held = [(term, level) for term, level in zip(terms, whole, strict=True) if level]
+    best: list[float] = []
+    best_share = -1.0
+    step = WINDOW // 2
+    for start in range(0, max(1, len(text) - step), step):
+        window = Words(text[start : start + WINDOW])
+        levels = {
+            term.word: min(level, window.level(term, term.word in wrong, near))
+            for term, level in held
+        }
+        share = sum(weights.get(word, 1.0) * level for word, level in levels.items())
+        if share > best_share:
+            best_share = share
+            best = [levels.get(term.word, 0.0) for term in terms]
+            if best == whole:
+                break
+    return best
+
+
+def _beyond_label(text: str, found: tuple[str, int], term: Term, level: float, near: Near) -> float:
+    """`level` for a term the text holds past its shared label; at most
+    prefixes.LEVEL for one it holds only in the label."""
+    name, end = found
+    if not Words(name).level(term, False):
+        return level
+    # The label is a few words, the rest of a turn a sentence or two: cut on demand.
+    rest = Words(text[end:]).level(term, level == TYPO, near)
+    return max(rest, min(level, prefixes.LEVEL))
 
 
 def rarest_first(terms: Sequence[Term], weights: Mapping[str, float]) -> list[Term]:

@@ -4,11 +4,14 @@ Each `[[case]]` of CASES.toml has a `query`, an optional `project` (a folder)
 and an optional `expect` (text a useful memory contains; none for a question
 nothing answers), optional `alternatives` (rewordings, as a caller would pass
 them) and an optional `kind` (a label the report groups by). A case's rank is
-the position of the first memory holding `expect` among those recall ranks and
-keeps past the relevance floor; it `survived` when that text is in a hit of
+the position of the first memory holding `expect` in the order recall answers
+with at any limit (past the floor, duplicates collapsed, weak hits after the
+others: response.answer_order); it `survived` when that text is in a hit of
 the budgeted response. `noise` counts the hits a question nothing answers gets
 that are not marked weak. Cases are scored as asked, and again with their
-alternatives (the `alternatives` figures).
+alternatives (the `alternatives` figures). A case's optional `decoy` is text of a
+note written in its words that answers something else; `decoyed` is the share of
+such cases whose first hit is that note, not marked weak.
 
 A top-level `store = "FILE.jsonl"` (relative to the cases file) says which notes the
 cases are about: `memory eval` then imports them into a temporary store and scores
@@ -31,9 +34,14 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.recall import query_terms, ranking, response, rewordings
 from synapse_git.settings import Budget
 
-METRICS = ("top1", "found", "mrr", "survived", "noise")
+METRICS = ("top1", "found", "mrr", "survived", "noise", "decoyed")
+# Metrics where higher is worse.
+_LOWER_BETTER = ("noise", "decoyed")
+# Reported only where a case asks for it (a `decoy`), so other files' reports and
+# baselines stay as they were.
+_OPTIONAL = ("decoyed",)
 DEFAULT_EPSILON = 0.02
-_KEYS = {"query", "project", "expect", "alternatives", "kind"}
+_KEYS = {"query", "project", "expect", "alternatives", "kind", "decoy"}
 
 
 # How recall ranks a question and its rewordings: (connection, question, scope,
@@ -52,6 +60,8 @@ class Case:
     expect: str | None
     alternatives: tuple[str, ...] = ()
     kind: str | None = None
+    # Text of a note written in the question's words that answers something else.
+    decoy: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,7 @@ class Outcome:
     survived: bool
     hits: int  # not marked weak
     weak: int = 0
+    decoyed: bool = False  # the first hit is the decoy, not marked weak
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +83,7 @@ class Outcome:
             "survived": self.survived,
             "hits": self.hits,
             "weak": self.weak,
+            **({"decoy": self.case.decoy, "decoyed": self.decoyed} if self.case.decoy else {}),
         }
 
 
@@ -84,11 +96,16 @@ class Report:
     mrr: float | None
     survived: float | None
     noise: float | None
+    decoyed: float | None = None  # share of the decoy cases whose first hit is the decoy
     # The same cases asked with their alternatives (None when no case has any).
     reworded: Report | None = None
 
     def metrics(self) -> dict[str, float | None]:
-        return {name: getattr(self, name) for name in METRICS}
+        return {
+            name: getattr(self, name)
+            for name in METRICS
+            if name not in _OPTIONAL or getattr(self, name) is not None
+        }
 
     def kinds(self) -> dict[str, dict[str, float | None]]:
         """The metrics of each kind of case (cases without a kind are left out)."""
@@ -149,6 +166,9 @@ def _case(path: Path, number: int, item: object) -> Case:
         raise BadInput(f"{where}: unknown key {sorted(unknown)[0]!r} (use query, project, expect)")
     query, project, expect = item.get("query"), item.get("project"), item.get("expect")
     alternatives, kind = item.get("alternatives", []), item.get("kind")
+    decoy = item.get("decoy")
+    if decoy is not None and not (isinstance(decoy, str) and decoy.strip()):
+        raise BadInput(f"{where}: 'decoy' must be non-empty text")
     if not (
         isinstance(alternatives, list)
         and len(alternatives) <= rewordings.MAX_ALTERNATIVES
@@ -166,7 +186,7 @@ def _case(path: Path, number: int, item: object) -> Case:
         raise BadInput(f"{where}: 'project' must be a folder path")
     if expect is not None and not (isinstance(expect, str) and expect.strip()):
         raise BadInput(f"{where}: 'expect' must be non-empty text")
-    return Case(number, query, project, expect, tuple(alternatives), kind)
+    return Case(number, query, project, expect, tuple(alternatives), kind, decoy)
 
 
 def run(
@@ -214,14 +234,22 @@ def _score(
     )
     strong = len([hit for hit in answer.hits if not hit.weak])
     weak = len(answer.hits) - strong
+    first = answer.hits[0] if answer.hits else None
+    decoyed = bool(
+        case.decoy
+        and first is not None
+        and not first.weak
+        and case.decoy.casefold() in first.body.casefold()
+    )
     if case.expect is None:
-        return Outcome(case, None, False, strong, weak)
+        return Outcome(case, None, False, strong, weak, decoyed)
     expect = case.expect.casefold()
-    kept = [c.id for c in found.candidates if c.verdict == "kept"]
+    # Ranked as recall answers: duplicates collapsed, weak hits after the others.
+    kept = [c.id for c in response.answer_order(conn, found).ranked]
     bodies = {m.id: m.body for m in ranking.rows(conn, kept)}
     rank = next((n for n, i in enumerate(kept, start=1) if expect in bodies[i].casefold()), None)
     survived = any(expect in hit.body.casefold() for hit in answer.hits)
-    return Outcome(case, rank, survived, strong, weak)
+    return Outcome(case, rank, survived, strong, weak, decoyed)
 
 
 def summarize(budget: str, outcomes: Sequence[Outcome]) -> Report:
@@ -239,6 +267,7 @@ def summarize(budget: str, outcomes: Sequence[Outcome]) -> Report:
         mrr=share([1 / o.rank if o.rank else 0.0 for o in answerable]),
         survived=share([o.survived for o in answerable]),
         noise=share([o.hits for o in unanswerable]),
+        decoyed=share([o.decoyed for o in outcomes if o.case.decoy]),
     )
 
 
@@ -298,7 +327,7 @@ def regressions(report: Report, baseline: dict[str, float]) -> list[str]:
             then = baseline.get(prefix + name)
             if now is None or then is None:
                 continue
-            drop = (now - then) if name == "noise" else (then - now)
+            drop = (now - then) if name in _LOWER_BETTER else (then - now)
             if drop > epsilon + 1e-9:
                 worse.append(
                     f"{prefix}{name} {now:g} against baseline {then:g} (epsilon {epsilon:g})"

@@ -20,8 +20,15 @@ from synapse_git.store import fts, substrings
 from synapse_git.store.memories import visible
 
 COMMON_AT = 5000
-# The matches bm25 may score for one plan of single trigrams, all of them together.
-SCORED_AT_MOST = 10000
+# The matches bm25 may score for one plan of single trigrams, all of them together:
+# a misspelled word's rarest trigrams already single out the words near it, and
+# scoring its commoner ones cost the most of a recall in a large store.
+SCORED_AT_MOST = 2000
+# The matches bm25 may score for one plan of words: the rarest are asked until
+# together they hold this many (the rest still count in each candidate's coverage).
+# Each word is under COMMON_AT alone, but six of them in a large store are tens of
+# thousands of rows to score, where a store a tenth the size has a tenth of them.
+WORDS_SCORED_AT_MOST = 2000
 WINDOW = 500
 GRAM_SCORED = 50
 
@@ -105,21 +112,23 @@ class TermCounts:
         return 0 < self(index, item) < COMMON_AT
 
 
-def _within_budget(counts: TermCounts, index: str, rare: list[str], notes: list[str]) -> list[str]:
-    """The rare items whose matches together stay within SCORED_AT_MOST, rarest
-    first (at least one). Each is under COMMON_AT alone, but bm25 over a dozen of
-    them in a large store scores most of it: tens of milliseconds at 100,000."""
+def _within_budget(
+    counts: TermCounts, index: str, rare: list[str], notes: list[str], most: int
+) -> list[str]:
+    """The rare items whose matches together stay within `most`, rarest first (at
+    least one). Each is under COMMON_AT alone, but bm25 over a dozen of them in a
+    large store scores most of it: tens of milliseconds at 100,000."""
     kept: set[str] = set()
     total = 0
     for item in sorted(rare, key=lambda each: (counts(index, each), each)):
         total += counts(index, item)
-        if kept and total > SCORED_AT_MOST:
+        if kept and total > most:
             break
         kept.add(item)
     if len(kept) == len(rare):
         return rare
     left = [item for item in rare if item not in kept]
-    notes.append(f"{index}: {', '.join(left)} left out ({SCORED_AT_MOST}+ matches to score)")
+    notes.append(f"{index}: {', '.join(left)} left out ({most}+ matches to score)")
     return [item for item in rare if item in kept]
 
 
@@ -136,11 +145,13 @@ def plan_for(
     elif common:
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
     if index != "memorygram":
+        if rare:
+            rare = _within_budget(counts, index, rare, notes, WORDS_SCORED_AT_MOST)
         return Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
     if rare and all(fts.exact(item) for item in rare):
         # Single trigrams (a misspelled word's, mostly): bm25 scores every row
         # holding any of them, so only the rarest are asked, within a budget.
-        rare = _within_budget(counts, index, rare, notes)
+        rare = _within_budget(counts, index, rare, notes, SCORED_AT_MOST)
     expr = fts.holding_any(rare or found)
     if not rare or all(fts.exact(item) for item in rare):
         return Plan(expr, not rare, tuple(rare or found))

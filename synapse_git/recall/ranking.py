@@ -16,7 +16,9 @@ from dataclasses import dataclass, field, replace
 from synapse_git.recall import (
     coverage,
     index_ranking,
+    prefixes,
     query_terms,
+    question_point,
     stems,
     subject,
     vocabulary,
@@ -50,12 +52,16 @@ class Candidate:
     # own share or the rewordings' agreement (recall/rewordings.py).
     evidence: float | None = None
     agreed: bool = False  # the rewordings alone make it an answer
+    # Holds the question's words but no answer of the shape it asks for
+    # (recall/question_point.py): "how long ..." answered by no duration.
+    offpoint: bool = False
 
     @property
     def weak(self) -> bool:
-        """Holds too small a share of the question to count as an answer."""
+        """Holds too small a share of the question to count as an answer, or misses
+        its point."""
         judged = self.share if self.evidence is None else self.evidence
-        return judged < coverage.WEAK_SHARE and not self.vouched
+        return (judged < coverage.WEAK_SHARE and not self.vouched) or self.offpoint
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -67,6 +73,7 @@ class Candidate:
             "coverage": round(self.share, 4),
             "weak": self.weak,
             "verdict": self.verdict,
+            **({"offpoint": True} if self.offpoint else {}),
             **(
                 {}
                 if self.evidence is None
@@ -182,8 +189,8 @@ def term_pattern(term: Term) -> re.Pattern[str]:
     of the same meaning, or (for an identifier) the raw form anywhere."""
     key = word_forms.family(term.word)
     words = [term.word, term.raw.lower(), *term.alike]
-    prefixes = [key[:-1]] if len(key) > 3 else []
-    return body_windows.words_pattern(words, prefixes, [term.raw.lower()] if term.substring else [])
+    starts = [key[:-1]] if len(key) > 3 else []
+    return body_windows.words_pattern(words, starts, [term.raw.lower()] if term.substring else [])
 
 
 def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> tuple[dict[int, str], set[int]]:
@@ -260,10 +267,12 @@ def search(
     depth: int = DEPTH,
     floor: bool = True,
     shared: Shared | None = None,
+    asked: Query | None = None,
 ) -> Search:
     """Rank `query` in both indexes, fuse by RRF (K = 60), weigh each candidate's
     coverage of the question above the fused rank, and cut those covering less
-    than half the best's share."""
+    than half the best's share. `asked` is the question `query` rewords, whose
+    point (recall/question_point.py) each candidate is checked for."""
     notes: list[str] = []
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
@@ -296,6 +305,12 @@ def search(
         rescue = index_ranking.plan_for(counts, "memorygram", grams, notes, scored=True)
         near = index_ranking.rank(conn, "memorygram", rescue, projects, depth)
         gram_ids += [i for i in near if i not in gram_ids]
+        # The rescue's best matches are where the misspellings are: their words are
+        # compared first, within the bound on comparisons (coverage.NEAR_WORDS).
+        for memory_id, text in shared.texts_of(conn, near).items():
+            cut = shared.words.setdefault(memory_id, coverage.Words(text))
+            for term in rescued:
+                shared.near.any_in(term.word, cut.words)
 
     ranks_p = {memory_id: rank for rank, memory_id in enumerate(porter_ids, start=1)}
     ranks_t = {memory_id: rank for rank, memory_id in enumerate(gram_ids, start=1)}
@@ -304,6 +319,8 @@ def search(
     weights = _weights(counts, query.terms, alike, total)
     shared.texts_of(conn, ids)
     texts = shared.widened(conn, ids, query.terms) if ids else {}
+    # A label many memories open with ("Alice: ...") says little (recall/prefixes.py).
+    labelled = prefixes.shared(texts, lambda phrase: counts("memory", phrase))
     held = coverage.assess(
         texts,
         query.terms,
@@ -312,8 +329,15 @@ def search(
         (*query.compounds, *query.joined),
         shared.words,
         shared.near,
+        labelled,
     )
-    about = subject.held(texts, query.terms, weights, held)
+    opened = {i: text[labelled[i][1] :] if i in labelled else text for i, text in texts.items()}
+    about = subject.held(opened, query.terms, weights, held)
+    question = asked if asked is not None else query
+    wanted = question_point.point(question.text)
+    # The question's own content words are no answer to it; its `when` or `who` is
+    # no content, and an answer's `when` ("when an order is paid") is a time.
+    said = frozenset(term.word for q in (query, question) for term in q.terms)
     candidates = []
     for memory_id in ids:
         found = held[memory_id]
@@ -323,9 +347,16 @@ def search(
             continue
         ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
         score = found.share + about[memory_id] + fused[memory_id]
+        offpoint = wanted is not None and not question_point.holds(wanted, texts[memory_id], said)
         candidates.append(
             Candidate(
-                memory_id, *ranks, score, found.terms, share=found.share, about=about[memory_id]
+                memory_id,
+                *ranks,
+                score,
+                found.terms,
+                share=found.share,
+                about=about[memory_id],
+                offpoint=offpoint,
             )
         )
     candidates.sort(key=lambda c: (-c.score, -c.id))

@@ -213,6 +213,48 @@ def _weak_apart(ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidat
     return [*strong, *weak[:WEAK_HITS]], cut
 
 
+@dataclass(frozen=True)
+class Order:
+    """The candidates in the order recall answers with (before the limit and the
+    budget), and those it leaves out on the way."""
+
+    ranked: list[Candidate]
+    floored: list[Candidate]
+    duplicates: list[Candidate]
+    weak: list[Candidate]  # weak ones past WEAK_HITS
+    metas: dict[int, _Meta]
+
+
+def answer_order(conn: sqlite3.Connection, search: Search, *, deep: bool = False) -> Order:
+    """What recall answers with, best first, at any limit: the floor's survivors,
+    duplicates collapsed, those not weak before the first WEAK_HITS weak ones.
+    `memory eval` ranks on this list, so it scores exactly what recall returns.
+
+    `deep` (an explicit limit at the full budget: the caller wants depth) keeps
+    every weak candidate, then those the floor cut, marked EXTRA: weak hits."""
+    floored = [c for c in search.candidates if c.verdict != "kept"]
+    ranked = [c for c in search.candidates if c.verdict == "kept"]
+    if deep:
+        # Only the floor's cuts come back; a duplicate or a limit is no floor.
+        below = [c for c in floored if c.verdict.startswith("floor")]
+        floored = [c for c in floored if c not in below]
+        ranked += [replace(c, verdict=EXTRA) for c in below]
+    metas = _metas(conn, [c.id for c in ranked])
+    ranked, duplicates = _dedupe(conn, ranked, metas)
+    if deep:
+        strong = [c for c in ranked if not c.weak and c.verdict != EXTRA]
+        return Order(
+            [*strong, *(c for c in ranked if c not in strong)], floored, duplicates, [], metas
+        )
+    ranked, weak = _weak_apart(ranked)
+    return Order(ranked, floored, duplicates, weak, metas)
+
+
+# The verdict of a candidate below the floor answered as a weak hit, at an explicit
+# limit of the full budget.
+EXTRA = "kept: below the floor, answered as weak at an explicit limit"
+
+
 def build(
     conn: sqlite3.Connection,
     search: Search,
@@ -222,14 +264,13 @@ def build(
     project: str | None,
     drift: Callable[[list[int]], list[dict[str, Any]]],
     explain: bool = False,
+    deep: bool = False,
 ) -> Recalled:
     """Steps 5-8: deduplicate, apply the limit and the budget, abridge, list drift."""
-    floored = [c for c in search.candidates if c.verdict != "kept"]
-    ranked = [c for c in search.candidates if c.verdict == "kept"]
-    metas = _metas(conn, [c.id for c in ranked])
-    ranked, duplicates = _dedupe(conn, ranked, metas)
-    ranked, weak = _weak_apart(ranked)
-    within, over = ranked[:limit], ranked[limit:]
+    ordered = answer_order(conn, search, deep=deep)
+    floored, duplicates, weak = ordered.floored, ordered.duplicates, ordered.weak
+    metas = ordered.metas
+    within, over = ordered.ranked[:limit], ordered.ranked[limit:]
     if explain:
         over = [replace(c, verdict="limit") for c in over]
     echo = cut_utf8(search.query.text.encode("utf-8"), QUERY_ECHO_BYTES).decode("utf-8")
@@ -304,7 +345,7 @@ def _fit(
         meta.bytes,
         candidate.score,
         meta.author,
-        candidate.weak,
+        candidate.weak or candidate.verdict == EXTRA,
     )
     data = body.encode("utf-8")
     keep = len(data)

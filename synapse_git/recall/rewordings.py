@@ -63,7 +63,13 @@ def search(
     queries = _distinct(queries)
     found = [
         ranking.search(
-            conn, query, projects, depth=reworded if n else depth, floor=False, shared=shared
+            conn,
+            query,
+            projects,
+            depth=reworded if n else depth,
+            floor=False,
+            shared=shared,
+            asked=queries[0],
         )
         for n, query in enumerate(queries)
     ]

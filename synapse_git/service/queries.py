@@ -130,6 +130,9 @@ class Queries(StoreAccess):
                 project=scope.project,
                 drift=lambda ids: self._drift_about(conn, scope, ids, changed=explain),
                 explain=explain,
+                # An explicit limit at the full budget asks for depth: up to `limit`
+                # hits, the weak ones and those below the floor marked weak.
+                deep=limit is not None and chosen.name == "full",
             ).with_semantic(notice)
 
     def _search(

@@ -17,7 +17,9 @@ svc, here = test_recall.svc, test_recall.here  # the same fixtures
 
 # `quasar` and `nebula` are in no memory: they weigh most, so the replicas note
 # holds a small share of the question and under half of each rewording.
-QUESTION = "how many replicas does the quasar cluster have"
+# Asks for no shape of answer (recall/question_point.py): "how many replicas" would be
+# answered by no note here, which holds no number, whatever the rewordings agree on.
+QUESTION = "what replicas does the quasar cluster have"
 NOTES = [
     "Read replicas serve the reporting dashboard.",
     *(f"Lunch is served at noon on floor {n}." for n in range(6)),

@@ -81,3 +81,44 @@ def test_the_quick_word_search_finds_what_the_word_list_holds(text: str, word: s
     assert held.words == words
     key = word_forms.family(word)
     assert held.has_family(word) is (key in {word_forms.family(w) for w in words})
+
+
+def test_a_misspelled_term_is_compared_with_a_bounded_number_of_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(coverage, "NEAR_WORDS", 3)
+    compared: list[str] = []
+    close = word_forms.close
+
+    def counted(term: str, word: str) -> bool:
+        compared.append(word)
+        return close(term, word)
+
+    monkeypatch.setattr(word_forms, "close", counted)
+    near = coverage.Near()
+    assert near.any_in("kuberentes", {"kubernetes", "alpha", "beta"})
+    assert not near.any_in("kuberentes", {"gamma", "delta", "kubernetez"})
+    assert len(compared) == 3
+    # A misspelling judged before the bound is still found in other texts.
+    assert near.any_in("kuberentes", {"kubernetes", "epsilon"})
+
+
+def test_the_rescue_s_best_matches_are_judged_first(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    """With room for few comparisons, the misspelled word is still found in the note the
+    trigram rescue ranks first, ahead of many notes holding another word of the question."""
+    import json
+    from pathlib import Path
+
+    from synapse_git.service import Synapse
+
+    monkeypatch.setattr(coverage, "NEAR_WORDS", 40)
+    svc = Synapse()
+    filler = [
+        f"Namespaces note {n}: alpha{n} beta{n} gamma{n} delta{n} omega{n}." for n in range(60)
+    ]
+    notes = [*filler, "The cluster runs Kubernetes 1.29; namespaces are shop-staging."]
+    svc.import_lines(json.dumps({"body": body, "project": None}) for body in notes)
+    found = svc.recall("kuberentes namespaces", svc.scope(Path(str(tmp_path))))
+    assert "Kubernetes 1.29" in found.hits[0].body and not found.hits[0].weak

@@ -170,3 +170,97 @@ def test_eval_reports_kinds_and_the_cases_with_their_rewordings(
     baseline.write_text(json.dumps(recorded))
     done = run_cli("memory", "eval", str(cases), "--baseline", str(baseline), cwd=outside)
     assert done.returncode == 1 and "regression: alternatives.top1" in done.stderr
+
+
+def test_eval_ranks_exactly_what_recall_returns(outside: Path, tmp_path: Path) -> None:
+    """On every labeled question, asked alone and with its rewordings, eval's rank is the
+    place of the expected text in the hits `memory recall` prints (weak hits come after
+    the others there, and a duplicate body is one hit), not its place in the scores."""
+    import sys
+    import tomllib
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from corpus import MEMORIES
+
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text(
+        "".join(json.dumps({"body": body, "project": None}) + "\n" for body in MEMORIES),
+        encoding="utf-8",
+    )
+    Synapse().import_lines(notes.read_text(encoding="utf-8").splitlines())
+    cases = [
+        case
+        for split in ("dev", "test")
+        for path in sorted((Path(__file__).parent / "sets" / split).glob("*.toml"))
+        for case in tomllib.loads(path.read_text(encoding="utf-8"))["case"]
+        if case.get("expect")
+    ]
+    lines = []
+    for case in cases:
+        lines += ["[[case]]", f"query = {json.dumps(case['query'])}"]
+        lines += [f"expect = {json.dumps(case['expect'])}"]
+        lines += [f"alternatives = {json.dumps(case.get('alternatives', []))}"]
+    toml = tmp_path / "cases.toml"
+    toml.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_cli("memory", "eval", str(toml), "--json", "--budget", "full", cwd=outside)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    svc = Synapse()
+    scope = svc.scope(outside)
+    checked = 0
+    for scored, reworded, case in zip(
+        report["cases"], report["alternatives"] and _reworded(toml, outside), cases, strict=True
+    ):
+        for rank, alternatives in ((scored["rank"], ()), (reworded, case.get("alternatives", ()))):
+            hits = svc.recall(
+                case["query"], scope, budget="full", alternatives=list(alternatives)
+            ).as_json()["hits"]
+            holding = [n for n, hit in enumerate(hits, 1) if case["expect"] in hit["body"]]
+            if rank is not None and rank <= len(hits):
+                assert holding and holding[0] == rank, (case["query"], alternatives, rank)
+                checked += 1
+            else:
+                assert not holding, (case["query"], alternatives, rank)
+    assert checked > len(cases)
+
+
+def _reworded(toml: Path, outside: Path) -> list[int | None]:
+    """Each case's rank with its rewordings (eval's `--json` gives them per case only for
+    the question as asked, so the rewordings are asked as questions of their own)."""
+    from synapse_git.recall import evaluation
+
+    svc = Synapse()
+    report = svc.evaluate(evaluation.load_cases(toml), budget="full")
+    assert report.reworded is not None
+    return [outcome.rank for outcome in report.reworded.outcomes]
+
+
+def test_eval_ranks_weak_hits_after_the_others(outside: Path, tmp_path: Path) -> None:
+    """A weak hit comes after every hit that is not weak however it scored: eval gives
+    the rank recall shows, not the place among the scored candidates."""
+    notes = [
+        # Found only by one of four rewordings (it holds none of the question's words):
+        # it scores high, but the rewordings do not agree on it, so it is weak.
+        "The laboratory freezer procedure is named glorpwick zintera.",
+        "Every week the night crew polishes the widgets.",
+    ]
+    Synapse().import_lines(json.dumps({"body": body, "project": None}) for body in notes)
+    others = ["glorpwick zintera", "qqqzz", "xxqyy", "wwzzq"]
+    cases = tmp_path / "cases.toml"
+    cases.write_text(
+        '[[case]]\nquery = "frobnicated widgets polished"\nexpect = "night crew"\n'
+        f"alternatives = {json.dumps(others)}\n",
+        encoding="utf-8",
+    )
+    done = run_cli("memory", "eval", str(cases), "--json", cwd=outside)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    svc = Synapse()
+    asked = svc.recall(
+        "frobnicated widgets polished", svc.scope(outside), alternatives=others, explain=True
+    )
+    scored = [c.id for c in asked.candidates]
+    shown = [hit.id for hit in asked.hits]
+    assert scored != shown and shown[1:] == scored[:1], "the weak one scores first"
+    assert "night crew" in asked.hits[0].body and asked.hits[1].weak
+    assert report["alternatives"]["top1"] == 1.0

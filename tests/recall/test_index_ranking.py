@@ -91,3 +91,21 @@ def test_a_counted_trigram_has_its_rows_read_only_when_asked(conn: sqlite3.Conne
     assert counts("memorygram", "e12") == len(counts.matches("memorygram", "e12")) > 0
     assert counts.matches("memorygram", "oce") == sorted(counts.matches("memorygram", "oce"))
     assert len(counts.matches("memorygram", "oce")) == counts("memorygram", "oce") == 200
+
+
+def test_words_are_asked_rarest_first_within_a_budget(
+    conn: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "ocelot", "about", "build" are in all 200 memories, "note12" in one: with room
+    # for 150 matches only the rarest is scored; the others still count in coverage.
+    monkeypatch.setattr(index_ranking, "WORDS_SCORED_AT_MOST", 150)
+    notes: list[str] = []
+    counts = index_ranking.TermCounts(conn)
+    plan = index_ranking.plan_for(counts, "memory", ["ocelot", "note12", "build"], notes)
+    assert plan.items == ("note12",)
+    assert any("ocelot, build left out (150+ matches to score)" in note for note in notes)
+    monkeypatch.setattr(index_ranking, "WORDS_SCORED_AT_MOST", 2000)
+    plan = index_ranking.plan_for(
+        index_ranking.TermCounts(conn), "memory", ["ocelot", "note12", "build"], []
+    )
+    assert plan.items == ("ocelot", "note12", "build")

@@ -71,3 +71,32 @@ def test_list_and_recall_agree_on_a_long_body(tmp_path: Path) -> None:
     assert listed.returncode == 0 and recalled.returncode == 0, recalled.stderr
     assert [m["id"] for m in json.loads(listed.stdout)["memories"]] == [1]
     assert [h["id"] for h in json.loads(recalled.stdout)["hits"]] == [1]
+
+
+def test_a_long_memory_is_ranked_by_its_best_window_not_its_length(outside: Path) -> None:
+    """A long document holds the question's words far apart; the short note holds them
+    in one sentence and answers it. The document is judged by its best window."""
+    long_doc = " ".join(
+        [
+            "Deploy handbook.",
+            filler(1, 6 * KIB),
+            "The staging cluster is rebuilt on Sundays.",
+            filler(2, 6 * KIB),
+            "Every approval is logged in the audit table.",
+            filler(3, 6 * KIB),
+        ]
+    )
+    note = "For production we need a green staging run and a deploy approval in #release."
+    svc = Synapse()
+    svc.import_lines(json.dumps({"body": body, "project": None}) for body in (long_doc, note))
+    done = run_cli(
+        "memory", "recall", "deploy staging approval", "--json", "--explain", cwd=outside
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["hits"][0]["id"] == 2
+    shares = {c["id"]: c["coverage"] for c in found["explain"]}
+    assert shares[2] == 1.0 and shares[1] < 0.5
+    # A word of the document alone is still found, however far into it.
+    alone = run_cli("memory", "recall", "audit table approval", "--json", cwd=outside)
+    assert json.loads(alone.stdout)["hits"][0]["id"] == 1
