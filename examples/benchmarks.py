@@ -1210,10 +1210,10 @@ def tables(results: dict[str, Any]) -> str:
                     name,
                     pair(w, "wall_ms"),
                     pair(o, "wall_ms"),
-                    str(value["added_wall_ms_p50"]),
+                    ms(value["added_wall_ms_p50"]),
                     pair(w, "cpu_ms"),
                     pair(o, "cpu_ms"),
-                    str(value["added_cpu_ms_p50"]),
+                    ms(value["added_cpu_ms_p50"]),
                 )
             )
     out += ["", "![What the hooks add](benchmarks/hooks.svg)", "", END]
