@@ -56,6 +56,9 @@ def keep(
         help="Comma-separated kinds to keep: stale, unverified, conflict, duplicate, changed "
         "(default: all).",
     ),
+    paired_with: int = typer.Option(
+        None, "--with", metavar="ID", help="Of conflicts and duplicates, only those with ID."
+    ),
     undo: bool = typer.Option(False, "--undo", help="Take back what was kept: report it again."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
@@ -65,7 +68,10 @@ def keep(
     kinds = _kinds(kind)
     svc = service()
     scope = here(svc, folder, quiet=as_json)
-    done = svc.unkeep(ids, scope, kinds) if undo else svc.keep(ids, scope, kinds)
+    if undo:
+        done = svc.unkeep(ids, scope, kinds)
+    else:
+        done = svc.keep(ids, scope, kinds, paired_with=paired_with)
     if as_json:
         emit(done.as_json())
     elif undo:

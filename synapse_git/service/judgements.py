@@ -38,9 +38,17 @@ def _kinds(kinds: Sequence[str] | None) -> tuple[str, ...]:
 class Judgements(StoreAccess):
     """A person's word on drift findings, kept in the store."""
 
-    def keep(self, ids: Sequence[int], scope: Scope, kinds: Sequence[str] | None = None) -> Kept:
-        """Keep, as still true, every current finding of `kinds` about the memories `ids`:
-        drift stops reporting each until one of its memories changes."""
+    def keep(
+        self,
+        ids: Sequence[int],
+        scope: Scope,
+        kinds: Sequence[str] | None = None,
+        *,
+        paired_with: int | None = None,
+    ) -> Kept:
+        """Keep, as still true, every current finding of `kinds` about the memories `ids`
+        (of a pair, only the one with `paired_with` when given): drift stops reporting
+        each until one of its memories changes."""
         from synapse_git.drift import findings, kept
 
         chosen = _kinds(kinds)
@@ -52,6 +60,8 @@ class Judgements(StoreAccess):
             for memory_id in ids:
                 memories.require(conn, memory_id, scope.projects)
             found = findings.about(conn, scope, ids, kinds=chosen, quote=False)
+            if paired_with is not None:
+                found = [f for f in found if len(f.ids) < 2 or paired_with in f.ids]
             kept.record(conn, found, memories.now(), head)
         return Kept([finding.as_json() for finding in found])
 

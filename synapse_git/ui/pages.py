@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from synapse_git.drift.finding_record import Finding
 from synapse_git.errors import BadInput, NotFound, SynapseError
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
@@ -70,6 +71,7 @@ class Viewer:
             ("/memory/{memory_id:int}/edit", self.edit),
             ("/memory/{memory_id:int}/supersede", self.supersede),
             ("/memory/{memory_id:int}/follow-renames", self.follow_renames),
+            ("/memory/{memory_id:int}/keep", self.keep),
             ("/memory/{memory_id:int}/share", self.share),
             ("/memory/{memory_id:int}/unshare", self.unshare),
             ("/team/share", self.team_share),
@@ -161,32 +163,35 @@ class Viewer:
             source=query.get("source") or None,
             author=query.get("author") or None,
             since=query.get("since") or None,
+            state=query.get("state") or None,
         )
         number = _page_number(query.get("page", "1"))
+        skip = (number - 1) * PAGE_SIZE
         if words:
             found = self.svc.matching(words, self.scope, narrow)
+            shown = found.memories[skip : skip + PAGE_SIZE]
         else:
-            found = self.svc.list_memories(self.scope, limit=number * PAGE_SIZE, narrow=narrow)
-        shown = found.memories[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
+            found = self.svc.list_memories(self.scope, limit=PAGE_SIZE, offset=skip, narrow=narrow)
+            shown = found.memories
         rows = [
             (
                 link(f"/memory/{m.id}", str(m.id)),
                 "global" if m.project is None else "project",
+                text(m.state),
                 text(m.created_at[:10]),
                 text(m.source or "-"),
                 text(first_line(m.body)),
             )
             for m in shown
         ]
-        kept = {k: query.get(k, "") for k in ("q", "scope", "source", "author", "since")}
-        choice = "".join(
-            f'<option value="{v}"{" selected" if kept["scope"] == v else ""}>{v or "any"}</option>'
-            for v in ("", "project", "global")
-        )
+        kept = {k: query.get(k, "") for k in ("q", "scope", "state", "source", "author", "since")}
+        choice = _options(kept["scope"], ("", "project", "global"))
+        states = _options(kept["state"], ("", "superseded", "forgotten", "any"), first="live")
         form = (
             '<form method="get" action="/memories" class="filters">'
             f'<label>words<input type="search" name="q" value="{text(kept["q"])}"></label>'
             f'<label>scope<select name="scope">{choice}</select></label>'
+            f'<label>state<select name="state">{states}</select></label>'
             + _field("source", "source", kept["source"])
             + _field("team author", "author", kept["author"])
             + _field("since (2026-11-30, 7d)", "since", kept["since"])
@@ -196,10 +201,12 @@ class Viewer:
         pager = []
         if number > 1:
             pager.append(link("/memories", "← newer", **kept, page=number - 1))
-        pager.append(f"<span>page {number} of {pages} · {found.total} live memories</span>")
+        what = "live memories" if narrow.live_only else "memories"
+        pager.append(f"<span>page {number} of {pages} · {found.total} {what}</span>")
         if number < pages:
             pager.append(link("/memories", "older →", **kept, page=number + 1))
-        listing = table(("id", "scope", "created", "source", "first line"), rows) if rows else ""
+        heads = ("id", "scope", "state", "created", "source", "first line")
+        listing = table(heads, rows) if rows else ""
         content = form + f'<div class="pager">{"".join(pager)}</div>' + (listing or "<p>None.</p>")
         return self._page("Memories", "/memories", content, request)
 
@@ -333,6 +340,7 @@ class Viewer:
                     )
                 )
             actions += [f'<a href="/memory/{i}#edit">Edit {i}</a>' for i in finding.ids]
+            actions.append(self._keep_button(finding))
             authors = "".join(
                 f'<p class="meta">memory {i} shared by {text(who)}</p>'
                 for i, who in finding.authors
@@ -359,6 +367,13 @@ class Viewer:
         content += f'<div class="pager">{"".join(pager)}</div>' if pages > 1 else ""
         content += "".join(cards) or "<p>No drift.</p>"
         return self._page("Drift", "/drift", content, request)
+
+    def _keep_button(self, finding: Finding) -> str:
+        """ "Keep, still true": this one finding, as `memory keep ID --kind K [--with ID]`."""
+        fields: dict[str, object] = {"kind": finding.kind, "back": "/drift"}
+        if len(finding.ids) > 1:
+            fields["with"] = finding.ids[1]
+        return button(f"/memory/{finding.ids[0]}/keep", "Keep: still true", self.csrf, fields)
 
     async def team(self, request: Request) -> Response:
         info = self.svc.project_info(self.scope)
@@ -430,6 +445,14 @@ class Viewer:
             raise BadInput(f"memory {memory_id} names no gone path that git saw renamed")
         self.svc.edit(memory_id, self.scope, body=fixed)
         return _done(form, memory_id, f"memory {memory_id} now names the new path")
+
+    async def keep(self, request: Request) -> Response:
+        memory_id, form = await _target(request)
+        kind = form.get("kind", "")
+        other = _number(form["with"], "the other memory") if form.get("with") else None
+        done = self.svc.keep([memory_id], self.scope, [kind], paired_with=other)
+        said = f"kept {len(done.findings)} {kind} finding(s) about memory {memory_id} as still true"
+        return _done(form, memory_id, said)
 
     async def supersede(self, request: Request) -> Response:
         memory_id, form = await _target(request)
@@ -503,6 +526,14 @@ def _finding(found: dict[str, object], *, settle: bool = False) -> str:
     if settle:
         shown += f"<br>settle from a shell: <code>{text(found.get('suggest'))}</code>"
     return shown + "</p>"
+
+
+def _options(chosen: str, values: tuple[str, ...], first: str = "any") -> str:
+    """A select's options, `chosen` selected; the empty value is labelled `first`."""
+    return "".join(
+        f'<option value="{v}"{" selected" if chosen == v else ""}>{v or first}</option>'
+        for v in values
+    )
 
 
 def _field(label: str, name: str, value: str) -> str:

@@ -116,3 +116,32 @@ def test_a_purge_takes_the_kept_rows_with_it(tmp_path: Path, isolated_store: Pat
     assert run_cli("memory", "purge", "1", "--yes", cwd=repo).returncode == 0
     with closing(sqlite3.connect(isolated_store / "memory.db")) as conn:
         assert conn.execute("SELECT count(*) FROM kept").fetchone()[0] == 0
+
+
+def test_with_keeps_only_the_pair_named(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    svc = Synapse()
+    scope = svc.scope(repo)
+    for seconds in (30, 60, 90):
+        svc.remember(f"The request timeout is {seconds} s in the API.", scope)
+    before = _kinds(repo)
+    assert ("conflict", [2, 1]) in before and ("conflict", [3, 1]) in before
+    done = run_cli("memory", "keep", "1", "--kind", "conflict", "--with", "2", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    after = _kinds(repo)
+    assert ("conflict", [2, 1]) not in after and ("conflict", [3, 1]) in after
+
+
+def test_list_by_state(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    svc = Synapse()
+    scope = svc.scope(repo)
+    svc.remember("Deploys go out from main.", scope)
+    svc.remember("Deploys go out from the release branch.", scope)
+    svc.forget(1, scope)
+    listed = run_cli("memory", "list", "--state", "forgotten", "--json", cwd=repo)
+    assert [m["id"] for m in json.loads(listed.stdout)["memories"]] == [1]
+    both = run_cli("memory", "list", "deploys", "--state", "any", "--json", cwd=repo)
+    assert sorted(m["id"] for m in json.loads(both.stdout)["memories"]) == [1, 2]
+    bad = run_cli("memory", "list", "--state", "gone", cwd=repo)
+    assert bad.returncode == 2 and "unknown state 'gone'" in bad.stderr
