@@ -10,7 +10,8 @@ from __future__ import annotations
 import html
 import re
 import sys
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from urllib.parse import parse_qsl, urlencode
 
 from starlette.applications import Starlette
@@ -22,9 +23,11 @@ from synapse_git.drift.finding_record import Finding
 from synapse_git.errors import BadInput, NotFound, SynapseError
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
+from synapse_git.session import drift_log
 from synapse_git.store import listing_filter
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import first_line
+from synapse_git.ui.drift_cache import Cached
 from synapse_git.ui.html import (
     STYLE,
     bars,
@@ -32,6 +35,7 @@ from synapse_git.ui.html import (
     csrf_field,
     facts_table,
     link,
+    over_time,
     page,
     table,
     text,
@@ -42,6 +46,8 @@ PAGE_SIZE = 50
 # (a lone CR becomes CR LF, NUL becomes U+FFFD), DEL, C1, lone surrogates.
 _UNSENDABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 Handler = Callable[[Request], Awaitable[Response]]
+# How many refreshes the drift page's picture shows, the newest.
+OVER_TIME_POINTS = 60
 
 
 class Viewer:
@@ -54,6 +60,7 @@ class Viewer:
         self.where = (
             f"project {scope.project}" if scope.project else f"{scope.note}: global memory only"
         )
+        self.drift_now = Cached(lambda: svc.drift_overview(scope), lambda: svc.drift_stamp(scope))
 
     def app(self) -> Starlette:
         get = [
@@ -77,8 +84,21 @@ class Viewer:
             ("/team/share", self.team_share),
         ]
         routes = [Route(path, _safe(h), methods=["GET", "HEAD"]) for path, h in get]
-        routes += [Route(path, _safe(h), methods=["POST"]) for path, h in post]
+        routes += [Route(path, _safe(self._writes(h)), methods=["POST"]) for path, h in post]
+        # The drift page's check is worked out while the browser opens the first page.
+        self.drift_now.warm()
         return Starlette(routes=routes)
+
+    def _writes(self, handler: Handler) -> Handler:
+        """A write: the drift page works its findings out again afterwards."""
+
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            finally:
+                self.drift_now.drop()
+
+        return run
 
     def _page(self, title: str, here: str, content: str, request: Request) -> HTMLResponse:
         note = request.query_params.get("note", "")[:300]
@@ -307,7 +327,8 @@ class Viewer:
         )
 
     async def drift(self, request: Request) -> Response:
-        report = self.svc.drift(self.scope)
+        overview, at = self.drift_now.get(fresh=request.query_params.get("fresh") == "1")
+        report = overview.report
         number = _page_number(request.query_params.get("page", "1"))
         shown = report.findings[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
         cards = []
@@ -355,8 +376,14 @@ class Viewer:
         for finding in report.findings:
             counts[finding.kind] = counts.get(finding.kind, 0) + 1
         summary = f"{len(report.findings)} findings in {report.checked} memories checked"
-        content = f'<p class="meta">{text(summary)}</p>' + bars(
-            sorted(counts.items()), label="drift findings by kind"
+        if report.kept:
+            summary += f"; {report.kept} kept as still true not shown"
+        checked = time.strftime("%H:%M:%S", time.localtime(at))
+        content = (
+            f'<p class="meta">{text(summary)} · checked at {checked} · '
+            f"{link('/drift', 'check again', fresh=1)}</p>"
+            + bars(sorted(counts.items()), label="drift findings by kind")
+            + _over_time(overview.history)
         )
         pages = max(1, -(-len(report.findings) // PAGE_SIZE))
         pager = [f"<span>page {number} of {pages}</span>"]
@@ -526,6 +553,16 @@ def _finding(found: dict[str, object], *, settle: bool = False) -> str:
     if settle:
         shown += f"<br>settle from a shell: <code>{text(found.get('suggest'))}</code>"
     return shown + "</p>"
+
+
+def _over_time(history: Sequence[drift_log.Point]) -> str:
+    """The counts of the last refreshes of this checkout, as columns."""
+    if len(history) < 2:
+        return ""
+    kinds = ("stale", "conflict", "duplicate")
+    recent = drift_log.of(history[-OVER_TIME_POINTS:], kinds)
+    picture = over_time(recent, kinds, label="drift findings at each refresh of this checkout")
+    return f"<h2>Over time</h2>{picture}"
 
 
 def _options(chosen: str, values: tuple[str, ...], first: str = "any") -> str:

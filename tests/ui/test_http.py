@@ -361,3 +361,18 @@ def test_the_list_shows_superseded_and_forgotten_ones_when_asked(viewer: Viewer)
     assert "30 seconds" in words and "90 seconds" in words and "superseded" in words
     bad = viewer.request("GET", "/memories?state=deleted")
     assert bad.status == 400 and "unknown state" in bad.text
+
+
+def test_the_drift_page_is_kept_a_while_and_drawn_over_time(viewer: Viewer) -> None:
+    # Two refreshes of this checkout with different counts: two points of the picture.
+    run_cli("hook", "session", cwd=viewer.repo)
+    Synapse().forget(5, Synapse().scope(viewer.repo))
+    run_cli("hook", "session", cwd=viewer.repo)
+    viewer.enter()
+    page = viewer.request("GET", "/drift").text
+    assert "Over time" in page and 'aria-label="drift findings at each refresh' in page
+    assert "checked at" in page and 'href="/drift?fresh=1"' in page
+    # A write made elsewhere shows at once: it changes the store's version.
+    Synapse().forget(2, Synapse().scope(viewer.repo))
+    assert 'action="/memory/2/keep"' not in viewer.request("GET", "/drift").text
+    assert viewer.request("GET", "/drift?fresh=1").status == 200
