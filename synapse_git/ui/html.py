@@ -185,7 +185,7 @@ def over_time(
                     f' height="{tall:.1f}" fill="{KIND_COLOURS.get(kind, "#5b8def")}"></rect>'
                 )
     base = legend + height + 14
-    first, last = points[0][0][:16], points[-1][0][:16]
+    first, last = (points[n][0][:16].replace("T", " ") for n in (0, -1))
     parts.append(
         f'<text x="0" y="{base}" font-size="11" fill="#5a6577">{text(first)}</text>'
         f'<text x="{width}" y="{base}" font-size="11" fill="#5a6577"'
