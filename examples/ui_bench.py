@@ -44,7 +44,9 @@ PAGES = [
     "/memories?page=150",
     "/memories?source=gen&since=30d",
     "/memory/5000",
+    "/memories?state=any",
     "/drift",
+    "/drift?fresh=1",
     "/team",
 ]
 

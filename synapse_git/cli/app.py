@@ -35,6 +35,7 @@ app = typer.Typer(
 # `--help` lists them.
 memory_app.command("backup")(backup.backup)
 memory_app.command("drift")(drift.drift)
+memory_app.command("keep")(drift.keep)
 memory_app.command("check")(maintenance.check)
 memory_app.command("export")(maintenance.export)
 memory_app.command("import")(maintenance.import_)

@@ -1,4 +1,5 @@
-"""`synapse memory drift [FOLDER]`: stale paths, conflicts and duplicates (docs/drift.md)."""
+"""`synapse memory drift [FOLDER]`: stale paths, conflicts and duplicates, and `memory keep`
+for a finding judged still true (docs/drift.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from synapse_git.cli.colour import paint
+from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.errors import BadInput
 from synapse_git.textrules import counted
@@ -31,21 +33,66 @@ def drift(
 
     Exit 0 when clean, 1 when there are findings (other than unverified or changed),
     2 on an error."""
-    kinds = None
-    if kind is not None:
-        kinds = [part.strip() for part in kind.split(",") if part.strip()]
-        if not kinds:
-            raise BadInput(
-                "--kind needs at least one of stale, unverified, conflict, duplicate, changed"
-            )
+    kinds = _kinds(kind)
     svc = service()
     report = svc.drift(here(svc, folder, quiet=as_json), kinds)
     if as_json:
         emit(report.as_json())
     else:
         _table(report.findings, report.checked)
+        if report.kept:
+            kept = counted(report.kept, "finding", "findings")
+            typer.echo(f"{kept} kept as still true not shown (`synapse memory keep ID --undo`)")
     if report.needs_attention:
         raise typer.Exit(1)
+
+
+def keep(
+    ids: list[int] = typer.Argument(..., metavar="ID...", help="The memories the findings name."),
+    kind: str = typer.Option(
+        None,
+        "--kind",
+        "-k",
+        help="Comma-separated kinds to keep: stale, unverified, conflict, duplicate, changed "
+        "(default: all).",
+    ),
+    paired_with: int = typer.Option(
+        None, "--with", metavar="ID", help="Of conflicts and duplicates, only those with ID."
+    ),
+    undo: bool = typer.Option(False, "--undo", help="Take back what was kept: report it again."),
+    folder: Path = FOLDER_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Keep the drift findings about these memories as still true: drift stops reporting
+    each one until one of its memories changes."""
+    kinds = _kinds(kind)
+    svc = service()
+    scope = here(svc, folder, quiet=as_json)
+    if undo:
+        done = svc.unkeep(ids, scope, kinds)
+    else:
+        done = svc.keep(ids, scope, kinds, paired_with=paired_with)
+    if as_json:
+        emit(done.as_json())
+    elif undo:
+        typer.echo(f"took back {counted(done.undone, 'kept finding', 'kept findings')}")
+    elif not done.findings:
+        typer.echo(f"no drift finding about memory {', '.join(map(str, ids))} to keep")
+    for found in done.findings:
+        if not as_json:
+            ids_text = ", ".join(map(str, found["ids"]))
+            typer.echo(f"kept {found['kind']} about {ids_text}: {found['detail']}")
+
+
+def _kinds(kind: str | None) -> list[str] | None:
+    if kind is None:
+        return None
+    kinds = [part.strip() for part in kind.split(",") if part.strip()]
+    if not kinds:
+        raise BadInput(
+            "--kind needs at least one of stale, unverified, conflict, duplicate, changed"
+        )
+    return kinds
 
 
 def _table(rows: list[Finding], checked: int) -> None:

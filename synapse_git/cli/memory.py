@@ -432,11 +432,16 @@ def list_(
     since: str = typer.Option(
         None, "--since", help="Only those stored since a date (2026-11-30) or an age (7d, 2w)."
     ),
+    state: str = typer.Option(
+        None, "--state", help="live (default), superseded, forgotten, or any."
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Visible memories, newest first; with QUERY, every memory that matches it."""
-    narrow = listing_filter.make(scope=scope_name, source=source, author=author, since=since)
+    narrow = listing_filter.make(
+        scope=scope_name, source=source, author=author, since=since, state=state
+    )
     svc = service()
     scope = here(svc, folder, quiet=as_json)
     if query:

@@ -18,6 +18,7 @@ from typing import Any
 from synapse_git.drift import conflict_candidates, settle
 from synapse_git.drift.conflict_candidates import TermLists
 from synapse_git.drift.finding_record import Finding
+from synapse_git.drift.kept import not_kept
 from synapse_git.drift.pair_findings import conflicts_about, conflicts_among, duplicates
 from synapse_git.drift.path_findings import stale
 from synapse_git.drift.settle import command
@@ -42,6 +43,8 @@ class Report:
     project: str | None
     checked: int
     findings: list[Finding]
+    # Findings left out because a person kept them as still true (docs/drift.md#keep).
+    kept: int = 0
 
     @property
     def needs_attention(self) -> bool:
@@ -50,12 +53,15 @@ class Report:
         return any(finding.kind in BLOCKING for finding in self.findings)
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        answer: dict[str, Any] = {
             "folder": self.folder,
             "project": self.project,
             "checked": self.checked,
             "findings": [finding.as_json() for finding in self.findings],
         }
+        if self.kept:
+            answer["kept"] = self.kept
+        return answer
 
 
 def visible_live(conn: sqlite3.Connection, scope: Scope) -> tuple[list[Memory], set[int]]:
@@ -121,8 +127,9 @@ def check(
         findings += _team_forks(conn, scope, findings)
     if "duplicate" in chosen:
         findings += duplicates(conn, scope)
-    labeled = _with_authors(conn, _ordered(findings))
-    return Report(str(scope.folder), scope.project, len(rows), labeled)
+    shown = not_kept(conn, findings)
+    labeled = _with_authors(conn, _ordered(shown))
+    return Report(str(scope.folder), scope.project, len(rows), labeled, len(findings) - len(shown))
 
 
 def _with_authors(conn: sqlite3.Connection, findings: list[Finding]) -> list[Finding]:
@@ -234,4 +241,4 @@ def about(
         findings += duplicates(conn, scope, [row.id for row in rows])
     if "changed" in chosen:
         findings += changed_files(rows, scope, limits)
-    return _with_authors(conn, _ordered(findings))
+    return _with_authors(conn, _ordered(not_kept(conn, findings)))

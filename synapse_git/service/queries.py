@@ -78,6 +78,7 @@ class Queries(StoreAccess):
         *,
         contains: str | None = None,
         limit: int | None = None,
+        offset: int = 0,
         narrow: ListFilter = EVERYTHING,
     ) -> Listing:
         if contains is not None:
@@ -86,7 +87,7 @@ class Queries(StoreAccess):
             return Listing(scope.project, 0, [])
         with self.connection() as conn:
             total, rows = memories.listing(
-                conn, scope.projects, contains=contains, limit=limit, narrow=narrow
+                conn, scope.projects, contains=contains, limit=limit, offset=offset, narrow=narrow
             )
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
@@ -160,6 +161,9 @@ class Queries(StoreAccess):
     def matching(self, query: str, scope: Scope, narrow: ListFilter = EVERYTHING) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
         utf8(query, "the filter")
+        if not narrow.live_only:
+            # The word indexes hold live memories only: other states are searched as text.
+            return self.list_memories(scope, contains=query, narrow=narrow)
         if (count := query_terms.term_count(query)) > query_terms.MAX_TERMS:
             # Recall may shorten a long question; a filter that ignored words would list
             # memories that lack them.

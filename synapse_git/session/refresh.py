@@ -93,6 +93,7 @@ def _rechecked(
 ) -> list[dict[str, Any]]:
     """The path findings (stale, unverified, changed) of the memories `ids`."""
     from synapse_git.drift import changed_since
+    from synapse_git.drift.kept import not_kept
     from synapse_git.drift.paths import find_paths
 
     memories = _memories(conn, ids)
@@ -114,7 +115,7 @@ def _rechecked(
         find_paths=find_paths,
         tracked=lambda: git_command.tracked_files(checkout),
     )
-    return [finding.as_json() for finding in found]
+    return [finding.as_json() for finding in not_kept(conn, found)]
 
 
 def _there(path: str, checkout: Path) -> bool:

@@ -15,12 +15,14 @@ import json
 import os
 import sqlite3
 from collections.abc import Collection, Iterable, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from synapse_git.drift.short_forms import parents, tails
 from synapse_git.escaping import json_text, visible
 from synapse_git.recall.fusion import fuse
+from synapse_git.session import drift_log
 from synapse_git.session.guidance import READING_HINT
 from synapse_git.session.snapshot_file import SNAPSHOT_FORMAT, read_raw, snapshot_path
 from synapse_git.settings import Budget
@@ -322,6 +324,9 @@ def write_snapshot(data_dir: Path, snapshot: Snapshot) -> Path:
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     temporary.write_text(json.dumps(snapshot.as_json(), ensure_ascii=False), encoding="utf-8")
     os.replace(temporary, path)
+    with suppress(OSError):
+        # Drift over time is a picture: failing to add a point never fails a refresh.
+        drift_log.record(path, snapshot.head, findings_of(snapshot))
     return path
 
 

@@ -1,4 +1,4 @@
-"""What `memory list` may narrow a listing to: scope, source, team author, age
+"""What `memory list` may narrow a listing to: scope, source, team author, age, state
 (docs/cli.md). One SQL rule, used for the plain listing and for a QUERY's matches."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta
 from synapse_git.errors import BadInput
 
 SCOPES = ("project", "global")
+# `any` lists every state; without a state a listing shows live memories only.
+STATES = ("live", "superseded", "forgotten", "any")
 _AGO = re.compile(r"(\d{1,5})([dw])")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(T[\d:.]+([+-]\d{2}:\d{2})?)?")
 
@@ -20,6 +22,17 @@ class ListFilter:
     source: str | None = None  # text the source holds, ignoring case
     author: str | None = None  # text the team author holds, ignoring case
     since: str | None = None  # created at or after this UTC timestamp
+    state: str | None = None  # one of STATES; None: live
+
+    def state_sql(self) -> str:
+        """The WHERE clause that picks the listed states (fixed words, no parameters)."""
+        if self.state == "any":
+            return "1"
+        return f"state = '{self.state or 'live'}'"
+
+    @property
+    def live_only(self) -> bool:
+        return self.state in (None, "live")
 
     def sql(self) -> tuple[str, list[str]]:
         """A WHERE clause over `memories` ("1" when nothing is asked) and its parameters."""
@@ -44,7 +57,7 @@ class ListFilter:
 
     @property
     def empty(self) -> bool:
-        return not (self.scope or self.source or self.author or self.since)
+        return not (self.scope or self.source or self.author or self.since or self.state)
 
 
 EVERYTHING = ListFilter()
@@ -56,12 +69,16 @@ def make(
     source: str | None = None,
     author: str | None = None,
     since: str | None = None,
+    state: str | None = None,
     now: datetime | None = None,
 ) -> ListFilter:
     """A filter from what a user typed; a value that cannot be read is refused."""
     if scope is not None and scope not in SCOPES:
         raise BadInput(f"unknown scope {scope!r}: use project or global")
-    return ListFilter(scope, source or None, author or None, _since(since, now))
+    if state is not None and state not in STATES:
+        shown = state if len(state) <= 40 else state[:37] + "..."
+        raise BadInput(f"unknown state {shown!r}: use {', '.join(STATES)}")
+    return ListFilter(scope, source or None, author or None, _since(since, now), state)
 
 
 def _since(text: str | None, now: datetime | None) -> str | None:

@@ -285,20 +285,23 @@ def listing(
     *,
     contains: str | None = None,
     limit: int | None = None,
+    offset: int = 0,
     narrow: ListFilter = EVERYTHING,
 ) -> tuple[int, list[Memory]]:
-    """Visible live memories, newest first, optionally those holding `contains`
-    (ignoring case, Unicode-aware) and those `narrow` keeps, with the total before
-    `limit`."""
+    """Visible memories (live ones unless `narrow` names a state), newest first,
+    optionally those holding `contains` (ignoring case, Unicode-aware) and those
+    `narrow` keeps, with the total before `limit`; `offset` skips the newest."""
     where, params = visible(projects)
     kept, kept_params = narrow.sql()
-    sql = f"FROM memories WHERE state = 'live' AND {where} AND {kept}"
+    sql = f"FROM memories WHERE {narrow.state_sql()} AND {where} AND {kept}"
     params += kept_params
     if contains:
         sql += " AND (instr(casefold(body), ?) > 0 OR instr(casefold(source), ?) > 0)"
         params += [contains.casefold(), contains.casefold()]
     total = int(conn.execute(f"SELECT count(*) {sql}", params).fetchone()[0])
     tail = "" if limit is None else f" LIMIT {min(int(limit), MAX_INT)}"
+    if offset:
+        tail = f"{tail or ' LIMIT -1'} OFFSET {min(int(offset), MAX_INT)}"
     rows = conn.execute(f"SELECT {COLUMNS} {sql} ORDER BY created_at DESC, id DESC{tail}", params)
     return total, [_memory(row) for row in rows]
 

@@ -41,6 +41,10 @@ def open_readonly(path: Path) -> sqlite3.Connection | None:
     return conn
 
 
+# The schema version that added the `kept` table (store/schema.py).
+KEPT_SINCE = 10
+
+
 def store_version(conn: sqlite3.Connection) -> str:
     """A stamp that changes whenever any memory changes.
 
@@ -52,4 +56,9 @@ def store_version(conn: sqlite3.Connection) -> str:
         "SELECT (SELECT max(id) FROM memories), (SELECT max(id) FROM history)"
     ).fetchone()
     schema = conn.execute("PRAGMA user_version").fetchone()[0]
-    return f"{schema}:{row[0] or 0}:{row[1] or 0}"
+    stamp = f"{schema}:{row[0] or 0}:{row[1] or 0}"
+    if schema < KEPT_SINCE:
+        return stamp
+    # Keeping a finding, or taking it back, changes what drift reports: the stamp too.
+    kept = conn.execute("SELECT count(*), max(kept_at) FROM kept").fetchone()
+    return f"{stamp}:{kept[0]}:{kept[1] or ''}"

@@ -145,3 +145,56 @@ def bars(counts: Sequence[tuple[str, int]], *, label: str, width: int = 360) -> 
         f'<svg role="img" aria-label="{text(label)}" width="{width}" height="{height}"'
         f' viewBox="0 0 {width} {height}">{"".join(parts)}</svg>'
     )
+
+
+# The colours of the kinds in the pictures (those of the page's text).
+KIND_COLOURS = {"stale": "#b03030", "conflict": "#e07a1f", "duplicate": "#9a5b00"}
+
+
+def over_time(
+    points: Sequence[tuple[str, Sequence[int]]],
+    kinds: Sequence[str],
+    *,
+    label: str,
+    width: int = 560,
+    height: int = 120,
+) -> str:
+    """Stacked columns, one a point (oldest left), as inline SVG (markup, not script):
+    a legend of `kinds` above, the first and last dates and the tallest count below."""
+    if not points:
+        return ""
+    top = max(sum(counts) for _, counts in points) or 1
+    step = width / len(points)
+    bar = max(1.0, step * 0.8)
+    legend = 18  # the legend's row above the columns
+    parts = []
+    for index, kind in enumerate(kinds):
+        colour = KIND_COLOURS.get(kind, "#5b8def")
+        parts.append(
+            f'<rect x="{index * 100}" y="2" width="10" height="10" fill="{colour}"></rect>'
+            f'<text x="{index * 100 + 14}" y="11" font-size="11">{text(kind)}</text>'
+        )
+    for index, (_, counts) in enumerate(points):
+        y = float(legend + height)
+        for kind, n in zip(kinds, counts, strict=True):
+            tall = (height - 4) * n / top
+            if tall:
+                y -= tall
+                parts.append(
+                    f'<rect x="{index * step:.1f}" y="{y:.1f}" width="{bar:.1f}"'
+                    f' height="{tall:.1f}" fill="{KIND_COLOURS.get(kind, "#5b8def")}"></rect>'
+                )
+    base = legend + height + 14
+    first, last = (points[n][0][:16].replace("T", " ") for n in (0, -1))
+    parts.append(
+        f'<text x="0" y="{base}" font-size="11" fill="#5a6577">{text(first)}</text>'
+        f'<text x="{width}" y="{base}" font-size="11" fill="#5a6577"'
+        f' text-anchor="end">{text(last)}</text>'
+        f'<text x="{width / 2:.0f}" y="{base}" font-size="11" fill="#5a6577"'
+        f' text-anchor="middle">tallest: {top}</text>'
+    )
+    total = base + 4
+    return (
+        f'<svg role="img" aria-label="{text(label)}" width="{width}" height="{total}"'
+        f' viewBox="0 0 {width} {total}">{"".join(parts)}</svg>'
+    )

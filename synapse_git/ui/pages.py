@@ -10,7 +10,8 @@ from __future__ import annotations
 import html
 import re
 import sys
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from urllib.parse import parse_qsl, urlencode
 
 from starlette.applications import Starlette
@@ -18,12 +19,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from synapse_git.drift.finding_record import Finding
 from synapse_git.errors import BadInput, NotFound, SynapseError
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
+from synapse_git.session import drift_log
 from synapse_git.store import listing_filter
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import first_line
+from synapse_git.ui.drift_cache import Cached
 from synapse_git.ui.html import (
     STYLE,
     bars,
@@ -31,6 +35,7 @@ from synapse_git.ui.html import (
     csrf_field,
     facts_table,
     link,
+    over_time,
     page,
     table,
     text,
@@ -41,6 +46,8 @@ PAGE_SIZE = 50
 # (a lone CR becomes CR LF, NUL becomes U+FFFD), DEL, C1, lone surrogates.
 _UNSENDABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 Handler = Callable[[Request], Awaitable[Response]]
+# How many refreshes the drift page's picture shows, the newest.
+OVER_TIME_POINTS = 60
 
 
 class Viewer:
@@ -53,6 +60,7 @@ class Viewer:
         self.where = (
             f"project {scope.project}" if scope.project else f"{scope.note}: global memory only"
         )
+        self.drift_now = Cached(lambda: svc.drift_overview(scope), lambda: svc.drift_stamp(scope))
 
     def app(self) -> Starlette:
         get = [
@@ -70,13 +78,27 @@ class Viewer:
             ("/memory/{memory_id:int}/edit", self.edit),
             ("/memory/{memory_id:int}/supersede", self.supersede),
             ("/memory/{memory_id:int}/follow-renames", self.follow_renames),
+            ("/memory/{memory_id:int}/keep", self.keep),
             ("/memory/{memory_id:int}/share", self.share),
             ("/memory/{memory_id:int}/unshare", self.unshare),
             ("/team/share", self.team_share),
         ]
         routes = [Route(path, _safe(h), methods=["GET", "HEAD"]) for path, h in get]
-        routes += [Route(path, _safe(h), methods=["POST"]) for path, h in post]
+        routes += [Route(path, _safe(self._writes(h)), methods=["POST"]) for path, h in post]
+        # The drift page's check is worked out while the browser opens the first page.
+        self.drift_now.warm()
         return Starlette(routes=routes)
+
+    def _writes(self, handler: Handler) -> Handler:
+        """A write: the drift page works its findings out again afterwards."""
+
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            finally:
+                self.drift_now.drop()
+
+        return run
 
     def _page(self, title: str, here: str, content: str, request: Request) -> HTMLResponse:
         note = request.query_params.get("note", "")[:300]
@@ -161,32 +183,35 @@ class Viewer:
             source=query.get("source") or None,
             author=query.get("author") or None,
             since=query.get("since") or None,
+            state=query.get("state") or None,
         )
         number = _page_number(query.get("page", "1"))
+        skip = (number - 1) * PAGE_SIZE
         if words:
             found = self.svc.matching(words, self.scope, narrow)
+            shown = found.memories[skip : skip + PAGE_SIZE]
         else:
-            found = self.svc.list_memories(self.scope, limit=number * PAGE_SIZE, narrow=narrow)
-        shown = found.memories[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
+            found = self.svc.list_memories(self.scope, limit=PAGE_SIZE, offset=skip, narrow=narrow)
+            shown = found.memories
         rows = [
             (
                 link(f"/memory/{m.id}", str(m.id)),
                 "global" if m.project is None else "project",
+                text(m.state),
                 text(m.created_at[:10]),
                 text(m.source or "-"),
                 text(first_line(m.body)),
             )
             for m in shown
         ]
-        kept = {k: query.get(k, "") for k in ("q", "scope", "source", "author", "since")}
-        choice = "".join(
-            f'<option value="{v}"{" selected" if kept["scope"] == v else ""}>{v or "any"}</option>'
-            for v in ("", "project", "global")
-        )
+        kept = {k: query.get(k, "") for k in ("q", "scope", "state", "source", "author", "since")}
+        choice = _options(kept["scope"], ("", "project", "global"))
+        states = _options(kept["state"], ("", "superseded", "forgotten", "any"), first="live")
         form = (
             '<form method="get" action="/memories" class="filters">'
             f'<label>words<input type="search" name="q" value="{text(kept["q"])}"></label>'
             f'<label>scope<select name="scope">{choice}</select></label>'
+            f'<label>state<select name="state">{states}</select></label>'
             + _field("source", "source", kept["source"])
             + _field("team author", "author", kept["author"])
             + _field("since (2026-11-30, 7d)", "since", kept["since"])
@@ -196,10 +221,12 @@ class Viewer:
         pager = []
         if number > 1:
             pager.append(link("/memories", "← newer", **kept, page=number - 1))
-        pager.append(f"<span>page {number} of {pages} · {found.total} live memories</span>")
+        what = "live memories" if narrow.live_only else "memories"
+        pager.append(f"<span>page {number} of {pages} · {found.total} {what}</span>")
         if number < pages:
             pager.append(link("/memories", "older →", **kept, page=number + 1))
-        listing = table(("id", "scope", "created", "source", "first line"), rows) if rows else ""
+        heads = ("id", "scope", "state", "created", "source", "first line")
+        listing = table(heads, rows) if rows else ""
         content = form + f'<div class="pager">{"".join(pager)}</div>' + (listing or "<p>None.</p>")
         return self._page("Memories", "/memories", content, request)
 
@@ -300,7 +327,8 @@ class Viewer:
         )
 
     async def drift(self, request: Request) -> Response:
-        report = self.svc.drift(self.scope)
+        overview, at = self.drift_now.get(fresh=request.query_params.get("fresh") == "1")
+        report = overview.report
         number = _page_number(request.query_params.get("page", "1"))
         shown = report.findings[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
         cards = []
@@ -333,6 +361,7 @@ class Viewer:
                     )
                 )
             actions += [f'<a href="/memory/{i}#edit">Edit {i}</a>' for i in finding.ids]
+            actions.append(self._keep_button(finding))
             authors = "".join(
                 f'<p class="meta">memory {i} shared by {text(who)}</p>'
                 for i, who in finding.authors
@@ -347,8 +376,14 @@ class Viewer:
         for finding in report.findings:
             counts[finding.kind] = counts.get(finding.kind, 0) + 1
         summary = f"{len(report.findings)} findings in {report.checked} memories checked"
-        content = f'<p class="meta">{text(summary)}</p>' + bars(
-            sorted(counts.items()), label="drift findings by kind"
+        if report.kept:
+            summary += f"; {report.kept} kept as still true not shown"
+        checked = time.strftime("%H:%M:%S", time.localtime(at))
+        content = (
+            f'<p class="meta">{text(summary)} · checked at {checked} · '
+            f"{link('/drift', 'check again', fresh=1)}</p>"
+            + bars(sorted(counts.items()), label="drift findings by kind")
+            + _over_time(overview.history)
         )
         pages = max(1, -(-len(report.findings) // PAGE_SIZE))
         pager = [f"<span>page {number} of {pages}</span>"]
@@ -359,6 +394,13 @@ class Viewer:
         content += f'<div class="pager">{"".join(pager)}</div>' if pages > 1 else ""
         content += "".join(cards) or "<p>No drift.</p>"
         return self._page("Drift", "/drift", content, request)
+
+    def _keep_button(self, finding: Finding) -> str:
+        """ "Keep, still true": this one finding, as `memory keep ID --kind K [--with ID]`."""
+        fields: dict[str, object] = {"kind": finding.kind, "back": "/drift"}
+        if len(finding.ids) > 1:
+            fields["with"] = finding.ids[1]
+        return button(f"/memory/{finding.ids[0]}/keep", "Keep: still true", self.csrf, fields)
 
     async def team(self, request: Request) -> Response:
         info = self.svc.project_info(self.scope)
@@ -430,6 +472,14 @@ class Viewer:
             raise BadInput(f"memory {memory_id} names no gone path that git saw renamed")
         self.svc.edit(memory_id, self.scope, body=fixed)
         return _done(form, memory_id, f"memory {memory_id} now names the new path")
+
+    async def keep(self, request: Request) -> Response:
+        memory_id, form = await _target(request)
+        kind = form.get("kind", "")
+        other = _number(form["with"], "the other memory") if form.get("with") else None
+        done = self.svc.keep([memory_id], self.scope, [kind], paired_with=other)
+        said = f"kept {len(done.findings)} {kind} finding(s) about memory {memory_id} as still true"
+        return _done(form, memory_id, said)
 
     async def supersede(self, request: Request) -> Response:
         memory_id, form = await _target(request)
@@ -503,6 +553,24 @@ def _finding(found: dict[str, object], *, settle: bool = False) -> str:
     if settle:
         shown += f"<br>settle from a shell: <code>{text(found.get('suggest'))}</code>"
     return shown + "</p>"
+
+
+def _over_time(history: Sequence[drift_log.Point]) -> str:
+    """The counts of the last refreshes of this checkout, as columns."""
+    if len(history) < 2:
+        return ""
+    kinds = ("stale", "conflict", "duplicate")
+    recent = drift_log.of(history[-OVER_TIME_POINTS:], kinds)
+    picture = over_time(recent, kinds, label="drift findings at each refresh of this checkout")
+    return f"<h2>Over time</h2>{picture}"
+
+
+def _options(chosen: str, values: tuple[str, ...], first: str = "any") -> str:
+    """A select's options, `chosen` selected; the empty value is labelled `first`."""
+    return "".join(
+        f'<option value="{v}"{" selected" if chosen == v else ""}>{v or first}</option>'
+        for v in values
+    )
 
 
 def _field(label: str, name: str, value: str) -> str:

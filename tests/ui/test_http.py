@@ -325,3 +325,54 @@ def test_a_body_a_form_would_change_is_not_offered_for_editing(viewer: Viewer) -
     before = state(viewer.repo, 3)
     viewer.post("/memory/3/edit", {"csrf": csrf, "body": before[2]})
     assert state(viewer.repo, 3) == before
+
+
+def test_keep_leaves_one_finding_out_of_drift_as_the_cli_would(viewer: Viewer) -> None:
+    viewer.enter()
+    drift = viewer.request("GET", "/drift").text
+    assert 'action="/memory/2/keep"' in drift and 'action="/memory/5/keep"' in drift
+    csrf = viewer.csrf("/drift")
+    done = viewer.post(
+        "/memory/5/keep", {"csrf": csrf, "kind": "conflict", "with": 4, "back": "/drift"}
+    )
+    assert done.status == 303 and done.headers["location"].startswith("/drift?note=")
+    after = viewer.request("GET", done.headers["location"]).text
+    assert "kept 1 conflict finding(s) about memory 5" in after
+    assert 'action="/memory/5/keep"' not in after and 'action="/memory/2/keep"' in after
+    cli = run_cli("memory", "drift", "--json", cwd=viewer.repo)
+    assert '"kept": 1' in cli.stdout and '"conflict"' not in cli.stdout
+    assert viewer.post("/memory/2/keep", {"csrf": csrf, "kind": "stale"}).status == 303
+    assert run_cli("memory", "drift", cwd=viewer.repo).returncode == 0
+    bad = viewer.post("/memory/2/keep", {"csrf": csrf, "kind": "bogus"})
+    assert bad.status == 400 and "unknown drift kind bogus" in bad.text
+
+
+def test_the_list_shows_superseded_and_forgotten_ones_when_asked(viewer: Viewer) -> None:
+    svc = Synapse()
+    scope = svc.scope(viewer.repo)
+    svc.supersede(4, 5, scope)
+    svc.forget(3, scope)
+    viewer.enter()
+    live = viewer.request("GET", "/memories").text
+    assert "The cache timeout is 30" not in live and "3 live memories" in live
+    gone = viewer.request("GET", "/memories?state=forgotten").text
+    assert "The test suite runs" in gone and "1 memories" in gone
+    words = viewer.request("GET", "/memories?state=any&q=CACHE+timeout").text
+    assert "30 seconds" in words and "90 seconds" in words and "superseded" in words
+    bad = viewer.request("GET", "/memories?state=deleted")
+    assert bad.status == 400 and "unknown state" in bad.text
+
+
+def test_the_drift_page_is_kept_a_while_and_drawn_over_time(viewer: Viewer) -> None:
+    # Two refreshes of this checkout with different counts: two points of the picture.
+    run_cli("hook", "session", cwd=viewer.repo)
+    Synapse().forget(5, Synapse().scope(viewer.repo))
+    run_cli("hook", "session", cwd=viewer.repo)
+    viewer.enter()
+    page = viewer.request("GET", "/drift").text
+    assert "Over time" in page and 'aria-label="drift findings at each refresh' in page
+    assert "checked at" in page and 'href="/drift?fresh=1"' in page
+    # A write made elsewhere shows at once: it changes the store's version.
+    Synapse().forget(2, Synapse().scope(viewer.repo))
+    assert 'action="/memory/2/keep"' not in viewer.request("GET", "/drift").text
+    assert viewer.request("GET", "/drift?fresh=1").status == 200
