@@ -55,12 +55,21 @@ def recall(
 
 
 def _print(found: Recalled, question: str) -> None:
+    from synapse_git.service.results import elsewhere_note
+
+    elsewhere = {
+        int(f["ids"][0]): f.get("branch")
+        for f in found.drift
+        if f.get("kind") in ("unmerged", "orphaned")
+    }
     for hit in found.hits:
         where = "global" if hit.project is None else "project"
         label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
         shared = f"  (shared by {hit.author})" if hit.author else ""
         weak = "  " + paint("weak", "weak") if hit.weak else ""
         typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{weak}{label}{shared}")
+        if hit.id in elsewhere:
+            typer.echo(f"        ({elsewhere_note(elsewhere[hit.id])})")
         for line in hit.body.splitlines() or [""]:
             typer.echo(f"        {line}")
         if hit.abridged:

@@ -179,6 +179,13 @@ def remember(
             "file (the user commits it). Never for personal or secret facts."
         ),
     ] = False,
+    everywhere: Annotated[
+        bool,
+        Field(
+            description="A project fact that holds on every branch, not only on the line "
+            "of work it was learned on."
+        ),
+    ] = False,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -210,6 +217,7 @@ def remember(
             is_global=scope == "global",
             supersedes=supersedes,
             share=share,
+            everywhere=everywhere,
         )
     return noted(server, result.as_json())
 

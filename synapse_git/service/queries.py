@@ -91,7 +91,18 @@ class Queries(StoreAccess):
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
             other = self._other_history(conn, scope, own)
-        return Listing(scope.project, total, rows, moved, other)
+            elsewhere = self._elsewhere(conn, scope, rows)
+        return Listing(scope.project, total, rows, moved, other, elsewhere)
+
+    def _elsewhere(
+        self, conn: sqlite3.Connection, scope: Scope, rows: Sequence[memories.Memory]
+    ) -> dict[int, str | None]:
+        """Which of `rows` were written on another line of work (docs/branches.md)."""
+        from synapse_git.drift import findings
+
+        live = [row for row in rows if row.live]
+        found = findings.branch_findings(conn, scope, live, self.config.data_dir)
+        return {finding.ids[0]: finding.branch for finding in found}
 
     def recall(
         self,
@@ -170,7 +181,8 @@ class Queries(StoreAccess):
             rows = ranking.rows(conn, memories.kept(conn, ids, narrow))
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
-        return Listing(scope.project, len(rows), rows, moved)
+            elsewhere = self._elsewhere(conn, scope, rows)
+        return Listing(scope.project, len(rows), rows, moved, None, elsewhere)
 
     def evaluate(
         self, cases: Sequence[evaluation.Case], *, budget: str | None = None
@@ -232,6 +244,7 @@ class Queries(StoreAccess):
                 version=version,
                 limits=self.config.drift,
                 scope=lambda: scope,
+                data_dir=self.config.data_dir,
             )
             if moved is None:
                 snapshot = refresh.whole(

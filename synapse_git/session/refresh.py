@@ -55,6 +55,7 @@ def incremental(
     version: str,
     limits: DriftSettings,
     scope: Callable[[], Scope],
+    data_dir: Path | None = None,
 ) -> tuple[Snapshot, Rechecked] | None:
     """`before` brought to `head` by re-checking only the memories naming a changed
     path (`scope` is asked for only then); None when that cannot be done and a
@@ -79,6 +80,22 @@ def incremental(
     found: list[dict[str, Any]] = []
     if ids:
         found = _rechecked(conn, before, ids, checkout, limits, scope)
+    if data_dir is not None:
+        # HEAD moved, so what is merged here may have changed for any memory.
+        from synapse_git.drift import branch_findings
+
+        named = {int(key): paths for key, paths in before.named.items()}
+        found += [
+            finding.as_json()
+            for finding in branch_findings.findings(
+                conn,
+                project=before.project,
+                checkout=checkout,
+                head=head,
+                data_dir=data_dir,
+                named=named,
+            )
+        ]
     snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
     return snapshot, Rechecked(tuple(ids), len(changed), before.head)
 

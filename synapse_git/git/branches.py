@@ -1,0 +1,320 @@
+"""Where a memory's commit (its anchor) stands from HEAD: on this line of work, on
+another branch, on no branch any more, or gone from the repository
+(docs/branches.md).
+
+Asked of git a few times for every distinct anchor at once, never once per
+memory: the commits outside HEAD's history that the branches reach (with the
+paths each changed and the blobs it left), the anchors no branch reaches, and
+the blobs the anchors and HEAD hold for the paths those lines changed. The
+answer is kept per checkout in the data folder (never in the repository) under
+a key made of HEAD and every branch tip, so it is computed again only when HEAD
+or a branch moves.
+
+Standard library and the git command only: the checkout hooks use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+from collections.abc import Collection, Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+HERE = "here"  # in HEAD's history, or its changes are all here (squash merge, rebase)
+BRANCH = "branch"  # reached by a branch (or its changes are all on one), not by HEAD
+GONE = "gone"  # in the repository, reached by no branch, its changes found nowhere
+MISSING = "missing"  # not in the repository at all (rewritten history, collected)
+
+CACHE_FORMAT = 1
+_COMMIT = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+_NO_BLOB = "0" * 40  # a path absent at a commit, as `--raw` writes a deletion
+# Committer clocks differ between machines: a squash or rebase made elsewhere may
+# be stamped a little before the commit it copies.
+_CLOCK_SLACK = 86_400
+_REFS = ("refs/heads", "refs/remotes")
+
+
+class Standing(NamedTuple):
+    """Where one anchor stands. `branch`: the branch that reaches it (BRANCH);
+    `changed`: the paths its own line changed since it left HEAD's history."""
+
+    state: str
+    branch: str | None = None
+    changed: tuple[str, ...] = ()
+
+
+ORDINARY = Standing(HERE)
+
+
+class _Commit(NamedTuple):
+    time: int
+    parents: tuple[str, ...]
+    source: str
+    blobs: dict[str, str]  # path -> the blob this commit left there (_NO_BLOB: deleted)
+
+
+def _git(checkout: Path, args: Sequence[str], data: str | None = None) -> str | None:
+    """git's output, or None when it failed (a ref moved under it, a commit gone)."""
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=checkout,
+            input=(data or "").encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_LITERAL_PATHSPECS": "1"},
+        )
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def tips(checkout: Path) -> str:
+    """Every branch tip, local and remote, as one text: part of the cache key."""
+    return _git(checkout, ["for-each-ref", "--format=%(objectname) %(refname)", *_REFS]) or ""
+
+
+def _log(checkout: Path, args: Sequence[str], data: str = "") -> dict[str, _Commit]:
+    """The commits `git log ARGS` lists, with parents, the tip that reached each
+    (`--source`) and the blobs each left (`--raw`, renames as a deletion and an
+    addition, so both names count as changed)."""
+    out = _git(
+        checkout,
+        [
+            "log",
+            "-z",
+            "--source",
+            "--format=%x01%H %ct %P%x02%S",
+            "--raw",
+            "--no-abbrev",
+            "--no-renames",
+            *args,
+        ],
+        data,
+    )
+    found: dict[str, _Commit] = {}
+    for record in (out or "").split("\x01")[1:]:
+        head, _, rest = record.partition("\0")
+        fields, _, source = head.partition("\x02")
+        commit, _, more = fields.partition(" ")
+        seconds, _, parents = more.partition(" ")
+        blobs: dict[str, str] = {}
+        parts = rest.lstrip("\n").split("\0")
+        for at in range(0, len(parts) - 1, 2):
+            status = parts[at].split(" ")
+            if len(status) >= 5 and status[0].startswith(":"):
+                blobs[parts[at + 1]] = status[3]
+        found[commit] = _Commit(int(seconds or 0), tuple(parents.split()), source, blobs)
+    return found
+
+
+def _existing(checkout: Path, anchors: Sequence[str]) -> set[str]:
+    """The anchors that are commits in the repository."""
+    out = _git(
+        checkout, ["cat-file", "--batch-check=%(objecttype)"], "".join(a + "\n" for a in anchors)
+    )
+    lines = (out or "").splitlines()
+    return {a for a, kind in zip(anchors, lines, strict=False) if kind == "commit"}
+
+
+def _line_of(anchor: str, graph: dict[str, _Commit]) -> list[str]:
+    """The commits of `anchor`'s own line: it and its ancestors outside HEAD's history."""
+    seen = {anchor}
+    todo = [anchor]
+    while todo:
+        commit = graph.get(todo.pop())
+        for parent in commit.parents if commit else ():
+            if parent in graph and parent not in seen:
+                seen.add(parent)
+                todo.append(parent)
+    return sorted(seen)
+
+
+def _blobs(checkout: Path, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The blob each (commit, path) holds, _NO_BLOB where the path is absent."""
+    asked = [pair for pair in dict.fromkeys(wanted) if "\n" not in pair[1]]
+    if not asked:
+        return {}
+    out = _git(
+        checkout,
+        ["cat-file", "--batch-check=%(objectname)"],
+        "".join(f"{commit}:{path}\n" for commit, path in asked),
+    )
+    lines = (out or "").splitlines()
+    found: dict[tuple[str, str], str] = {}
+    for pair, line in zip(asked, lines, strict=False):
+        found[pair] = line if _COMMIT.match(line) else _NO_BLOB
+    return found
+
+
+def compute(checkout: Path, head: str, anchors: Collection[str]) -> dict[str, Standing]:
+    """The standing of each anchor from `head` (anchors that are no commit id stand HERE)."""
+    wanted = sorted({a for a in anchors if _COMMIT.match(a) and a != head})
+    if not wanted:
+        return {}
+    present = _existing(checkout, wanted)
+    standings = {a: Standing(MISSING) for a in wanted if a not in present}
+    graph = _log(checkout, ["--branches", "--remotes", "--not", head])
+    rest = [a for a in wanted if a in present and a not in graph]
+    if rest:
+        graph.update(
+            _log(
+                checkout,
+                ["--stdin", "--not", head, "--branches", "--remotes"],
+                "".join(a + "\n" for a in rest),
+            )
+        )
+    for anchor in wanted:
+        if anchor not in present:
+            continue
+        if anchor not in graph:
+            standings[anchor] = ORDINARY
+            continue
+        line = _line_of(anchor, graph)
+        changed = tuple(sorted({path for commit in line for path in graph[commit].blobs}))
+        source = graph[anchor].source
+        if _COMMIT.match(source):  # reached from the anchor itself: no branch reaches it
+            standings[anchor] = Standing(GONE, None, changed)
+        else:
+            standings[anchor] = Standing(BRANCH, _short(source), changed)
+    return _landed(checkout, head, graph, standings)
+
+
+def _short(ref: str) -> str:
+    for prefix in ("refs/heads/", "refs/remotes/"):
+        if ref.startswith(prefix):
+            return ref.removeprefix(prefix)
+    return ref
+
+
+def _landed(
+    checkout: Path,
+    head: str,
+    graph: dict[str, _Commit],
+    standings: dict[str, Standing],
+) -> dict[str, Standing]:
+    """Anchors whose changes came here or onto a branch by other commits.
+
+    A squash merge, a rebase or a cherry-pick copies a line's changes into new
+    commits, so the anchor itself stays outside HEAD's history. Its changes have
+    landed when, for every path its line changed, the blob the anchor holds is
+    the one HEAD holds or one HEAD's history held since the anchor was made (a
+    later edit on this line does not undo the landing). The same question asked
+    of the branches' own commits finds a rebased branch the anchor now lives on."""
+    open_ = {a: s for a, s in standings.items() if s.state in (BRANCH, GONE) and s.changed}
+    if not open_:
+        return standings
+    held = _blobs(
+        checkout,
+        [(a, p) for a, s in open_.items() for p in s.changed]
+        + [(head, p) for s in open_.values() for p in s.changed],
+    )
+    since = min(graph[a].time for a in open_) - _CLOCK_SLACK
+    paths = sorted({p for s in open_.values() for p in s.changed if "\n" not in p})
+    here = _log(checkout, [f"--since={since}", head, "--", *paths]) if paths else {}
+    seen_here: dict[str, set[str]] = {}
+    for commit in here.values():
+        for path, blob in commit.blobs.items():
+            seen_here.setdefault(path, set()).add(blob)
+    on_branch: dict[tuple[str, str], set[str]] = {}
+    for commit in graph.values():
+        if not _COMMIT.match(commit.source):
+            for path, blob in commit.blobs.items():
+                on_branch.setdefault((path, blob), set()).add(_short(commit.source))
+    out = dict(standings)
+    for anchor, standing in open_.items():
+        mine = {p: held.get((anchor, p)) for p in standing.changed}
+        if all(
+            blob is not None and (blob == held.get((head, p)) or blob in seen_here.get(p, ()))
+            for p, blob in mine.items()
+        ):
+            out[anchor] = ORDINARY
+            continue
+        if standing.state == GONE:
+            carriers: set[str] | None = None
+            for p, held_blob in mine.items():
+                found = on_branch.get((p, held_blob or ""), set())
+                carriers = set(found) if carriers is None else carriers & found
+            if carriers:
+                out[anchor] = Standing(BRANCH, sorted(carriers)[0], standing.changed)
+    return out
+
+
+# -- the cache --------------------------------------------------------------------
+
+
+def _cache_path(data_dir: Path, checkout: Path) -> Path:
+    digest = hashlib.sha256(str(checkout).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return data_dir / "branches" / f"{digest}.json"
+
+
+def _key(head: str, refs: str) -> str:
+    return hashlib.sha256(f"{head}\n{refs}".encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def standings(
+    data_dir: Path, checkout: Path, head: str | None, anchors: Collection[str]
+) -> dict[str, Standing]:
+    """The standing of each of `anchors` (those not listed stand HERE): read from the
+    checkout's cache when HEAD and every branch tip are as they were, else computed
+    and kept."""
+    if head is None or not _COMMIT.match(head):
+        return {}
+    wanted = {a for a in anchors if a and _COMMIT.match(a) and a != head}
+    if not wanted:
+        return {}
+    key = _key(head, tips(checkout))
+    path = _cache_path(data_dir, checkout)
+    known = _read(path, key, str(checkout))
+    if known is not None and wanted <= known.keys():
+        return {a: known[a] for a in wanted if known[a].state != HERE}
+    found = compute(checkout, head, wanted | (set(known) if known else set()))
+    _write(path, key, str(checkout), {a: found.get(a, ORDINARY) for a in wanted | set(found)})
+    return {a: s for a, s in found.items() if a in wanted and s.state != HERE}
+
+
+def _read(path: Path, key: str, checkout: str) -> dict[str, Standing] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != CACHE_FORMAT
+        or data.get("key") != key
+        or data.get("checkout") != checkout
+        or not isinstance(data.get("anchors"), dict)
+    ):
+        return None
+    out: dict[str, Standing] = {}
+    for anchor, value in data["anchors"].items():
+        try:
+            state, branch, changed = value
+            out[str(anchor)] = Standing(str(state), branch, tuple(str(p) for p in changed))
+        except (TypeError, ValueError):
+            return None
+    return out
+
+
+def _write(path: Path, key: str, checkout: str, found: dict[str, Standing]) -> None:
+    """Kept through a temporary file renamed into place; a failure to keep it only
+    costs the next caller the computation."""
+    data = {
+        "format": CACHE_FORMAT,
+        "key": key,
+        "checkout": checkout,
+        "anchors": {a: [s.state, s.branch, list(s.changed)] for a, s in sorted(found.items())},
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        return

@@ -1,0 +1,203 @@
+"""Branch-aware visibility with real git: a memory written on a feature branch is
+labelled on main and left out of its session start, ordinary once merged (by a
+merge, a squash merge or a rebase), and reported by drift once no branch
+reaches it (docs/branches.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import git, make_repo, run_cli
+
+from synapse_git.git import branches
+
+
+def remember(repo: Path, body: str, *extra: str) -> int:
+    done = run_cli("memory", "remember", body, "--json", *extra, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return int(json.loads(done.stdout)["id"])
+
+
+def commit_all(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", message)
+
+
+def drift(repo: Path) -> tuple[int, list[dict[str, object]]]:
+    done = run_cli("memory", "drift", "--json", cwd=repo)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)["findings"]
+
+
+def kinds_of(findings: list[dict[str, object]], memory_id: int) -> list[object]:
+    return [f["kind"] for f in findings if memory_id in f["ids"]]  # type: ignore[operator]
+
+
+def session(repo: Path) -> str:
+    done = run_cli("hook", "session", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def feature(tmp_path: Path) -> tuple[Path, int, int]:
+    """main with src/app.py; branch `feature` adds src/search.py and a memory about it,
+    and a memory naming only a file it did not change; back on main."""
+    repo = make_repo(tmp_path / "shop", {"src/app.py": "print('app')\n"})
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "src" / "search.py").write_text("def search(): ...\n", encoding="utf-8")
+    commit_all(repo, "search")
+    labelled = remember(repo, "Search lives in src/search.py and caches by query")
+    plain = remember(repo, "The entry point is src/app.py")
+    git(repo, "checkout", "-q", "main")
+    return repo, labelled, plain
+
+
+def test_a_feature_branch_memory_is_labelled_on_main_and_left_out_of_its_session(
+    feature: tuple[Path, int, int],
+) -> None:
+    repo, labelled, plain = feature
+    code, found = drift(repo)
+    assert kinds_of(found, labelled) == ["unmerged"]
+    unmerged = next(f for f in found if f["kind"] == "unmerged")
+    assert unmerged["branch"] == "feature"
+    assert unmerged["paths"] == ["src/search.py"]
+    assert code == 0  # a label, not something to settle: never blocking
+    # A memory from the branch naming only what the branch left alone is ordinary.
+    assert kinds_of(found, plain) == []
+
+    text = run_cli("memory", "recall", "search caches", cwd=repo).stdout
+    assert f"{labelled:>6}" in text
+    assert "(from branch feature, not merged here)" in text
+    listed = run_cli("memory", "list", cwd=repo).stdout
+    assert "(from branch feature, not merged here)" in listed
+    as_json = json.loads(run_cli("memory", "list", "--json", cwd=repo).stdout)
+    marked = {m["id"]: m.get("elsewhere") for m in as_json["memories"]}
+    assert marked[labelled] == {"branch": "feature"}
+    assert marked[plain] is None
+
+    told = session(repo)
+    assert "caches by query" not in told
+    assert "The entry point is src/app.py" in told
+    assert f"{labelled} (feature)" in told  # the footer says why it was left out
+
+    # On the branch itself it is an ordinary memory.
+    git(repo, "checkout", "-q", "feature")
+    assert kinds_of(drift(repo)[1], labelled) == []
+    assert "caches by query" in session(repo)
+
+
+def test_after_git_merge_it_is_ordinary(feature: tuple[Path, int, int]) -> None:
+    repo, labelled, _ = feature
+    assert kinds_of(drift(repo)[1], labelled) == ["unmerged"]
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+    assert kinds_of(drift(repo)[1], labelled) == []
+    assert "caches by query" in session(repo)
+    recalled = run_cli("memory", "recall", "search caches", cwd=repo).stdout
+    assert "not merged here" not in recalled
+
+
+def test_a_branch_deleted_unmerged_leaves_it_orphaned_with_a_settle_command(
+    feature: tuple[Path, int, int],
+) -> None:
+    repo, labelled, _ = feature
+    git(repo, "branch", "-q", "-D", "feature")
+    code, found = drift(repo)
+    assert kinds_of(found, labelled) == ["orphaned"]
+    orphaned = next(f for f in found if f["kind"] == "orphaned")
+    assert orphaned["suggest"] == f"synapse memory forget {labelled}"
+    assert orphaned["branch"] is None
+    assert code == 1  # it asks for a decision
+    # Not stale as well: the label explains the missing file.
+    assert "stale" not in kinds_of(found, labelled)
+    assert "caches by query" not in session(repo)
+    # Settled as the suggestion says.
+    assert run_cli("memory", "forget", str(labelled), cwd=repo).returncode == 0
+    assert drift(repo)[0] == 0
+
+
+def test_squash_merge_makes_it_ordinary_even_after_the_branch_is_deleted(
+    feature: tuple[Path, int, int],
+) -> None:
+    repo, labelled, _ = feature
+    git(repo, "merge", "-q", "--squash", "feature")
+    git(repo, "commit", "-q", "--no-verify", "-m", "search (squashed)")
+    assert kinds_of(drift(repo)[1], labelled) == []
+    git(repo, "branch", "-q", "-D", "feature")
+    assert kinds_of(drift(repo)[1], labelled) == []
+    # A later edit on main does not undo the landing.
+    (repo / "src" / "search.py").write_text("def search(q): ...\n", encoding="utf-8")
+    commit_all(repo, "search takes a query")
+    assert kinds_of(drift(repo)[1], labelled) == []
+    assert "caches by query" in session(repo)
+
+
+def test_a_rebased_branch_keeps_it_on_that_branch_and_a_fast_forward_makes_it_ordinary(
+    feature: tuple[Path, int, int],
+) -> None:
+    repo, labelled, _ = feature
+    (repo / "README.md").write_text("main moved on\n", encoding="utf-8")
+    commit_all(repo, "main moves")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "rebase", "-q", "main")
+    git(repo, "checkout", "-q", "main")
+    # The anchor is now reached by no branch, but its change lives on the rebased one.
+    _, found = drift(repo)
+    assert kinds_of(found, labelled) == ["unmerged"]
+    assert next(f for f in found if f["kind"] == "unmerged")["branch"] == "feature"
+    git(repo, "merge", "-q", "--ff-only", "feature")
+    assert kinds_of(drift(repo)[1], labelled) == []
+
+
+def test_everywhere_memories_are_never_labelled_or_hidden(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop", {"src/app.py": "print('app')\n"})
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "src" / "app.py").write_text("print('app, logged')\n", encoding="utf-8")
+    commit_all(repo, "log the app")
+    kept = remember(repo, "Logging must stay out of src/app.py's hot path", "--everywhere")
+    other = remember(repo, "src/app.py logs at start")
+    git(repo, "checkout", "-q", "main")
+    found = drift(repo)[1]
+    assert kinds_of(found, kept) == []
+    assert kinds_of(found, other) == ["unmerged"]
+    told = session(repo)
+    assert "Logging must stay out" in told
+    assert "logs at start" not in told
+    refused = run_cli("memory", "remember", "x", "--global", "--everywhere", cwd=repo)
+    assert refused.returncode == 2
+    assert "everywhere" in refused.stderr
+
+
+def test_reachability_is_kept_per_head_in_the_data_folder(
+    feature: tuple[Path, int, int], isolated_store: Path
+) -> None:
+    repo, labelled, _ = feature
+    drift(repo)
+    kept = list((isolated_store / "branches").glob("*.json"))
+    assert len(kept) == 1
+    assert not list(repo.rglob("*.json"))  # nothing written in the repository
+    data = json.loads(kept[0].read_text(encoding="utf-8"))
+    assert [s for s, *_ in data["anchors"].values()] == ["branch"]
+    # A moved branch tip (not HEAD) changes the key: deleting the branch is seen.
+    head = git(repo, "rev-parse", "HEAD").strip()
+    anchor = next(iter(data["anchors"]))
+    assert branches.standings(isolated_store, repo.resolve(), head, {anchor})[anchor].state == (
+        "branch"
+    )
+    git(repo, "branch", "-q", "-D", "feature")
+    assert branches.standings(isolated_store, repo.resolve(), head, {anchor})[anchor].state == (
+        "gone"
+    )
+    del labelled
+
+
+def test_an_anchor_gone_from_the_repository_is_checked_as_a_memory_without_one(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "shop", {"src/app.py": "print('app')\n"})
+    head = git(repo, "rev-parse", "HEAD").strip()
+    missing = "0123456789abcdef" * 2 + "01234567"
+    found = branches.compute(repo, head, {missing})
+    assert found[missing].state == branches.MISSING
