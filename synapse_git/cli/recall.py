@@ -31,6 +31,12 @@ def recall(
         help="Another wording of the question (repeatable, at most 4): likely words of the"
         " note, identifiers, synonyms. Ranked with it; the question weighs most.",
     ),
+    at: str = typer.Option(
+        None,
+        "--at",
+        metavar="REV",
+        help="Only the memories visible at this revision (branch, tag, commit).",
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -43,6 +49,7 @@ def recall(
         limit=limit,
         explain=explain,
         alternatives=also,
+        at=at,
     )
     if found.semantic is not None and found.semantic.startswith("off"):
         typer.echo(f"note: semantic recall {found.semantic}", err=True)

@@ -40,7 +40,8 @@ _REFS = ("refs/heads", "refs/remotes")
 
 class Standing(NamedTuple):
     """Where one anchor stands. `branch`: the branch that reaches it (BRANCH);
-    `changed`: the paths its own line changed since it left HEAD's history."""
+    `changed`: the paths its own line changed since it left HEAD's history, in a
+    version HEAD's line has not had since."""
 
     state: str
     branch: str | None = None
@@ -55,6 +56,9 @@ class _Commit(NamedTuple):
     parents: tuple[str, ...]
     source: str
     blobs: dict[str, str]  # path -> the blob this commit left there (_NO_BLOB: deleted)
+    # Author time, email and subject: what an amend, a rebase or a cherry-pick keeps
+    # when it makes a new commit of the same change.
+    author: str = ""
 
 
 def _git(checkout: Path, args: Sequence[str], data: str | None = None) -> str | None:
@@ -90,7 +94,7 @@ def _log(checkout: Path, args: Sequence[str], data: str = "") -> dict[str, _Comm
             "log",
             "-z",
             "--source",
-            "--format=%x01%H %ct %P%x02%S",
+            "--format=%x01%H %ct %P%x02%S%x02%at %ae %s",
             "--raw",
             "--no-abbrev",
             "--no-renames",
@@ -101,7 +105,8 @@ def _log(checkout: Path, args: Sequence[str], data: str = "") -> dict[str, _Comm
     found: dict[str, _Commit] = {}
     for record in (out or "").split("\x01")[1:]:
         head, _, rest = record.partition("\0")
-        fields, _, source = head.partition("\x02")
+        fields, _, tail = head.partition("\x02")
+        source, _, author = tail.partition("\x02")
         commit, _, more = fields.partition(" ")
         seconds, _, parents = more.partition(" ")
         blobs: dict[str, str] = {}
@@ -110,12 +115,15 @@ def _log(checkout: Path, args: Sequence[str], data: str = "") -> dict[str, _Comm
             status = parts[at].split(" ")
             if len(status) >= 5 and status[0].startswith(":"):
                 blobs[parts[at + 1]] = status[3]
-        found[commit] = _Commit(int(seconds or 0), tuple(parents.split()), source, blobs)
+        found[commit] = _Commit(int(seconds or 0), tuple(parents.split()), source, blobs, author)
     return found
 
 
-def _existing(checkout: Path, anchors: Sequence[str]) -> set[str]:
+def existing(checkout: Path, anchors: Collection[str]) -> set[str]:
     """The anchors that are commits in the repository."""
+    anchors = sorted(anchors)
+    if not anchors:
+        return set()
     out = _git(
         checkout, ["cat-file", "--batch-check=%(objecttype)"], "".join(a + "\n" for a in anchors)
     )
@@ -158,7 +166,7 @@ def compute(checkout: Path, head: str, anchors: Collection[str]) -> dict[str, St
     wanted = sorted({a for a in anchors if _COMMIT.match(a) and a != head})
     if not wanted:
         return {}
-    present = _existing(checkout, wanted)
+    present = existing(checkout, wanted)
     standings = {a: Standing(MISSING) for a in wanted if a not in present}
     graph = _log(checkout, ["--branches", "--remotes", "--not", head])
     rest = [a for a in wanted if a in present and a not in graph]
@@ -193,56 +201,71 @@ def _short(ref: str) -> str:
     return ref
 
 
+def _authors_since(checkout: Path, head: str, since: int) -> set[str]:
+    """Author time, email and subject of each commit on HEAD's line made since `since`."""
+    out = _git(checkout, ["log", "-z", f"--since={since}", "--format=%at %ae %s", head])
+    return set((out or "").split("\0")) - {""}
+
+
 def _landed(
     checkout: Path,
     head: str,
     graph: dict[str, _Commit],
     standings: dict[str, Standing],
 ) -> dict[str, Standing]:
-    """Anchors whose changes came here or onto a branch by other commits.
+    """Anchors whose commit or changes came here, or onto a branch, by other commits.
 
-    A squash merge, a rebase or a cherry-pick copies a line's changes into new
-    commits, so the anchor itself stays outside HEAD's history. Its changes have
-    landed when, for every path its line changed, the blob the anchor holds is
-    the one HEAD holds or one HEAD's history held since the anchor was made (a
-    later edit on this line does not undo the landing). The same question asked
-    of the branches' own commits finds a rebased branch the anchor now lives on."""
+    An amend, a rebase or a cherry-pick makes a new commit of the anchor's change
+    with the same author time, email and subject: an anchor copied so into HEAD's
+    line is ordinary (its paths are then checked as any memory's); copied onto a
+    branch, it stands on that branch. A squash merge makes a commit of its own:
+    the paths whose version at the anchor HEAD holds, or held since the anchor was
+    made (a later edit here does not undo the landing), are no longer the
+    branch's; an anchor with none left is ordinary."""
     open_ = {a: s for a, s in standings.items() if s.state in (BRANCH, GONE) and s.changed}
     if not open_:
         return standings
+    since = min(graph[a].time for a in open_) - _CLOCK_SLACK
+    out = dict(standings)
+    gone = [a for a, s in open_.items() if s.state == GONE]
+    if gone:
+        copied_here = _authors_since(checkout, head, since)
+        on_branch: dict[str, str] = {}
+        for commit in graph.values():
+            if not _COMMIT.match(commit.source):
+                on_branch.setdefault(commit.author, _short(commit.source))
+        for anchor in gone:
+            key = graph[anchor].author
+            if key in copied_here:
+                out[anchor] = ORDINARY
+                del open_[anchor]
+            elif key in on_branch:
+                out[anchor] = open_[anchor] = Standing(
+                    BRANCH, on_branch[key], open_[anchor].changed
+                )
+    if not open_:
+        return out
     held = _blobs(
         checkout,
         [(a, p) for a, s in open_.items() for p in s.changed]
         + [(head, p) for s in open_.values() for p in s.changed],
     )
-    since = min(graph[a].time for a in open_) - _CLOCK_SLACK
     paths = sorted({p for s in open_.values() for p in s.changed if "\n" not in p})
     here = _log(checkout, [f"--since={since}", head, "--", *paths]) if paths else {}
     seen_here: dict[str, set[str]] = {}
     for commit in here.values():
         for path, blob in commit.blobs.items():
             seen_here.setdefault(path, set()).add(blob)
-    on_branch: dict[tuple[str, str], set[str]] = {}
-    for commit in graph.values():
-        if not _COMMIT.match(commit.source):
-            for path, blob in commit.blobs.items():
-                on_branch.setdefault((path, blob), set()).add(_short(commit.source))
-    out = dict(standings)
+
+    def landed(anchor: str, path: str) -> bool:
+        then = held.get((anchor, path))
+        return then is not None and (
+            then == held.get((head, path)) or then in seen_here.get(path, ())
+        )
+
     for anchor, standing in open_.items():
-        mine = {p: held.get((anchor, p)) for p in standing.changed}
-        if all(
-            blob is not None and (blob == held.get((head, p)) or blob in seen_here.get(p, ()))
-            for p, blob in mine.items()
-        ):
-            out[anchor] = ORDINARY
-            continue
-        if standing.state == GONE:
-            carriers: set[str] | None = None
-            for p, held_blob in mine.items():
-                found = on_branch.get((p, held_blob or ""), set())
-                carriers = set(found) if carriers is None else carriers & found
-            if carriers:
-                out[anchor] = Standing(BRANCH, sorted(carriers)[0], standing.changed)
+        left = tuple(p for p in standing.changed if not landed(anchor, p))
+        out[anchor] = standing._replace(changed=left) if left else ORDINARY
     return out
 
 
@@ -318,3 +341,41 @@ def _write(path: Path, key: str, checkout: str, found: dict[str, Standing]) -> N
         os.replace(temporary, path)
     except OSError:
         return
+
+
+# -- as of a revision (recall --at) ---------------------------------------------------
+
+
+class Revision(NamedTuple):
+    """A commit asked for by name: its id and its committer time (seconds)."""
+
+    commit: str
+    time: int
+
+
+def resolve(checkout: Path, rev: str) -> Revision | None:
+    """The commit `rev` names in `checkout` (a branch, tag, id, `HEAD~3`…), or None."""
+    found = _git(
+        checkout, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]
+    )
+    commit = (found or "").strip()
+    if not _COMMIT.match(commit):
+        return None
+    seconds = (_git(checkout, ["show", "-s", "--format=%ct", commit]) or "").strip()
+    return Revision(commit, int(seconds)) if seconds.isdigit() else None
+
+
+def ancestors_among(checkout: Path, commit: str, anchors: Collection[str]) -> set[str]:
+    """The anchors that are `commit` or in its history (one walk for all of them)."""
+    wanted = sorted({a for a in anchors if _COMMIT.match(a)})
+    present = existing(checkout, wanted) if wanted else set()
+    if not present:
+        return set()
+    outside = _git(
+        checkout,
+        ["rev-list", "--stdin", "--not", commit],
+        "".join(a + "\n" for a in sorted(present)),
+    )
+    if outside is None:
+        return set()
+    return present - set(outside.split())

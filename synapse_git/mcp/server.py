@@ -71,6 +71,14 @@ def recall(
             max_length=4,
         ),
     ] = None,
+    at: Annotated[
+        str | None,
+        Field(
+            description="A revision (branch, tag, commit id): only the memories visible "
+            "at that commit, e.g. when bisecting or reviewing an old branch.",
+            max_length=256,
+        ),
+    ] = None,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -110,6 +118,7 @@ def recall(
             budget=server.budget_or_default(budget),
             limit=limit,
             alternatives=alternatives or (),
+            at=at,
         )
     server.tell_semantic(found.semantic)
     return noted(server, found.as_json())

@@ -3,6 +3,7 @@ docs/drift.md, docs/hooks.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
@@ -113,9 +114,12 @@ class Queries(StoreAccess):
         limit: int | None = None,
         explain: bool = False,
         alternatives: Sequence[str] = (),
+        at: str | None = None,
     ) -> Recalled:
         """The visible memories that answer `query`, within the budget (docs/recall.md);
-        `alternatives` are up to four rewordings of it, fused with it."""
+        `alternatives` are up to four rewordings of it, fused with it. With `at`, only
+        the memories visible at that revision, and no drift about them: drift speaks
+        of the checkout as it is now (docs/branches.md)."""
         chosen = self.config.budget(budget)
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
@@ -130,7 +134,21 @@ class Queries(StoreAccess):
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.reading() as conn:
-            found, notice = self._search(conn, parsed, scope, count, others)
+            hidden: set[int] = set()
+            if at is not None:
+                from synapse_git.recall import as_of
+
+                hidden, _ = as_of.hidden_at(conn, scope.projects, scope.checkout, at)
+            # Those hidden at the revision are ranked too, then dropped: asked for as
+            # many more, the hits that remain are the ones a search among the visible
+            # would give.
+            deeper = min(MAX_HITS, count + len(hidden))
+            found, notice = self._search(conn, parsed, scope, deeper, others)
+            if hidden:
+                kept = tuple(c for c in found.candidates if c.id not in hidden)
+                found = dataclasses.replace(
+                    found, candidates=kept, searched=max(0, found.searched - len(hidden))
+                )
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.
             return response.build(
@@ -139,7 +157,11 @@ class Queries(StoreAccess):
                 budget=chosen,
                 limit=count,
                 project=scope.project,
-                drift=lambda ids: self._drift_about(conn, scope, ids, changed=explain),
+                drift=(
+                    (lambda ids: self._drift_about(conn, scope, ids, changed=explain))
+                    if at is None
+                    else (lambda ids: [])
+                ),
                 explain=explain,
             ).with_semantic(notice)
 

@@ -6,10 +6,12 @@ reaches it (docs/branches.md)."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo, run_cli
+from conftest import GIT_ENV, git, make_repo, run_cli
 
 from synapse_git.git import branches
 
@@ -201,3 +203,81 @@ def test_an_anchor_gone_from_the_repository_is_checked_as_a_memory_without_one(
     missing = "0123456789abcdef" * 2 + "01234567"
     found = branches.compute(repo, head, {missing})
     assert found[missing].state == branches.MISSING
+
+
+def _commit_at(repo: Path, message: str, date: str) -> str:
+    git(repo, "add", "-A")
+    done = run_cli_env(repo, date, message)
+    assert done.returncode == 0, done.stderr
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def run_cli_env(repo: Path, date: str, message: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "commit", "-q", "--no-verify", "-m", message],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def recalled_ids(repo: Path, *args: str) -> set[int]:
+    done = run_cli("memory", "recall", "cache", "--json", *args, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return {int(hit["id"]) for hit in json.loads(done.stdout)["hits"]}
+
+
+def test_recall_at_a_revision_answers_with_the_memories_visible_there(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop", {"src/app.py": "print('app')\n"}, commit=False)
+    first = _commit_at(repo, "first", "2020-01-01T00:00:00Z")
+    old = remember(repo, "The cache is warmed in src/app.py")
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "src" / "cache.py").write_text("CACHE = {}\n", encoding="utf-8")
+    _commit_at(repo, "cache", "2020-02-01T00:00:00Z")
+    branch = remember(repo, "The cache lives in src/cache.py")
+    everywhere = remember(repo, "The cache is never shared between tests", "--everywhere")
+    git(repo, "checkout", "-q", "main")
+    (repo / "README.md").write_text("later\n", encoding="utf-8")
+    # Committed after the memories were stored (they are stamped now).
+    later = _commit_at(repo, "later", "2099-01-01T00:00:00Z")
+    on_main = remember(repo, "The cache size is set in README.md")
+    shared = remember(repo, "Every cache key is a string", "--global")
+
+    assert recalled_ids(repo) == {old, branch, everywhere, on_main, shared}
+    # At the first commit: only what was written there; the global one as always.
+    assert recalled_ids(repo, "--at", first) == {old, shared}
+    # At the feature branch: its own memories and those of its history, not main's
+    # later one; `everywhere` counts by time, and was stored after that commit.
+    assert recalled_ids(repo, "--at", "feature") == {old, branch, shared}
+    # At main's later commit: the feature memory is not on this line; `everywhere`
+    # counts by time (stored before that commit was made).
+    assert recalled_ids(repo, "--at", later) == {old, everywhere, on_main, shared}
+    assert recalled_ids(repo, "--at", "main~1") == {old, shared}
+    # At the revision, no drift about today's checkout.
+    done = run_cli("memory", "recall", "cache", "--json", "--at", first, cwd=repo)
+    assert json.loads(done.stdout)["drift"] == []
+
+
+@pytest.mark.parametrize("rev", ["nosuch", "--output=x", "main\nx", "", "a" * 300])
+def test_recall_at_refuses_what_names_no_commit_in_one_line(tmp_path: Path, rev: str) -> None:
+    repo = make_repo(tmp_path / "shop")
+    remember(repo, "The cache is warmed at start")
+    done = run_cli("memory", "recall", "cache", f"--at={rev}", cwd=repo)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--at" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (repo / "x").exists()
+
+
+def test_an_amended_anchor_is_ordinary_and_its_paths_are_checked_as_usual(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop", {"src/app.py": "print('app')\n", "src/db.py": "DB = 1\n"})
+    kept = remember(repo, "Connections are opened in src/db.py")
+    gone = remember(repo, "The entry point is src/app.py")
+    git(repo, "rm", "-q", "src/app.py")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    found = drift(repo)[1]
+    assert kinds_of(found, kept) == []
+    # Amending away a file the memory named makes it stale, not another line's memory.
+    assert kinds_of(found, gone) == ["stale"]
