@@ -78,10 +78,10 @@ def incremental(
     projects = () if before.project is None else (before.project,)
     rows = snapshots.visible_rows(conn, projects)
     found: list[dict[str, Any]] = []
-    if ids:
-        found = _rechecked(conn, before, ids, checkout, limits, scope)
     if data_dir is not None:
-        # HEAD moved, so what is merged here may have changed for any memory.
+        # HEAD moved, so what is merged here may have changed for any memory; one
+        # from another line of work is labelled, and its paths (the branch's) are not
+        # checked here, which spares loading pygit2 for them.
         from synapse_git.drift import branch_findings
 
         named = {int(key): paths for key, paths in before.named.items()}
@@ -96,6 +96,10 @@ def incremental(
                 named=named,
             )
         ]
+        held = {int(finding["ids"][0]) for finding in found}
+        ids = [memory_id for memory_id in ids if memory_id not in held]
+    if ids:
+        found += _rechecked(conn, before, ids, checkout, limits, scope)
     snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
     return snapshot, Rechecked(tuple(ids), len(changed), before.head)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,24 @@ def test_an_amended_anchor_is_ordinary_and_its_paths_are_checked_as_usual(tmp_pa
     assert kinds_of(found, kept) == []
     # Amending away a file the memory named makes it stale, not another line's memory.
     assert kinds_of(found, gone) == ["stale"]
+
+
+def test_the_refresh_after_a_switch_labels_without_pygit2(
+    feature: tuple[Path, int, int],
+) -> None:
+    repo, labelled, _ = feature
+    git(repo, "checkout", "-q", "feature")
+    assert "caches by query" in session(repo)  # the whole snapshot, made on the branch
+    git(repo, "checkout", "-q", "main")
+    # The snapshot is brought to main's HEAD incrementally: only memories naming a
+    # path that differs are checked again, and the branch labels are recomputed.
+    code = (
+        "import sys; from synapse_git.cli.entry import main; code = main(['hook', 'session']);"
+        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp') if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert "caches by query" not in done.stdout
+    assert f"{labelled} (feature)" in done.stdout
+    assert "LOADED []" in done.stdout, done.stdout
