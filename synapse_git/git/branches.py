@@ -29,7 +29,8 @@ BRANCH = "branch"  # reached by a branch (or its changes are all on one), not by
 GONE = "gone"  # in the repository, reached by no branch, its changes found nowhere
 MISSING = "missing"  # not in the repository at all (rewritten history, collected)
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
+KEPT_KEYS = 4  # answers kept per checkout, for the last HEADs and branch tips seen
 _COMMIT = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 _NO_BLOB = "0" * 40  # a path absent at a commit, as `--raw` writes a deletion
 # Committer clocks differ between machines: a squash or rebase made elsewhere may
@@ -144,6 +145,16 @@ def _line_of(anchor: str, graph: dict[str, _Commit]) -> list[str]:
     return sorted(seen)
 
 
+def _blobs_at(anchor: str, graph: dict[str, _Commit]) -> dict[str, str]:
+    """The blob each path its line changed has at `anchor`: the one the newest commit
+    of the anchor's own line that changed it left."""
+    found: dict[str, str] = {}
+    line = sorted(_line_of(anchor, graph), key=lambda commit: graph[commit].time)
+    for commit in line:  # oldest first: a newer change overwrites an older one
+        found.update(graph[commit].blobs)
+    return found
+
+
 def _blobs(checkout: Path, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
     """The blob each (commit, path) holds, _NO_BLOB where the path is absent."""
     asked = [pair for pair in dict.fromkeys(wanted) if "\n" not in pair[1]]
@@ -245,26 +256,22 @@ def _landed(
                 )
     if not open_:
         return out
-    held = _blobs(
-        checkout,
-        [(a, p) for a, s in open_.items() for p in s.changed]
-        + [(head, p) for s in open_.values() for p in s.changed],
-    )
-    paths = sorted({p for s in open_.values() for p in s.changed if "\n" not in p})
-    here = _log(checkout, [f"--since={since}", head, "--", *paths]) if paths else {}
+    wanted = {p for s in open_.values() for p in s.changed}
+    now = {path: blob for (_, path), blob in _blobs(checkout, [(head, p) for p in wanted]).items()}
+    # Every change HEAD's line made since, read whole and filtered here: a log limited
+    # by a thousand paths costs git far more than the few extra lines it prints.
     seen_here: dict[str, set[str]] = {}
-    for commit in here.values():
+    for commit in _log(checkout, [f"--since={since}", head]).values():
         for path, blob in commit.blobs.items():
-            seen_here.setdefault(path, set()).add(blob)
+            if path in wanted:
+                seen_here.setdefault(path, set()).add(blob)
 
-    def landed(anchor: str, path: str) -> bool:
-        then = held.get((anchor, path))
-        return then is not None and (
-            then == held.get((head, path)) or then in seen_here.get(path, ())
-        )
+    def landed(then: str | None, path: str) -> bool:
+        return then is not None and (then == now.get(path) or then in seen_here.get(path, ()))
 
     for anchor, standing in open_.items():
-        left = tuple(p for p in standing.changed if not landed(anchor, p))
+        at = _blobs_at(anchor, graph)
+        left = tuple(p for p in standing.changed if not landed(at.get(p), p))
         out[anchor] = standing._replace(changed=left) if left else ORDINARY
     return out
 
@@ -294,45 +301,60 @@ def standings(
         return {}
     key = _key(head, tips(checkout))
     path = _cache_path(data_dir, checkout)
-    known = _read(path, key, str(checkout))
+    entries = _read(path, str(checkout))
+    known = entries.get(key)
     if known is not None and wanted <= known.keys():
         return {a: known[a] for a in wanted if known[a].state != HERE}
     found = compute(checkout, head, wanted | (set(known) if known else set()))
-    _write(path, key, str(checkout), {a: found.get(a, ORDINARY) for a in wanted | set(found)})
+    entries.pop(key, None)
+    kept = {key: {a: found.get(a, ORDINARY) for a in wanted | set(known or ()) | set(found)}}
+    # A few recent keys are kept: switching back and forth between two branches
+    # computes each once.
+    kept.update(list(entries.items())[: KEPT_KEYS - 1])
+    _write(path, str(checkout), kept)
     return {a: s for a, s in found.items() if a in wanted and s.state != HERE}
 
 
-def _read(path: Path, key: str, checkout: str) -> dict[str, Standing] | None:
+def _read(path: Path, checkout: str) -> dict[str, dict[str, Standing]]:
+    """The kept answers by key, newest first; none when the file is missing or foreign."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        return {}
     if (
         not isinstance(data, dict)
         or data.get("format") != CACHE_FORMAT
-        or data.get("key") != key
         or data.get("checkout") != checkout
-        or not isinstance(data.get("anchors"), dict)
+        or not isinstance(data.get("keys"), list)
     ):
-        return None
-    out: dict[str, Standing] = {}
-    for anchor, value in data["anchors"].items():
-        try:
-            state, branch, changed = value
-            out[str(anchor)] = Standing(str(state), branch, tuple(str(p) for p in changed))
-        except (TypeError, ValueError):
-            return None
+        return {}
+    out: dict[str, dict[str, Standing]] = {}
+    try:
+        for entry in data["keys"][:KEPT_KEYS]:
+            out[str(entry["key"])] = {
+                str(anchor): Standing(str(state), branch, tuple(str(p) for p in changed))
+                for anchor, (state, branch, changed) in entry["anchors"].items()
+            }
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return {}
     return out
 
 
-def _write(path: Path, key: str, checkout: str, found: dict[str, Standing]) -> None:
+def _write(path: Path, checkout: str, entries: dict[str, dict[str, Standing]]) -> None:
     """Kept through a temporary file renamed into place; a failure to keep it only
     costs the next caller the computation."""
     data = {
         "format": CACHE_FORMAT,
-        "key": key,
         "checkout": checkout,
-        "anchors": {a: [s.state, s.branch, list(s.changed)] for a, s in sorted(found.items())},
+        "keys": [
+            {
+                "key": key,
+                "anchors": {
+                    a: [s.state, s.branch, list(s.changed)] for a, s in sorted(found.items())
+                },
+            }
+            for key, found in entries.items()
+        ],
     }
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

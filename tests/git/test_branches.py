@@ -182,10 +182,10 @@ def test_reachability_is_kept_per_head_in_the_data_folder(
     assert len(kept) == 1
     assert not list(repo.rglob("*.json"))  # nothing written in the repository
     data = json.loads(kept[0].read_text(encoding="utf-8"))
-    assert [s for s, *_ in data["anchors"].values()] == ["branch"]
+    assert [s for s, *_ in data["keys"][0]["anchors"].values()] == ["branch"]
     # A moved branch tip (not HEAD) changes the key: deleting the branch is seen.
     head = git(repo, "rev-parse", "HEAD").strip()
-    anchor = next(iter(data["anchors"]))
+    anchor = next(iter(data["keys"][0]["anchors"]))
     assert branches.standings(isolated_store, repo.resolve(), head, {anchor})[anchor].state == (
         "branch"
     )
