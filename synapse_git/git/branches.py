@@ -71,7 +71,7 @@ def _git(checkout: Path, args: Sequence[str], data: str | None = None) -> str | 
             input=(data or "").encode("utf-8", "surrogateescape"),
             capture_output=True,
             check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_LITERAL_PATHSPECS": "1"},
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
         )
     except OSError:
         return None
