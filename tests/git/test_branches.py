@@ -303,3 +303,28 @@ def test_the_refresh_after_a_switch_labels_without_pygit2(
     assert "caches by query" not in done.stdout
     assert f"{labelled} (feature)" in done.stdout
     assert "LOADED []" in done.stdout, done.stdout
+
+
+def test_the_prompt_hook_leaves_out_what_session_start_left_out(
+    feature: tuple[Path, int, int],
+) -> None:
+    repo, labelled, _ = feature
+    session(repo)  # the checkout's snapshot, as session start or a checkout hook writes it
+
+    def prompt(text: str, session_id: str) -> str:
+        event = {
+            "session_id": session_id,
+            "transcript_path": "/nonexistent/t.jsonl",
+            "cwd": str(repo),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": text,
+        }
+        done = run_cli("hook", "prompt", stdin=json.dumps(event))
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert "caches by query" not in prompt("how does search cache by query?", "s-1")
+    git(repo, "checkout", "-q", "feature")
+    session(repo)
+    assert "caches by query" in prompt("how does search cache by query?", "s-2")
+    del labelled
