@@ -5,7 +5,8 @@ another branch, on no branch any more, or gone from the repository
 Asked of git a few times for every distinct anchor at once, never once per
 memory: the commits outside HEAD's history that the branches reach (with the
 paths each changed and the blobs it left), the anchors no branch reaches, and
-the blobs the anchors and HEAD hold for the paths those lines changed. The
+the blobs HEAD holds, and its recent line held, for the paths those lines
+changed. The
 answer is kept per checkout in the data folder (never in the repository) under
 a key made of HEAD and every branch tip, so it is computed again only when HEAD
 or a branch moves.
@@ -37,6 +38,8 @@ _NO_BLOB = "0" * 40  # a path absent at a commit, as `--raw` writes a deletion
 # be stamped a little before the commit it copies.
 _CLOCK_SLACK = 86_400
 _REFS = ("refs/heads", "refs/remotes")
+# Remote-tracking branches, but not a remote's HEAD, which only names one of them.
+_REMOTES = ("--exclude=*/HEAD", "--remotes")
 
 
 class Standing(NamedTuple):
@@ -179,13 +182,13 @@ def compute(checkout: Path, head: str, anchors: Collection[str]) -> dict[str, St
         return {}
     present = existing(checkout, wanted)
     standings = {a: Standing(MISSING) for a in wanted if a not in present}
-    graph = _log(checkout, ["--branches", "--remotes", "--not", head])
+    graph = _log(checkout, ["--branches", *_REMOTES, "--not", head])
     rest = [a for a in wanted if a in present and a not in graph]
     if rest:
         graph.update(
             _log(
                 checkout,
-                ["--stdin", "--not", head, "--branches", "--remotes"],
+                ["--stdin", "--not", head, "--branches", *_REMOTES],
                 "".join(a + "\n" for a in rest),
             )
         )

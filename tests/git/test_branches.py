@@ -328,3 +328,24 @@ def test_the_prompt_hook_leaves_out_what_session_start_left_out(
     session(repo)
     assert "caches by query" in prompt("how does search cache by query?", "s-2")
     del labelled
+
+
+def test_a_teammates_branch_known_only_as_a_remote_branch_labels_its_memory(
+    tmp_path: Path,
+) -> None:
+    upstream = make_repo(tmp_path / "upstream", {"src/app.py": "print('app')\n"})
+    git(upstream, "checkout", "-q", "-b", "feature")
+    (upstream / "src" / "search.py").write_text("def search(): ...\n", encoding="utf-8")
+    commit_all(upstream, "search")
+    anchor = git(upstream, "rev-parse", "HEAD").strip()
+    git(upstream, "checkout", "-q", "main")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(clone))
+    line = {"body": "Search lives in src/search.py", "project": str(clone), "head_commit": anchor}
+    imported = run_cli("memory", "import", "-", cwd=clone, stdin=json.dumps(line) + "\n")
+    assert imported.returncode == 0, imported.stderr
+    found = [f for f in drift(clone)[1] if f["kind"] == "unmerged"]
+    assert [f["branch"] for f in found] == ["origin/feature"]
+    # The remote's HEAD names main, and is never given as the branch.
+    git(clone, "merge", "-q", "origin/feature")
+    assert drift(clone)[1] == []
