@@ -390,17 +390,20 @@ def resolve(checkout: Path, rev: str) -> Revision | None:
     return Revision(commit, int(seconds)) if seconds.isdigit() else None
 
 
-def ancestors_among(checkout: Path, commit: str, anchors: Collection[str]) -> set[str]:
-    """The anchors that are `commit` or in its history (one walk for all of them)."""
+def ancestors_among(
+    checkout: Path, commit: str, anchors: Collection[str]
+) -> tuple[set[str], set[str]]:
+    """Of `anchors`: those the repository has, and those that are `commit` or in its
+    history (one walk for all of them)."""
     wanted = sorted({a for a in anchors if _COMMIT.match(a)})
-    present = existing(checkout, wanted) if wanted else set()
+    present = existing(checkout, wanted)
     if not present:
-        return set()
+        return present, set()
     outside = _git(
         checkout,
         ["rev-list", "--stdin", "--not", commit],
         "".join(a + "\n" for a in sorted(present)),
     )
     if outside is None:
-        return set()
-    return present - set(outside.split())
+        return present, set()
+    return present, present - set(outside.split())

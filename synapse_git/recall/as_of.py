@@ -44,8 +44,7 @@ def hidden_at(
         list(projects),
     ).fetchall()
     anchors = {str(anchor) for _, anchor, everywhere, _ in rows if anchor and not everywhere}
-    present = branches.ancestors_among(checkout, found.commit, anchors)
-    known = branches.existing(checkout, anchors)
+    known, present = branches.ancestors_among(checkout, found.commit, anchors)
     hidden: set[int] = set()
     for memory_id, anchor, everywhere, created in rows:
         if anchor and not everywhere and anchor in known:
