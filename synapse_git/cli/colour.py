@@ -18,12 +18,14 @@ import sys
 from synapse_git.escaping import visible
 
 # SGR codes: red for what is wrong now, yellow for what disagrees, dim for what only
-# informs, green for what holds.
+# informs, blue for another branch's, green for what holds.
 _ROLES = {
     "stale": "31",
     "conflict": "33",
     "duplicate": "35",
     "changed": "36",
+    "orphaned": "31",
+    "unmerged": "34",
     "unverified": "2",
     "weak": "2",
     "live": "32",

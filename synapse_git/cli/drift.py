@@ -24,8 +24,8 @@ def drift(
         None,
         "--kind",
         "-k",
-        help="Comma-separated kinds: stale, unverified, conflict, duplicate, changed "
-        "(default: all).",
+        help="Comma-separated kinds: stale, unverified, conflict, duplicate, changed, "
+        "unmerged, orphaned (default: all).",
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:

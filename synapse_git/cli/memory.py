@@ -27,6 +27,7 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.escaping import visible
 from synapse_git.service import Remembered
 from synapse_git.service.inspection import PathNow, TeamStatus
+from synapse_git.service.results import elsewhere_note
 from synapse_git.store import listing_filter
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import counted, first_line
@@ -49,6 +50,11 @@ def remember(
     share: bool = typer.Option(
         False, "--share", help="Also share it with the team through the repository."
     ),
+    everywhere: bool = typer.Option(
+        False,
+        "--everywhere",
+        help="It holds on every branch: never labelled or left out as another branch's.",
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -63,6 +69,7 @@ def remember(
         is_global=is_global,
         supersedes=supersedes,
         share=share,
+        everywhere=everywhere,
     )
     _print_remembered(result, as_json, supersedes)
 
@@ -456,7 +463,14 @@ def list_(
                 "project": found.project,
                 "total": found.total,
                 "memories": [
-                    {k: v for k, v in m.as_json().items() if k not in HIDDEN_KEYS}
+                    {
+                        **{k: v for k, v in m.as_json().items() if k not in HIDDEN_KEYS},
+                        **(
+                            {"elsewhere": {"branch": found.elsewhere[m.id]}}
+                            if m.id in found.elsewhere
+                            else {}
+                        ),
+                    }
                     for m in found.memories
                 ],
             }
@@ -477,6 +491,8 @@ def list_(
         typer.echo(
             f"{memory.id:>6}  {scope_name}  {memory.created_at[:10]}  {first_line(memory.body)}"
         )
+        if memory.id in found.elsewhere:
+            typer.echo(f"        ({elsewhere_note(found.elsewhere[memory.id])})")
     rest = found.total - len(found.memories)
     if rest > 0:
         typer.echo(f"… and {rest} more (use --limit)")

@@ -33,6 +33,12 @@ def recall(
         help="Another wording of the question (repeatable, at most 4): likely words of the"
         " note, identifiers, synonyms. Ranked with it; the question weighs most.",
     ),
+    at: str = typer.Option(
+        None,
+        "--at",
+        metavar="REV",
+        help="Only the memories visible at this revision (branch, tag, commit).",
+    ),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -45,6 +51,7 @@ def recall(
         limit=limit,
         explain=explain,
         alternatives=also,
+        at=at,
     )
     if found.semantic is not None and found.semantic.startswith("off"):
         typer.echo(f"note: semantic recall {found.semantic}", err=True)
@@ -57,12 +64,21 @@ def recall(
 
 
 def _print(found: Recalled, question: str) -> None:
+    from synapse_git.service.results import elsewhere_note
+
+    elsewhere = {
+        int(f["ids"][0]): f.get("branch")
+        for f in found.drift
+        if f.get("kind") in ("unmerged", "orphaned")
+    }
     for hit in found.hits:
         where = "global" if hit.project is None else "project"
         label = f"  [{hit.source}{'…' if hit.sourceabridged else ''}]" if hit.source else ""
         shared = f"  (shared by {hit.author})" if hit.author else ""
         weak = "  " + paint("weak", "weak") if hit.weak else ""
         typer.echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{weak}{label}{shared}")
+        if hit.id in elsewhere:
+            typer.echo(f"        ({elsewhere_note(elsewhere[hit.id])})")
         for line in hit.body.splitlines() or [""]:
             typer.echo(f"        {line}")
         if hit.abridged:

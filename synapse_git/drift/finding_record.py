@@ -26,6 +26,8 @@ class Finding:
     # `changed`: (path, commits, lines) since the memory's commit `anchor`.
     changes: tuple[tuple[str, int, int], ...] = ()
     anchor: str | None = None
+    # `unmerged`: the branch that holds the memory's commit (docs/branches.md).
+    branch: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {"kind": self.kind, "ids": list(self.ids)}
@@ -41,6 +43,9 @@ class Finding:
                 path: {"commits": commits, "lines": lines} for path, commits, lines in self.changes
             }
             found["anchor"] = self.anchor
+        if self.kind in ("unmerged", "orphaned"):
+            found["anchor"] = self.anchor
+            found["branch"] = self.branch
         found["detail"] = self.detail
         found["suggest"] = self.suggest
         if self.quote is not None:

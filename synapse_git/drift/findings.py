@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from synapse_git.drift import conflict_candidates, settle
@@ -27,8 +28,10 @@ from synapse_git.settings import DriftSettings
 from synapse_git.store import memories
 from synapse_git.store.memories import Memory
 
-KINDS = ("stale", "unverified", "conflict", "duplicate", "changed")
-BLOCKING = ("stale", "conflict", "duplicate")
+KINDS = ("stale", "unverified", "conflict", "duplicate", "changed", "unmerged", "orphaned")
+BLOCKING = ("stale", "conflict", "duplicate", "orphaned")
+# What recall reports about its hits: no `changed` unless asked (recall --explain).
+RECALL_KINDS = ("stale", "unverified", "conflict", "duplicate", "unmerged", "orphaned")
 # Soft kinds never make `drift` exit 1 and never leave a memory out of a session.
 # Drift reads the opening characters of each body, never a long one whole: paths and
 # contradictions are looked for there (docs/drift.md#long-bodies), so a store of
@@ -111,17 +114,23 @@ def check(
     checkout: Any = None,
     wait: bool = True,
     limits: DriftSettings | None = None,
+    data_dir: Path | None = None,
 ) -> Report:
     """Every finding about the memories `scope` sees, of the chosen kinds; `wait`
-    as path_findings.stale's `search_older`."""
+    as path_findings.stale's `search_older`. Branch findings need `data_dir`
+    (where reachability is kept); a memory they label gets no path finding: its
+    paths are another line's (docs/branches.md)."""
     chosen = set(kinds)
     rows, cut = visible_live(conn, scope)
-    findings: list[Finding] = []
+    findings = branch_findings(conn, scope, rows, data_dir)
+    held = labelled(findings)
+    findings = [f for f in findings if f.kind in chosen]
+    here = [row for row in rows if row.id not in held]
     if chosen & {"stale", "unverified"}:
-        found = stale(rows, scope, chosen, checkout=checkout, search_older=wait)
+        found = stale(here, scope, chosen, checkout=checkout, search_older=wait)
         findings += _settled_whole(conn, found, cut)
     if "changed" in chosen:
-        findings += changed_files(rows, scope, limits)
+        findings += changed_files(here, scope, limits)
     if "conflict" in chosen:
         findings += conflicts_among(rows)
         findings += _team_forks(conn, scope, findings)
@@ -130,6 +139,35 @@ def check(
     shown = not_kept(conn, findings)
     labeled = _with_authors(conn, _ordered(shown))
     return Report(str(scope.folder), scope.project, len(rows), labeled, len(findings) - len(shown))
+
+
+def branch_findings(
+    conn: sqlite3.Connection, scope: Scope, rows: Sequence[Memory], data_dir: Path | None
+) -> list[Finding]:
+    """`unmerged` and `orphaned` findings about the project memories among `rows`."""
+    if data_dir is None or scope.project is None or scope.checkout is None:
+        return []
+    from synapse_git.drift import branch_findings as branch
+    from synapse_git.drift.paths import find_paths
+    from synapse_git.git import project_scope
+
+    named = {row.id: find_paths(row.body) for row in rows if row.project == scope.project}
+    named = {memory_id: paths for memory_id, paths in named.items() if paths}
+    if not named:
+        return []
+    return branch.findings(
+        conn,
+        project=scope.project,
+        checkout=scope.checkout,
+        head=project_scope.head(scope).commit,
+        data_dir=data_dir,
+        named=named,
+    )
+
+
+def labelled(found: Iterable[Finding]) -> set[int]:
+    """The memories a branch finding among `found` is about."""
+    return {f.ids[0] for f in found if f.kind in ("unmerged", "orphaned")}
 
 
 def _with_authors(conn: sqlite3.Connection, findings: list[Finding]) -> list[Finding]:
@@ -188,7 +226,7 @@ def changed_files(
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:
-    order = ("stale", "conflict", "duplicate", "unverified", "changed")
+    order = ("stale", "orphaned", "conflict", "duplicate", "unverified", "unmerged", "changed")
     rank = {kind: n for n, kind in enumerate(order)}
     return sorted(findings, key=lambda f: (rank[f.kind], f.ids))
 
@@ -201,11 +239,12 @@ def about(
     scope: Scope,
     ids: Sequence[int],
     *,
-    kinds: Iterable[str] = KINDS[:4],
+    kinds: Iterable[str] = RECALL_KINDS,
     quote: bool = True,
     corrections_only: bool = False,
     kept: TermLists | None = None,
     limits: DriftSettings | None = None,
+    data_dir: Path | None = None,
 ) -> list[Finding]:
     """Findings that involve any of `ids` (`changed` only when asked); a newer
     contradicting memory outside `ids` is quoted (abridged) so the caller sees the correction. With
@@ -228,10 +267,13 @@ def about(
     )
     if not rows:
         return []
-    findings: list[Finding] = []
+    findings = branch_findings(conn, scope, rows, data_dir)
+    held = labelled(findings)
+    findings = [f for f in findings if f.kind in chosen]
+    here = [row for row in rows if row.id not in held]
     if chosen & {"stale", "unverified"}:
         # Recall answers in milliseconds: it does not search older history.
-        found = stale(rows, scope, chosen, search_older=not corrections_only)
+        found = stale(here, scope, chosen, search_older=not corrections_only)
         findings += _settled_whole(conn, found, cut)
     if "conflict" in chosen:
         findings += conflicts_about(
@@ -240,5 +282,5 @@ def about(
     if "duplicate" in chosen:
         findings += duplicates(conn, scope, [row.id for row in rows])
     if "changed" in chosen:
-        findings += changed_files(rows, scope, limits)
+        findings += changed_files(here, scope, limits)
     return _with_authors(conn, _ordered(not_kept(conn, findings)))

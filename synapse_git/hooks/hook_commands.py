@@ -382,6 +382,7 @@ def _moved_snapshot(found: git_command.Worktree) -> Refresh | None:
             version=readonly.store_version(conn),
             limits=cfg.drift,
             scope=scope,
+            data_dir=cfg.data_dir,
         )
     if moved is None:
         return None

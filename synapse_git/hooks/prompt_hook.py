@@ -6,9 +6,9 @@ and quiet: it loads neither typer, pygit2, the MCP SDK nor the semantic extra
 (lexical recall only; the project comes from `git rev-parse`, the store is
 opened read-only), and it says nothing at all unless a memory answers well. A
 hit is left out when recall marks it weak, when this session was already given
-it, or when the last checkout refresh found it stale or the older half of a
-conflicting or duplicate pair. Any error is one line on stderr and exit 0: the
-prompt always goes through.
+it, or when the last checkout refresh found it stale, the older half of a
+conflicting or duplicate pair, or written on a branch not merged here. Any error
+is one line on stderr and exit 0: the prompt always goes through.
 """
 
 from __future__ import annotations
@@ -177,14 +177,15 @@ def recall(prompt: str, folder: Path | None, db: Path, cap: int) -> tuple[str, l
 
 
 def _left_out(data: Path, where: Any) -> set[str]:
-    """Ids the last checkout refresh found stale, or the older half of a pair."""
+    """Ids the last checkout refresh found stale, the older half of a pair, or from
+    another line of work (docs/branches.md)."""
     if where is None:
         return set()
     from synapse_git.session import snapshot_file
 
     snapshot = snapshot_file.read_raw(data, str(where.toplevel)) or {}
     left: set[str] = set()
-    for key in ("stale", "older", "repeated"):
+    for key in ("stale", "older", "repeated", "elsewhere"):
         part = snapshot.get(key)
         if isinstance(part, dict):
             left.update(str(item) for item in part)

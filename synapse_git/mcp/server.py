@@ -71,6 +71,14 @@ def recall(
             max_length=4,
         ),
     ] = None,
+    at: Annotated[
+        str | None,
+        Field(
+            description="A revision (branch, tag, commit id): only the memories visible "
+            "at that commit, e.g. when bisecting or reviewing an old branch.",
+            max_length=256,
+        ),
+    ] = None,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -110,6 +118,7 @@ def recall(
             budget=server.budget_or_default(budget),
             limit=limit,
             alternatives=alternatives or (),
+            at=at,
         )
     server.tell_semantic(found.semantic)
     return noted(server, found.as_json())
@@ -179,6 +188,13 @@ def remember(
             "file (the user commits it). Never for personal or secret facts."
         ),
     ] = False,
+    everywhere: Annotated[
+        bool,
+        Field(
+            description="A project fact that holds on every branch, not only on the line "
+            "of work it was learned on."
+        ),
+    ] = False,
     *,
     ctx: Context[Any, Any],
     roots: ClientRoots,
@@ -210,6 +226,7 @@ def remember(
             is_global=scope == "global",
             supersedes=supersedes,
             share=share,
+            everywhere=everywhere,
         )
     return noted(server, result.as_json())
 

@@ -121,7 +121,7 @@ class StoreAccess:
             if self._kept_lists is None:
                 self._kept_lists = TermLists()
             kept = self._kept_lists
-        kinds = findings.KINDS if changed else findings.KINDS[:4]
+        kinds = findings.KINDS if changed else findings.RECALL_KINDS
         found = findings.about(
             conn,
             scope,
@@ -130,6 +130,7 @@ class StoreAccess:
             corrections_only=True,
             kept=kept,
             limits=self.config.drift,
+            data_dir=self.config.data_dir,
         )
         return [finding.as_json() for finding in found]
 
@@ -216,4 +217,6 @@ class StoreAccess:
         from synapse_git.drift import findings
 
         chosen = findings.KINDS if kinds is None else kinds
-        return findings.check(conn, scope, chosen, wait=wait, limits=self.config.drift)
+        return findings.check(
+            conn, scope, chosen, wait=wait, limits=self.config.drift, data_dir=self.config.data_dir
+        )

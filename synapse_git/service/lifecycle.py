@@ -49,12 +49,17 @@ class Lifecycle(StoreAccess):
         is_global: bool = False,
         supersedes: int | None = None,
         share: bool = False,
+        everywhere: bool = False,
     ) -> Remembered:
         """Store a memory in the project of `scope` (or globally); an exact duplicate
         of a live memory in the same scope returns that memory instead. With `share`
-        it also goes into the repository's team file (docs/team.md)."""
+        it also goes into the repository's team file (docs/team.md). With `everywhere`
+        a project memory holds on every branch, whichever it was written on (an
+        existing duplicate is marked so too; docs/branches.md)."""
         check_body(body)
         check_source(source)
+        if everywhere and is_global:
+            raise BadInput("--everywhere is for project memories: a global one holds everywhere")
         if not is_global and scope.project is None:
             raise BadInput(f"{scope.note}: pass --global to remember globally")
         if share and (is_global or scope.checkout is None):
@@ -69,6 +74,8 @@ class Lifecycle(StoreAccess):
                 _may_replace(old, project)
             existing = memories.find_duplicate(conn, body, project)
             if existing is not None:
+                if everywhere:
+                    memories.mark_everywhere(conn, existing)
                 if old is not None:
                     # The correction is already stored: it, not a copy, replaces the old one.
                     if existing == old.id:
@@ -85,7 +92,13 @@ class Lifecycle(StoreAccess):
                 # Walking history to the root commit is paid once per project, not per memory.
                 memories.note_project(conn, project, project_scope.root_commit(scope))
             new_id = memories.insert(
-                conn, body, source, project, head_commit=head.commit, branch=head.branch
+                conn,
+                body,
+                source,
+                project,
+                head_commit=head.commit,
+                branch=head.branch,
+                everywhere=everywhere,
             )
             if vector is not None:
                 self.semantic.store(conn, [(new_id, body, vector)])

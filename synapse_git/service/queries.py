@@ -3,6 +3,7 @@ docs/drift.md, docs/hooks.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
@@ -92,7 +93,18 @@ class Queries(StoreAccess):
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
             other = self._other_history(conn, scope, own)
-        return Listing(scope.project, total, rows, moved, other)
+            elsewhere = self._elsewhere(conn, scope, rows)
+        return Listing(scope.project, total, rows, moved, other, elsewhere)
+
+    def _elsewhere(
+        self, conn: sqlite3.Connection, scope: Scope, rows: Sequence[memories.Memory]
+    ) -> dict[int, str | None]:
+        """Which of `rows` were written on another line of work (docs/branches.md)."""
+        from synapse_git.drift import findings
+
+        live = [row for row in rows if row.live]
+        found = findings.branch_findings(conn, scope, live, self.config.data_dir)
+        return {finding.ids[0]: finding.branch for finding in found}
 
     def recall(
         self,
@@ -103,9 +115,12 @@ class Queries(StoreAccess):
         limit: int | None = None,
         explain: bool = False,
         alternatives: Sequence[str] = (),
+        at: str | None = None,
     ) -> Recalled:
         """The visible memories that answer `query`, within the budget (docs/recall.md);
-        `alternatives` are up to four rewordings of it, fused with it."""
+        `alternatives` are up to four rewordings of it, fused with it. With `at`, only
+        the memories visible at that revision, and no drift about them: drift speaks
+        of the checkout as it is now (docs/branches.md)."""
         chosen = self.config.budget(budget)
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
@@ -120,7 +135,21 @@ class Queries(StoreAccess):
         if not self._exists():
             return Recalled(echo, scope.project, chosen.name, (), (), 0, 0, 0, 0)
         with self.reading() as conn:
-            found, notice = self._search(conn, parsed, scope, count, others)
+            hidden: set[int] = set()
+            if at is not None:
+                from synapse_git.recall import as_of
+
+                hidden, _ = as_of.hidden_at(conn, scope.projects, scope.checkout, at)
+            # Those hidden at the revision are ranked too, then dropped: asked for as
+            # many more, the hits that remain are the ones a search among the visible
+            # would give.
+            deeper = min(MAX_HITS, count + len(hidden))
+            found, notice = self._search(conn, parsed, scope, deeper, others)
+            if hidden:
+                kept = tuple(c for c in found.candidates if c.id not in hidden)
+                found = dataclasses.replace(
+                    found, candidates=kept, searched=max(0, found.searched - len(hidden))
+                )
             # Drift about the hits reads through this connection rather than opening
             # a second one: opening a store costs more than the drift queries.
             return response.build(
@@ -129,7 +158,11 @@ class Queries(StoreAccess):
                 budget=chosen,
                 limit=count,
                 project=scope.project,
-                drift=lambda ids: self._drift_about(conn, scope, ids, changed=explain),
+                drift=(
+                    (lambda ids: self._drift_about(conn, scope, ids, changed=explain))
+                    if at is None
+                    else (lambda ids: [])
+                ),
                 explain=explain,
                 # An explicit limit at the full budget asks for depth: up to `limit`
                 # hits, the weak ones and those below the floor marked weak.
@@ -177,7 +210,8 @@ class Queries(StoreAccess):
             rows = ranking.rows(conn, memories.kept(conn, ids, narrow))
             own = memories.counts(conn, scope.project) if scope.project else {}
             moved = self._moved_from(conn, scope, own)
-        return Listing(scope.project, len(rows), rows, moved)
+            elsewhere = self._elsewhere(conn, scope, rows)
+        return Listing(scope.project, len(rows), rows, moved, None, elsewhere)
 
     def evaluate(
         self, cases: Sequence[evaluation.Case], *, budget: str | None = None
@@ -239,6 +273,7 @@ class Queries(StoreAccess):
                 version=version,
                 limits=self.config.drift,
                 scope=lambda: scope,
+                data_dir=self.config.data_dir,
             )
             if moved is None:
                 snapshot = refresh.whole(

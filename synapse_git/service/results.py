@@ -60,6 +60,16 @@ class Listing:
     # (root commit stored, this repository's) when they differ: another repository
     # now stands where the project's memories were written (docs/store.md).
     other_history: tuple[str, str | None] | None = None
+    # Memories written on another line of work (docs/branches.md): id -> the branch
+    # that holds them, None when no branch does any more.
+    elsewhere: dict[int, str | None] = field(default_factory=dict)
+
+
+def elsewhere_note(branch: str | None) -> str:
+    """How a memory from another line of work is labelled where it is listed."""
+    if branch is None:
+        return "from a line of work no branch reaches any more"
+    return f"from branch {branch}, not merged here"
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ def incremental(
     version: str,
     limits: DriftSettings,
     scope: Callable[[], Scope],
+    data_dir: Path | None = None,
 ) -> tuple[Snapshot, Rechecked] | None:
     """`before` brought to `head` by re-checking only the memories naming a changed
     path (`scope` is asked for only then); None when that cannot be done and a
@@ -77,8 +78,28 @@ def incremental(
     projects = () if before.project is None else (before.project,)
     rows = snapshots.visible_rows(conn, projects)
     found: list[dict[str, Any]] = []
+    if data_dir is not None:
+        # HEAD moved, so what is merged here may have changed for any memory; one
+        # from another line of work is labelled, and its paths (the branch's) are not
+        # checked here, which spares loading pygit2 for them.
+        from synapse_git.drift import branch_findings
+
+        named = {int(key): paths for key, paths in before.named.items()}
+        found += [
+            finding.as_json()
+            for finding in branch_findings.findings(
+                conn,
+                project=before.project,
+                checkout=checkout,
+                head=head,
+                data_dir=data_dir,
+                named=named,
+            )
+        ]
+        held = {int(finding["ids"][0]) for finding in found}
+        ids = [memory_id for memory_id in ids if memory_id not in held]
     if ids:
-        found = _rechecked(conn, before, ids, checkout, limits, scope)
+        found += _rechecked(conn, before, ids, checkout, limits, scope)
     snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
     return snapshot, Rechecked(tuple(ids), len(changed), before.head)
 

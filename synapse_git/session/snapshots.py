@@ -76,6 +76,9 @@ class Snapshot(NamedTuple):
     # project memory id -> the paths its body names, so that a refresh after a
     # checkout finds the memories naming a changed path without reading bodies
     named: dict[str, list[str]] | None = None
+    # ids -> the branch holding the memory's commit (unmerged), "" when no branch
+    # does (orphaned): written on another line of work, left out (docs/branches.md)
+    elsewhere: dict[str, str] | None = None
 
     def current(self, head: str | None, store_version: str) -> bool:
         return self.head == head and self.store_version == store_version
@@ -135,9 +138,16 @@ def build(
     older: dict[str, int] = {}
     repeated: dict[str, int] = {}
     unverified: set[str] = set()
+    elsewhere = {
+        str(finding["ids"][0]): str(finding.get("branch") or "")
+        for finding in findings
+        if finding.get("kind") in BRANCH_KINDS and finding.get("ids")
+    }
     for finding in findings:
         ids = [int(i) for i in finding.get("ids", [])]
         kind = finding.get("kind")
+        if kind in PATH_KINDS and any(str(i) in elsewhere for i in ids):
+            continue  # another line's paths: the branch label says it
         if kind == "stale":
             for memory_id in ids:
                 stale.setdefault(str(memory_id), []).extend(finding.get("paths", []))
@@ -150,7 +160,7 @@ def build(
             old = int(finding.get("older", min(ids)))
             new = int(finding.get("newer", max(ids)))
             (older if kind == "conflict" else repeated).setdefault(str(old), new)
-    left = set(stale) | set(repeated)
+    left = set(stale) | set(repeated) | set(elsewhere)
     entries: list[Entry] = []
     titles: dict[str, str] = {}
     stored = 0
@@ -178,6 +188,7 @@ def build(
         unverified=tuple(sorted(unverified, key=int)),
         changed={k: sorted(set(v)) for k, v in changed.items()},
         named=named,
+        elsewhere=elsewhere,
     )
 
 
@@ -208,6 +219,7 @@ def _pairs_together(rows: list[Row], older: dict[str, int]) -> list[Row]:
 
 
 PATH_KINDS = ("stale", "unverified", "changed")
+BRANCH_KINDS = ("unmerged", "orphaned")
 
 
 def findings_of(snapshot: Snapshot) -> list[dict[str, Any]]:
@@ -218,6 +230,9 @@ def findings_of(snapshot: Snapshot) -> list[dict[str, Any]]:
     found += [{"kind": "unverified", "ids": [int(key)]} for key in snapshot.unverified]
     for key, paths in (snapshot.changed or {}).items():
         found.append({"kind": "changed", "ids": [int(key)], "paths": list(paths)})
+    for key, branch in (snapshot.elsewhere or {}).items():
+        kind = "unmerged" if branch else "orphaned"
+        found.append({"kind": kind, "ids": [int(key)], "branch": branch or None})
     for kind, pairs in (("conflict", snapshot.older), ("duplicate", snapshot.repeated)):
         for old, new in pairs.items():
             found.append({"kind": kind, "ids": [new, int(old)], "older": int(old), "newer": new})
@@ -233,12 +248,14 @@ def updated(
     findings: Sequence[dict[str, Any]],
 ) -> Snapshot:
     """`before` moved to `head` with the store unchanged: the path findings of the
-    `rechecked` memories are replaced by `findings`; everything else is kept."""
+    `rechecked` memories are replaced by `findings`, and the branch findings of
+    all (HEAD moved: what is merged here changed); everything else is kept."""
     again = {str(memory_id) for memory_id in rechecked}
     kept = [
         finding
         for finding in findings_of(before)
-        if finding["kind"] not in PATH_KINDS or str(finding["ids"][0]) not in again
+        if finding["kind"] not in BRANCH_KINDS
+        and (finding["kind"] not in PATH_KINDS or str(finding["ids"][0]) not in again)
     ]
     return build(
         checkout=before.checkout,
@@ -298,7 +315,7 @@ def compare(
         return Refresh(after, dict(after.stale), {}, True, rechecked)
     became = {k: v for k, v in after.stale.items() if k not in before.stale}
     # A memory whose path is still missing is not fine again, only less certain.
-    missing = set(after.stale) | set(after.unverified)
+    missing = set(after.stale) | set(after.unverified) | set(after.elsewhere or {})
     fine = {k: before.titles.get(k, "") for k in before.stale if k not in missing}
     return Refresh(after, became, fine, False, rechecked)
 
@@ -353,6 +370,17 @@ def _left_out_line(snapshot: Snapshot) -> str | None:
     if snapshot.repeated:
         pairs = ", ".join(f"{o} (same as {n})" for o, n in sorted(snapshot.repeated.items()))
         parts.append(f"{len(snapshot.repeated)} duplicate: {pairs}")
+    other = {k: v for k, v in (snapshot.elsewhere or {}).items() if v}
+    if other:
+        listed = ", ".join(
+            f"{k} ({v})" for k, v in sorted(other.items(), key=lambda kv: int(kv[0]))[:LISTED_PAIRS]
+        )
+        more = len(other) - LISTED_PAIRS
+        listed += f" and {more} more" if more > 0 else ""
+        parts.append(f"{len(other)} from branches not merged here: {listed}")
+    lost = sorted((k for k, v in (snapshot.elsewhere or {}).items() if not v), key=int)
+    if lost:
+        parts.append(f"{len(lost)} from a line of work no branch reaches: {', '.join(lost)}")
     if not parts:
         return None
     return "Left out: " + "; ".join(parts) + ". See `synapse memory drift`."

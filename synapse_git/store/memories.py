@@ -127,11 +127,12 @@ def insert(
     created_at: str | None = None,
     updated_at: str | None = None,
     import_id: int | None = None,
+    everywhere: bool = False,
 ) -> int:
     stamp = created_at or now()
     cursor = conn.execute(
         "INSERT INTO memories (body, source, project, created_at, updated_at, norm, head_commit,"
-        " branch, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " branch, import_id, everywhere) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             body,
             source,
@@ -142,10 +143,16 @@ def insert(
             head_commit,
             branch,
             import_id,
+            int(everywhere),
         ),
     )
     assert cursor.lastrowid is not None
     return cursor.lastrowid
+
+
+def mark_everywhere(conn: sqlite3.Connection, memory_id: int) -> None:
+    """A project memory said to hold on every branch (docs/branches.md)."""
+    conn.execute("UPDATE memories SET everywhere = 1 WHERE id = ? AND everywhere = 0", (memory_id,))
 
 
 def find_duplicate(conn: sqlite3.Connection, body: str, project: str | None) -> int | None:

@@ -1,7 +1,8 @@
 """JSON Lines import and export (docs/store.md): one object a line,
-`{"body", "source", "project", "created_at", "head_commit"}`; `project` is a folder
-path or null; `head_commit` the commit the memory was written at (its anchor): a
-line without one is anchored at the project's current HEAD."""
+`{"body", "source", "project", "created_at", "head_commit", "everywhere"}`; `project`
+is a folder path or null; `head_commit` the commit the memory was written at (its
+anchor): a line without one is anchored at the project's current HEAD; `everywhere`
+(true, or absent) a project memory that holds on every branch."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class ImportReport:
 
 
 def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
+    everywhere = {int(row[0]) for row in conn.execute("SELECT id FROM memories WHERE everywhere")}
     for memory in memories.live_rows(conn):
         yield json.dumps(
             {
@@ -40,6 +42,7 @@ def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
                 "created_at": memory.created_at,
                 "updated_at": memory.updated_at,
                 **({"head_commit": memory.head_commit} if memory.head_commit else {}),
+                **({"everywhere": True} if memory.id in everywhere else {}),
             },
             ensure_ascii=False,
         )
@@ -62,7 +65,9 @@ def import_lines(
         if not line.strip():
             continue
         try:
-            body, source, project, created, updated, anchor = _parse(conn, line, projects)
+            body, source, project, created, updated, anchor, everywhere = _parse(
+                conn, line, projects
+            )
         except SynapseError as exc:
             raise BadInput(f"line {count}: {exc}; nothing was imported") from None
         if memories.find_duplicate(conn, body, project) is not None:
@@ -81,6 +86,7 @@ def import_lines(
             updated_at=updated,
             import_id=batch,
             head_commit=anchor,
+            everywhere=everywhere,
         )
         imported += 1
     return ImportReport(imported, duplicates, count, batch)
@@ -104,7 +110,7 @@ _COMMIT = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 def _parse(
     conn: sqlite3.Connection, line: str, projects: dict[str, str]
-) -> tuple[str, str, str | None, str | None, str | None, str | None]:
+) -> tuple[str, str, str | None, str | None, str | None, str | None, bool]:
     try:
         doc: Any = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -121,8 +127,13 @@ def _parse(
     anchor = doc.get("head_commit")
     if anchor is not None and (not isinstance(anchor, str) or not _COMMIT.fullmatch(anchor)):
         raise BadInput('"head_commit" must be a full commit id (40 or 64 hex digits) or null')
+    everywhere = doc.get("everywhere", False)
+    if not isinstance(everywhere, bool):
+        raise BadInput('"everywhere" must be true or false')
     project = _project(conn, doc.get("project"), projects)
-    return body, source, project, created, updated or created, anchor
+    if everywhere and project is None:
+        raise BadInput('"everywhere" is for project memories: a global one holds everywhere')
+    return body, source, project, created, updated or created, anchor, everywhere
 
 
 def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> str | None:

@@ -179,11 +179,13 @@ def test_a_linked_worktree_on_another_branch(tmp_path: Path) -> None:
     svc = Synapse()
     on_feature = remember(svc, other, "The new flow is in feature_only.py")
     on_main = remember(svc, main, "The old flow is in main_only.py")
-    # One project, two checkouts: each memory is stale only where its path is gone.
+    # One project, two checkouts. The feature memory names a file its branch added:
+    # from main it is that branch's, not stale (docs/branches.md). The main memory was
+    # written on the feature's own history: stale there, where its path is gone.
     assert svc.scope(main).project == svc.scope(other).project
     from_main = findings(svc, main)
-    assert kinds_of(from_main) == [("stale", [on_feature])]
-    assert "written on feature" in from_main[0]["detail"]
+    assert kinds_of(from_main) == [("unmerged", [on_feature])]
+    assert "from branch feature, not merged here" in from_main[0]["detail"]
     assert kinds_of(findings(svc, other)) == [("stale", [on_main])]
 
 

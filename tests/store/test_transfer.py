@@ -82,3 +82,33 @@ def test_a_project_folder_outside_git_is_refused(outside: Path) -> None:
     svc = Synapse()
     with pytest.raises(BadInput, match=r"line 1: project folder .* is not inside a git"):
         svc.import_lines([json.dumps({"body": "x", "project": str(outside)})])
+
+
+def test_everywhere_travels_through_export_and_import(repo: Path, tmp_path: Path) -> None:
+    svc = Synapse()
+    here = svc.scope(repo)
+    svc.remember("holds on every branch", here, everywhere=True)
+    svc.remember("holds on this line", here)
+    exported = list(svc.export())
+    marks = {json.loads(line)["body"]: json.loads(line).get("everywhere") for line in exported}
+    assert marks == {"holds on every branch": True, "holds on this line": None}
+    other = Synapse(Config(data_dir=tmp_path / "other-store"))
+    other.import_lines(exported)
+    assert list(other.export()) == exported
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ({"everywhere": "yes"}, '"everywhere" must be true or false'),
+        ({"everywhere": True, "project": None}, "global one holds everywhere"),
+    ],
+)
+def test_a_bad_everywhere_stops_the_import(
+    repo: Path, extra: dict[str, object], words: str
+) -> None:
+    svc = Synapse()
+    line = json.dumps({"body": "x", "project": str(repo), **extra})
+    with pytest.raises(BadInput, match=words):
+        svc.import_lines([line])
+    assert list(svc.export()) == []
