@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from synapse_git.drift.finding_record import Finding
+from synapse_git.drift.kept import KEEPABLE
 from synapse_git.errors import BadInput, NotFound, SynapseError
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
@@ -361,7 +362,8 @@ class Viewer:
                     )
                 )
             actions += [f'<a href="/memory/{i}#edit">Edit {i}</a>' for i in finding.ids]
-            actions.append(self._keep_button(finding))
+            if finding.kind in KEEPABLE:
+                actions.append(self._keep_button(finding))
             authors = "".join(
                 f'<p class="meta">memory {i} shared by {text(who)}</p>'
                 for i, who in finding.authors
