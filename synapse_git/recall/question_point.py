@@ -41,7 +41,9 @@ _NUMBERS = (
     "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty"
     " forty fifty sixty hundred thousand million half double twice dozen"
 )
-_DAYS = "monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends"
+_WEEK = "monday tuesday wednesday thursday friday saturday sunday weekday weekend"
+# A day says when in the plural too: "never on Fridays".
+_DAYS = " ".join(f"{day} {day}s" for day in _WEEK.split())
 _MONTHS = "january february march april june july august september october november december"
 _OFTEN = "daily nightly hourly weekly monthly yearly annually quarterly once twice biweekly"
 _WHEN = (

@@ -107,3 +107,12 @@ def test_a_bad_decoy_in_a_cases_file_is_named(tmp_path: Path) -> None:
     done = run_cli("memory", "eval", str(cases))
     assert done.returncode == 2 and "case 1: 'decoy' must be non-empty" in done.stderr
     assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_day_in_the_plural_answers_when() -> None:
+    from synapse_git.recall import question_point
+
+    wanted = question_point.point("when do deploys go out?")
+    assert wanted is not None
+    asked = frozenset({"when", "deploys", "go", "out"})
+    assert question_point.holds(wanted, "Deploys go out with ship.sh, never on Fridays.", asked)
