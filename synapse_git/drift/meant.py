@@ -8,14 +8,15 @@ and, after the path as written (a root file of that name), the folder words it
 uses. Each clue narrows the candidates only when it keeps some of them.
 What is still more than one is ambiguous, and drift says so instead of guessing.
 
-Pure text over a reader of the anchor's file contents: no pygit2 here.
+Pure text over a reader of the anchor's file contents: no pygit2 and no dataclasses
+here, since the commit hook uses it too.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # An identifier worth looking for in a file: snake_case or CamelCase with an inner
 # capital (`InstallationSubprocessError`, `build_env`), not an ordinary word.
@@ -25,8 +26,7 @@ _WORDS = re.compile(r"[a-z0-9]+")
 LARGEST_READ = 2_000_000  # bytes of one candidate read for its lines and identifiers
 
 
-@dataclass(frozen=True)
-class Said:
+class Said(NamedTuple):
     """What a memory says around the paths it names: its text and the other paths."""
 
     text: str = ""
