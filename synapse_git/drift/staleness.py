@@ -30,6 +30,10 @@ from synapse_git.git.project_scope import Scope, open_repository
 
 Status = Literal["present", "skipped", "stale", "unverified"]
 
+# A short name the memory does not resolve is said to be ambiguous when it named at
+# most this many files at the memory's commit; more, and it names a kind of file.
+AMBIGUOUS_UP_TO = 4
+
 
 @dataclass(frozen=True)
 class PathState:
@@ -325,6 +329,10 @@ class CheckoutPaths:
             return None
         if len(gone) == len(meant):
             return "gone"
+        if len(meant) > AMBIGUOUS_UP_TO:
+            # A name that many files share (`setup.py`, `conftest.py`) is said of a kind
+            # of file, not of one: there while files of that name are.
+            return None
         return (
             f"named {len(meant)} files when the memory was written ({', '.join(meant)})"
             f" and {', '.join(gone)} of them {'is' if len(gone) == 1 else 'are'} gone:"

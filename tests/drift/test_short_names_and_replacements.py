@@ -45,6 +45,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
             # Two notes.txt, nothing to tell them apart.
             f"M alpha/notes.txt {BODY['f']}",
             f"M beta/notes.txt {BODY['g']}",
+            # Five test projects with their own build.py: a kind of file.
+            *(f"M tests/data/p{n}/build.py build {n}" for n in range(5)),
             # Documents and images to be replaced, and their neighbours.
             f"M CHANGES.rst {BODY['h']}",
             "M docs/_static/icon.png PNGDATA",
@@ -64,7 +66,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
     )
     h.commit("main", ["D MANIFEST.in"])
     h.commit("main", ["D pins-extra/README.md", "D pins-extra/tests-min.in"])
-    h.commit("main", ["D alpha/notes.txt"])
+    h.commit("main", ["D alpha/notes.txt", "D tests/data/p0/build.py"])
     # The changelog is deleted in one commit and written as Markdown in the next.
     h.commit("main", ["D CHANGES.rst"])
     h.commit("main", [f"M CHANGES.md {BODY['h'].upper()}"])
@@ -179,3 +181,9 @@ def test_drift_says_replaced_by_and_finds_the_short_names(repo: tuple[Path, str]
     assert stale["exceptions.py"]["renamed"] == {"exceptions.py": "src/app/exceptions/__init__.py"}
     [unsure] = [f for f in findings if f["kind"] == "unverified"]
     assert "which it meant is not known" in unsure["detail"]
+
+
+def test_a_name_many_files_share_is_a_kind_of_file(repo: tuple[Path, str]) -> None:
+    path, anchor = repo
+    state = checkout(path).check("build.py", anchor, said=said("Each build.py is tiny."))
+    assert state.status == "present"
