@@ -16,7 +16,6 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.escaping import visible
@@ -24,6 +23,8 @@ from synapse_git.git import git_command
 from synapse_git.session import snapshot_file
 from synapse_git.store.location import data_dir
 
+# `typing` is not imported when running: 2 ms of every commit.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from synapse_git.drift.commit_check import Broken
     from synapse_git.git.project_scope import Scope
