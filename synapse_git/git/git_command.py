@@ -116,14 +116,57 @@ def _main_worktree(toplevel: Path, common: Path) -> str:
     return str(common)
 
 
+# Without HEAD, `diff --cached` compares with the empty tree: no path is deleted.
+_STAGED = [
+    "git",
+    "-c",
+    "diff.relative=false",
+    "diff",
+    "--cached",
+    "--name-status",
+    "-M",
+    "-z",
+    "--no-ext-diff",
+]
+
+
 def staged_changes(toplevel: Path) -> list[Change]:
     """What the commit being made changes: the index (GIT_INDEX_FILE) against HEAD,
     or against the empty tree before the first commit, with renames detected."""
-    # Without HEAD, `diff --cached` compares with the empty tree: no path is deleted.
-    done = git(["diff", "--cached", "--name-status", "-M", "-z", "--no-ext-diff"], toplevel)
+    done = git(_STAGED[1:], toplevel)
     if done.returncode != 0:
         raise BadInput(f"git diff --cached failed: {_decode(done.stderr).strip()}")
     return parse_name_status(done.stdout)
+
+
+class StagedChanges:
+    """`staged_changes` started before the checkout is located, so the two git calls
+    of every commit run side by side: the paths git prints are from the top of the
+    work tree wherever it runs in it. `result()` waits; `cancel()` when no work tree."""
+
+    def __init__(self, folder: Path | str | None = None) -> None:
+        try:
+            self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                _STAGED,
+                cwd=folder,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except OSError as exc:
+            raise BadInput(f"cannot run git: {exc.strerror}") from None
+
+    def result(self) -> list[Change]:
+        assert self._process is not None
+        out, err = self._process.communicate()
+        if self._process.returncode != 0:
+            raise BadInput(f"git diff --cached failed: {_decode(err).strip()}")
+        return parse_name_status(out)
+
+    def cancel(self) -> None:
+        if self._process is not None:
+            self._process.communicate()
+            self._process = None
 
 
 def parse_name_status(raw: bytes) -> list[Change]:

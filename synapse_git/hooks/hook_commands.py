@@ -83,10 +83,12 @@ def pre_commit_main(argv: Sequence[str] | None = None) -> int:
 
 def check_commit(*, warn_only: bool = False, folder: Path | None = None) -> int:
     """Check the commit being made in `folder` (default: here); print and return the code."""
+    staged = git_command.StagedChanges(folder)
     checkout = git_command.locate(folder)
     if checkout is None:
+        staged.cancel()
         return PASS
-    changes = git_command.staged_changes(checkout.toplevel)
+    changes = staged.result()
     if any(change.path == TEAM_FILE and change.status != "D" for change in changes):
         problems = _team_file_problems(checkout.toplevel)
         if problems:
