@@ -228,8 +228,11 @@ def score(
                     if hits:
                         found.add((key, hits[0]))
                         renamed = finding.get("renamed") or {}
+                        replaced = finding.get("replaced") or {}
                         if path in renamed:
                             suggestions[(key, hits[0])] = renamed[path]
+                        elif path in replaced:  # "replaced by": a successor named too
+                            suggestions[(key, hits[0])] = replaced[path]["by"]
                     else:
                         false_stale.append(f"{key}: {path}")
         elif kind == "conflict" and len(keys) == 2:

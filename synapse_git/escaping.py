@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # `typing` is not imported when running: the commit hook uses this
+if TYPE_CHECKING:
+    from typing import Any
 
 # C0 but newline and tab, DEL, C1, and the bidi controls: embeddings and overrides,
 # isolates, the left-to-right/right-to-left marks and the Arabic letter mark.

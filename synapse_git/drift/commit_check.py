@@ -8,7 +8,9 @@ bodies go through the path finder to confirm the memory really names the path.
 A commit that touches very many paths reads the project's bodies once instead.
 A memory naming a path by a shorter form (`app/db.py` for `src/app/db.py`) is
 matched by the rule drift follows too (short_forms.py): it is broken when it
-named a gone path and names nothing in the staged tree.
+named a gone path and names nothing in the staged tree, or when what the memory
+says picks only gone paths among the files of that name (meant.py: the root
+`MANIFEST.in` deleted while test data keep their own).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from synapse_git.drift.meant import Said, narrow
 from synapse_git.drift.short_forms import (
     Tree,
     from_root,
@@ -187,8 +190,11 @@ def breaks(
     `gone` and `folders` breaks, judged against the tree `tree` lists; the one rule of
     the commit hook and of `synapse ci check`."""
     found = []
-    for named in sorted({_normal(p, toplevel) for p in find_paths(body)}):
-        broken = _broken_by(named, gone, folders, tree)
+    named_paths = sorted({_normal(p, toplevel) for p in find_paths(body)})
+    # What the memory says picks which of several files a short name meant (meant.py).
+    said = Said(body, tuple(named_paths))
+    for named in named_paths:
+        broken = _broken_by(named, gone, folders, tree, said)
         if broken is not None:
             found.append(broken)
     return found
@@ -224,7 +230,11 @@ def _broken_pattern(
 
 
 def _broken_by(
-    named: str, gone: dict[str, str | None], folders: set[str], tree: Callable[[], Tree]
+    named: str,
+    gone: dict[str, str | None],
+    folders: set[str],
+    tree: Callable[[], Tree],
+    said: Said | None = None,
 ) -> tuple[str, str | None] | None:
     """(the path as named, where it went) when the commit breaks `named`, else None."""
     if named.startswith(("/", "~/")):
@@ -237,9 +247,23 @@ def _broken_by(
     rooted = from_root(named, staged.folders.__contains__)
     files = named_among(named, gone.keys(), rooted=rooted)
     emptied = named_among(named, folders, rooted=rooted)
-    if not (files or emptied) or staged.resolves(named, rooted=rooted):
+    if not (files or emptied):
+        return None
+    if staged.resolves(named, rooted=rooted) and not _meant_gone(named, files, staged, said):
         return None
     if files:
         return named, gone[files[0]]
     new = _renamed_folder(emptied[0], gone)
     return named + "/", None if new is None else new + "/"
+
+
+def _meant_gone(named: str, files: list[str], staged: Tree, said: Said | None) -> bool:
+    """A short name the staged tree still resolves, through another file of that name:
+    broken when what the memory says picks only files this commit removes (the rule
+    drift follows, meant.py; file contents are not read here, so a line number or a
+    quoted identifier does not count)."""
+    if said is None or not files:
+        return False
+    kept = named_among(named, staged.files | staged.folders, rooted=False)
+    meant = narrow(named, [*files, *kept], said.text, said.others, lambda _: None)
+    return all(path in files for path in meant)

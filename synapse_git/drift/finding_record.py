@@ -18,6 +18,8 @@ class Finding:
     suggest: str
     paths: tuple[str, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
+    # Deleted paths another file took the place of: (path, replacement, commit added).
+    replaced: tuple[tuple[str, str, str], ...] = ()
     newer: int | None = None
     older: int | None = None
     quote: dict[str, Any] | None = field(default=None, compare=False)
@@ -35,6 +37,10 @@ class Finding:
             found["paths"] = list(self.paths)
         if self.renamed:
             found["renamed"] = dict(self.renamed)
+        if self.replaced:
+            found["replaced"] = {
+                old: {"by": new, "added": added} for old, new, added in self.replaced
+            }
         if self.newer is not None:
             found["newer"] = self.newer
             found["older"] = self.older

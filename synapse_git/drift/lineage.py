@@ -10,9 +10,11 @@ so a file later given the old name is never taken for the one renamed.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -216,6 +218,42 @@ class Lineage:
         return not self._descends(anchor, event.commit, event.seq)
 
 
+    def replacement(
+        self, path: str, deleted: Event, anchor: str | None, fits: Callable[[str], bool]
+    ) -> Event | None:
+        """The file that took the place of `path`, deleted by `deleted`, where git pairs
+        none: one file beside it with its name in another format of the same kind
+        (`CHANGES.rst` and `CHANGES.md`, `icon.png` and `icon.svg`) that `fits` (there
+        now, not there at the anchor: else it is a sibling), added after the anchor
+        within `REPLACED_WITHIN` seconds of the deletion (the same commit, or the next
+        ones of that change).
+        None when there is no such file or more than one."""
+        stem, dot, extension = path.rpartition(".")
+        family = _family(extension)
+        if not dot or not family or "/" in extension:
+            return None
+        names = self.history.names()
+        start = bisect.bisect_left(names, stem + ".")
+        found: list[Event] = []
+        for name in names[start:]:
+            if not name.startswith(stem + "."):
+                break
+            other = name[len(stem) + 1 :]
+            if other == extension or "/" in other or _family(other) != family:
+                continue
+            if not fits(name):
+                continue
+            arrivals = [
+                event
+                for event in self.history.events(name)
+                if event.kind in "AN" and self._counts(event, anchor, None)
+            ]
+            near = [e for e in arrivals if abs(e.time - deleted.time) <= REPLACED_WITHIN]
+            if near:
+                found.append(near[0])
+        return found[0] if len(found) == 1 else None
+
+
 class Former(NamedTuple):
     """A name a path had: `name`, the rename that left it (`renamed`, the event at the
     newer name), and whether another file has had the name since (`reused`)."""
@@ -239,3 +277,23 @@ def reborn(lineage: Lineage, path: str) -> Event | None:
     last = arrivals[-1]
     ended = any(event.kind in "RD" and event.seq < last.seq for event in events)
     return last if ended else None
+
+# How far apart a deletion and the addition that replaces it may be: a change made
+# in a few commits (delete, then add) lands within days, not months.
+REPLACED_WITHIN = 14 * 24 * 3600
+
+# Kinds of file one is replaced by another of (`.rst` by `.md`, `.png` by `.svg`);
+# a file of another kind beside it (`setup.py` and `setup.cfg`) replaces nothing.
+_FAMILIES = (
+    frozenset({"rst", "md", "markdown", "txt", "adoc", "asciidoc", "org"}),
+    frozenset({"png", "svg", "jpg", "jpeg", "gif", "ico", "webp", "bmp"}),
+    frozenset({"yml", "yaml"}),
+    frozenset({"ini", "cfg", "toml"}),
+    frozenset({"js", "mjs", "cjs", "ts", "mts", "cts"}),
+    frozenset({"jsx", "tsx"}),
+)
+
+
+def _family(extension: str) -> frozenset[str] | None:
+    lowered = extension.lower()
+    return next((family for family in _FAMILIES if lowered in family), None)

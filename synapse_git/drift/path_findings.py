@@ -8,6 +8,7 @@ from typing import Any
 
 from synapse_git.drift import settle
 from synapse_git.drift.finding_record import Finding
+from synapse_git.drift.meant import Said
 from synapse_git.drift.paths import find_paths
 from synapse_git.git.project_scope import Scope
 from synapse_git.store.memories import Memory
@@ -42,9 +43,11 @@ def stale(
         absent: list[tuple[str, str]] = []  # not there when the memory was written, and why
         deleted: list[tuple[str, str]] = []  # renamed, then deleted
         removed: list[tuple[str, str]] = []  # deleted, and by which commit
+        replaced: list[tuple[str, str, str]] = []  # deleted, another file in its place
+        said = Said(memory.body, tuple(paths))
         for path in paths:
             state = checkout.check(
-                path, memory.head_commit, relative=memory.project == scope.project
+                path, memory.head_commit, relative=memory.project == scope.project, said=said
             )
             if state.status == "stale":
                 gone.append(path)
@@ -54,13 +57,15 @@ def stale(
                     deleted.append((path, state.deleted_as))
                 if not state.renamed_to and state.deleted:
                     removed.append((state.deleted_as or path, state.deleted))
+                if state.replaced_by and state.replaced_in:
+                    replaced.append((path, state.replaced_by, state.replaced_in))
             elif state.status == "unverified":
                 if state.note:
                     absent.append((path, state.note))
                 else:
                     (unsearched if state.searched == "recent" else unknown).append(path)
         if gone and "stale" in kinds:
-            findings.append(_stale_finding(memory, gone, renamed, deleted, removed))
+            findings.append(_stale_finding(memory, gone, renamed, deleted, removed, replaced))
         if (unknown or unsearched or absent) and "unverified" in kinds:
             findings.append(_unverified_finding(memory, unknown, unsearched, absent))
     return findings
@@ -99,11 +104,14 @@ def _stale_finding(
     renamed: list[tuple[str, str]],
     deleted: Sequence[tuple[str, str]] = (),
     removed: Sequence[tuple[str, str]] = (),
+    replaced: Sequence[tuple[str, str, str]] = (),
 ) -> Finding:
+    by = {old: (new, added) for old, new, added in replaced}
     moves = "; ".join(
         [f"{old} is now {new}" for old, new in renamed]
         + [f"{old} was renamed to {last}, since deleted" for old, last in deleted]
         + [f"{name} was deleted in {commit}" for name, commit in removed]
+        + [f"{old} replaced by {new} (added in {added})" for old, (new, added) in by.items()]
     )
     where = f" (written on {memory.branch})" if memory.branch else ""
     place = "this machine" if all(p.startswith(("/", "~/")) for p in gone) else "this checkout"
@@ -115,6 +123,7 @@ def _stale_finding(
         settle.stale(memory.id, memory.body, gone, renamed),
         paths=tuple(gone),
         renamed=tuple(renamed),
+        replaced=tuple(replaced),
     )
 
 

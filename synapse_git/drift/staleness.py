@@ -21,6 +21,7 @@ import pygit2
 
 from synapse_git.drift import path_history
 from synapse_git.drift.lineage import Lineage, when
+from synapse_git.drift.meant import LARGEST_READ, Said, narrow
 from synapse_git.drift.never_missing import NeverMissing
 from synapse_git.drift.paths import is_glob, weak
 from synapse_git.drift.short_forms import Tree, from_root, glob_rooted, matching, named_among
@@ -28,6 +29,10 @@ from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope, open_repository
 
 Status = Literal["present", "skipped", "stale", "unverified"]
+
+# A short name the memory does not resolve is said to be ambiguous when it named at
+# most this many files at the memory's commit; more, and it names a kind of file.
+AMBIGUOUS_UP_TO = 4
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,9 @@ class PathState:
     searched: Literal["all", "recent"] = "all"
     deleted: str | None = None  # the commit that deleted it: `0123456789 (2024-05-01)`
     note: str | None = None  # what an unverified path is, when git knows more than "never seen"
+    # Deleted, and a file of its name in another format added near then (lineage.py).
+    replaced_by: str | None = None
+    replaced_in: str | None = None  # the commit that added it: `0123456789 (2024-05-01)`
 
 
 class CheckoutPaths:
@@ -133,6 +141,15 @@ class CheckoutPaths:
             return path in self.tracked or path in self.tracked_dirs
         assert self.root is not None
         return os.path.lexists(os.path.join(self._root, path))
+
+    def _here(self, path: str) -> bool:
+        """Whether the full path `path` is here: in the working files, or tracked and
+        kept out of them by a sparse checkout."""
+        if self._exact(path):
+            return True
+        return (
+            self._tree is None and self._load_tracked().holds(path) and self._sparse().holds(path)
+        )
 
     def present(self, path: str) -> bool:
         """Whether `path` names something here, by the rule the commit hook also
@@ -260,17 +277,67 @@ class CheckoutPaths:
             return []
         return named_among(path, tree.files | tree.folders, rooted=rooted)
 
-    def _gone_since(self, path: str, commit_id: str | None) -> bool:
-        """A short form present now only because another file has that name: the
-        one it meant at the memory's commit is gone (`MANIFEST.in`)."""
-        if commit_id is None or self._exact(path) or self._tree_of(commit_id) is None:
-            return False
-        tree = self._load_tracked()
-        now = named_among(path, tree.files | tree.folders, rooted=False)
-        if any(self._at_commit(commit_id, name) for name in now):
-            return False  # a file it names now was there then: the same one
-        meant = self._meant(path, commit_id) or []
-        return bool(meant) and not any(self._exact(name) for name in meant)
+    def _which(self, path: str, commit_id: str | None, said: Said) -> list[str] | None:
+        """What `path` meant at the memory's commit, narrowed by what the memory says
+        when it named several files (meant.py); None when that commit is unknown."""
+        found = self._meant(path, commit_id)
+        if found is None or commit_id is None:
+            return found
+        then = self._anchor_tree(commit_id)
+        if found == [path] and then is not None and then.ends_with(path):
+            # A root file of that name, and longer paths ending with it: all candidates.
+            found = named_among(path, then.files | then.folders, rooted=False)
+        if len(found) < 2:
+            return found
+        # Only a choice between a file still here and one gone needs the clues.
+        if all(self._exact(name) for name in found) or not any(self._exact(name) for name in found):
+            return found
+        tree = self._tree_of(commit_id)
+
+        def read(name: str) -> bytes | None:
+            if tree is None:
+                return None
+            try:
+                entry = tree[name]
+                blob = self.repo.get(entry.id) if self.repo is not None else None
+            except (KeyError, ValueError, pygit2.GitError):
+                return None
+            if not isinstance(blob, pygit2.Blob) or blob.size > LARGEST_READ:
+                return None
+            return bytes(blob.data)
+
+        return narrow(path, found, said.text, said.others, read)
+
+    def _gone_since(self, path: str, commit_id: str | None, said: Said) -> str | None:
+        """A short form present now only because another file has that name: "gone"
+        when the one it meant at the memory's commit is gone (`MANIFEST.in`), the
+        files it may have meant when the memory does not say which and some of them
+        are gone, None when it is there."""
+        if commit_id is None or self._tree_of(commit_id) is None:
+            return None
+        if self._exact(path):
+            then = self._anchor_tree(commit_id)
+            if (
+                then is None
+                or from_root(path, then.folders.__contains__)
+                or not then.ends_with(path)
+            ):
+                return None  # the one file of that name then, there now
+        meant = self._which(path, commit_id, said) or []
+        gone = [name for name in meant if not self._here(name)]
+        if not gone:
+            return None
+        if len(gone) == len(meant):
+            return "gone"
+        if len(meant) > AMBIGUOUS_UP_TO:
+            # A name that many files share (`setup.py`, `conftest.py`) is said of a kind
+            # of file, not of one: there while files of that name are.
+            return None
+        return (
+            f"named {len(meant)} files when the memory was written ({', '.join(meant)})"
+            f" and {', '.join(gone)} of them {'is' if len(gone) == 1 else 'are'} gone:"
+            " which it meant is not known"
+        )
 
     def _seen(self, path: str, commit_id: str | None) -> str | None:
         if self._in_index(path):
@@ -320,26 +387,44 @@ class CheckoutPaths:
         if followed.renamed and self._exact(followed.name):
             return replace(stale, renamed_to=followed.name)
         if followed.deleted is not None:
-            return replace(
+            found = replace(
                 stale,
                 deleted_as=followed.name if followed.renamed else None,
                 deleted=when(followed.deleted),
             )
+            by = lineage.replacement(
+                followed.name,
+                followed.deleted,
+                anchor,
+                lambda name: self._exact(name) and not (anchor and self._at_commit(anchor, name)),
+            )
+            if by is not None:
+                found = replace(found, replaced_by=by.path, replaced_in=when(by))
+            return found
         return stale
 
-    def _full(self, path: str, commit_id: str | None) -> str:
+    def _full(self, path: str, commit_id: str | None, said: Said) -> str:
         """The full path a named path stood for: at the memory's commit, else in history."""
-        meant = self._meant(path, commit_id)
+        meant = self._which(path, commit_id, said)
         if meant:
             return meant[0]
         return self._history_has(path) or path
 
     # -- the question -------------------------------------------------------------
 
-    def check(self, path: str, commit_id: str | None = None, *, relative: bool = True) -> PathState:
+    def check(
+        self,
+        path: str,
+        commit_id: str | None = None,
+        *,
+        relative: bool = True,
+        said: Said | None = None,
+    ) -> PathState:
         """The state of `path` as `find_paths` gives it. Relative paths are checked
         against this checkout only when `relative` (project memory); an absolute or
-        home path is checked only where it falls inside this checkout."""
+        home path is checked only where it falls inside this checkout. `said` is what
+        the memory says around it, for a short name that named several files."""
+        said = said or Said()
         if path.startswith(("/", "~/")):
             return self._absolute(path, commit_id)
         if not relative or self.root is None or path.startswith("../"):
@@ -348,11 +433,15 @@ class CheckoutPaths:
             return self._pattern(path, commit_id)
         key = path.rstrip("/")
         # Presence first: most named paths exist.
-        if self.present(key) and not self._gone_since(key, commit_id):
-            return PathState(path, "present")
+        if self.present(key):
+            since = self._gone_since(key, commit_id, said)
+            if since is None:
+                return PathState(path, "present")
+            if since != "gone":
+                return PathState(path, "unverified", seen="memory commit", note=since)
+        judged = self._judge(key, commit_id, said)
         # What git has tracked is checked whatever its folders are called
         # (`src/pkg/build/wheel.py`); the never-missing rules are for the rest.
-        judged = self._judge(key, commit_id)
         if judged.status == "unverified" and (weak(path) or self.rules.skips(path)):
             return PathState(path, "skipped")
         return replace(judged, path=path)
@@ -374,7 +463,7 @@ class CheckoutPaths:
         # commit, a pattern whether it ever matched is not known.
         return PathState(named, "unverified", searched="all" if then is False else "recent")
 
-    def _judge(self, key: str, commit_id: str | None) -> PathState:
+    def _judge(self, key: str, commit_id: str | None, said: Said) -> PathState:
         """A missing path: stale when it was there at the memory's commit (or, with no
         such commit here, when git ever held it), with where it went."""
         seen = self._seen(key, commit_id)
@@ -389,7 +478,7 @@ class CheckoutPaths:
             if known is not None and commit_id is not None:
                 note = self._absent(known, commit_id)
             return PathState(key, "unverified", searched=searched, note=note)
-        found_state = self._renamed_once(self._full(key, commit_id), commit_id)
+        found_state = self._renamed_once(self._full(key, commit_id, said), commit_id)
         return replace(found_state, path=key, seen=seen)
 
     def _absent(self, path: str, commit_id: str) -> str:

@@ -16,7 +16,6 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.escaping import visible
@@ -24,6 +23,8 @@ from synapse_git.git import git_command
 from synapse_git.session import snapshot_file
 from synapse_git.store.location import data_dir
 
+# `typing` is not imported when running: 2 ms of every commit.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from synapse_git.drift.commit_check import Broken
     from synapse_git.git.project_scope import Scope
@@ -82,10 +83,12 @@ def pre_commit_main(argv: Sequence[str] | None = None) -> int:
 
 def check_commit(*, warn_only: bool = False, folder: Path | None = None) -> int:
     """Check the commit being made in `folder` (default: here); print and return the code."""
+    staged = git_command.StagedChanges(folder)
     checkout = git_command.locate(folder)
     if checkout is None:
+        staged.cancel()
         return PASS
-    changes = git_command.staged_changes(checkout.toplevel)
+    changes = staged.result()
     if any(change.path == TEAM_FILE and change.status != "D" for change in changes):
         problems = _team_file_problems(checkout.toplevel)
         if problems:

@@ -6,17 +6,32 @@ the last refresh without loading the session machinery.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # `typing` is not imported when running: the commit hook uses this
+if TYPE_CHECKING:
+    from typing import Any
 
 # 2: the older half of a conflict is told (marked), no longer left out.
 SNAPSHOT_FORMAT = 2
 
 
+def _sha256(data: bytes) -> str:
+    """SHA-256 from the interpreter's own module where it has one: `hashlib` loads
+    OpenSSL, 2 ms of every commit."""
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+        except ImportError:
+            from hashlib import sha256
+    return str(sha256(data).hexdigest())
+
+
 def snapshot_path(data_dir: Path, checkout: str) -> Path:
-    digest = hashlib.sha256(checkout.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    digest = _sha256(checkout.encode("utf-8", "surrogateescape"))[:24]
     return data_dir / "sessions" / f"{digest}.json"
 
 

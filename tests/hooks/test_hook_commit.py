@@ -251,3 +251,17 @@ def test_the_warning_counts_only_what_is_still_stale_now(hooked: Path) -> None:
     restored = run_git(hooked, "commit", "-m", "bring it back")
     assert restored.returncode == 0
     assert "warning" not in restored.stdout, restored.stdout
+
+
+def test_diff_relative_in_the_config_changes_nothing(hooked: Path) -> None:
+    """The staged changes are read beside locating the checkout, from wherever the
+    check runs: git's `diff.relative` must not make the paths relative to there."""
+    memory = remember(hooked, "Deploys go out with scripts/deploy.sh")
+    git(hooked, "config", "diff.relative", "true")
+    git(hooked, "rm", "-q", "scripts/deploy.sh")
+    from synapse_git.hooks import hook_commands
+
+    assert hook_commands.check_commit(folder=hooked / "docs") == hook_commands.BLOCK
+    done = run_git(hooked / "docs", "commit", "-m", "drop deploy")
+    assert done.returncode != 0
+    assert f"memory {memory}: Deploys go out with scripts/deploy.sh" in done.stdout

@@ -15,6 +15,11 @@ FILES = {
     "src/app/models.py": "models = 1\n",
     "tools/db.py": "tool = 1\n",
     "docs/guide.md": "guide\n",
+    "MANIFEST.in": "include README.md\n",
+    "tests/data/one/MANIFEST.in": "include x\n",
+    "README.md": "the project\n",
+    "pins/README.md": "extra pins\n",
+    "pins/extra.in": "pytest\n",
 }
 
 # (memory body, what the commit does, whether the memory is broken by it, where it went)
@@ -42,6 +47,16 @@ CASES = [
     ),
     # rooted at a top-level folder that exists: names that place only
     ("The guide is docs/guide.md", ("rm", "-q", "docs/guide.md"), True, None),
+    # a bare name of a root file is that file, whatever test data keep their own
+    ("MANIFEST.in lists what the sdist ships", ("rm", "-q", "MANIFEST.in"), True, None),
+    (
+        "MANIFEST.in lists what the sdist ships",
+        ("rm", "-q", "tests/data/one/MANIFEST.in"),
+        False,
+        None,
+    ),
+    # a folder the memory names picks the file of that name inside it
+    ("pins/ holds extra pins; see its README.md", ("rm", "-q", "pins/README.md"), True, None),
 ]
 
 
