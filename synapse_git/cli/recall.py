@@ -7,11 +7,9 @@ from pathlib import Path
 
 import typer
 
-from synapse_git import demo
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
-from synapse_git.recall.evaluation import baseline_json, load_suite, read_baseline, regressions
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
 
@@ -119,6 +117,15 @@ def eval_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score recall on labeled questions (read-only): top1, found, mrr, survived, noise."""
+    # Here, not at the top: `memory recall` runs far more often and needs neither.
+    from synapse_git import demo
+    from synapse_git.recall.evaluation import (
+        baseline_json,
+        load_suite,
+        read_baseline,
+        regressions,
+    )
+
     svc = service()
     if write_baseline is not None:
         # Refused before the run, so a bad target costs nothing.
