@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
+
+# Not typing's: importing typing takes more instructions than starting the interpreter.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,6 +77,8 @@ def _unwritable(exc: OSError) -> int:
 
 def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:
     """`--project PATH` and `--budget B` (either as `--opt=value`), or None for anything else."""
+    from pathlib import Path
+
     from synapse_git.mcp.launch import OPTIONS as MCP_OPTIONS
 
     found: dict[str, str] = {}
