@@ -1,60 +1,135 @@
-"""The root `synapse` command and the one place errors become exit codes."""
+"""The root `synapse` command and the one place errors become exit codes.
+
+Each command's module is imported only when that command runs: `synapse
+memory read 7` builds the root with the `memory` group and the commands of
+cli/memory.py alone, where importing every module would cost start-up more
+than the read itself (docs/architecture.md, "Why the fast paths avoid typer,
+pygit2 and mcp"). Help, completion and anything not recognised build the whole
+tree, so what a person sees (listings, suggestions, errors) is as before.
+"""
 
 from __future__ import annotations
 
+import copy
+import importlib
+import os
 import sqlite3
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import typer
 
 from synapse_git import __version__
-from synapse_git.cli import backup, drift, maintenance, recall, semantic, team
-from synapse_git.cli.ci import app as ci_app
-from synapse_git.cli.demo import demo as demo_command
 from synapse_git.cli.help_text import classic
-from synapse_git.cli.hook import app as hook_app
-from synapse_git.cli.memory import app as memory_app
 from synapse_git.cli.output import shown_streams, unwritable_output
-from synapse_git.cli.project import app as project_app
-from synapse_git.cli.serve import app as mcp_app
-from synapse_git.cli.setup import setup as setup_command
-from synapse_git.cli.status import status as status_command
-from synapse_git.cli.ui import ui as ui_command
 from synapse_git.errors import StoreError, report
-from synapse_git.store.database import explain
 
-app = typer.Typer(
-    name="synapse",
-    help="Synapse: git-aware memory for coding agents and the people who work with them.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-# Commands that live in modules of their own join their groups here, in the order
-# `--help` lists them.
-memory_app.command("backup")(backup.backup)
-memory_app.command("drift")(drift.drift)
-memory_app.command("keep")(drift.keep)
-memory_app.command("check")(maintenance.check)
-memory_app.command("export")(maintenance.export)
-memory_app.command("import")(maintenance.import_)
-memory_app.command("recall")(recall.recall)
-memory_app.command("eval")(recall.eval_)
-memory_app.command("embed")(semantic.embed)
-memory_app.command("share")(team.share)
-memory_app.command("unshare")(team.unshare)
-memory_app.command("sync")(team.sync)
-hook_app.command("merge-file")(team.merge_file)
-app.add_typer(memory_app, name="memory")
-app.add_typer(project_app, name="project")
-app.add_typer(mcp_app, name="mcp")
-app.command("setup")(setup_command)
-app.command("status")(status_command)
-app.command("demo")(demo_command)
-app.command("ui")(ui_command)
-app.add_typer(hook_app, name="hook")
-app.add_typer(ci_app, name="ci")
+# The root's commands: name -> (module, function).
+ROOT_COMMANDS = {
+    "setup": ("synapse_git.cli.setup", "setup"),
+    "status": ("synapse_git.cli.status", "status"),
+    "demo": ("synapse_git.cli.demo", "demo"),
+    "ui": ("synapse_git.cli.ui", "ui"),
+}
+# The groups: name -> the module whose `app` holds its own commands, in the order
+# `--help` lists the root's commands (groups and commands interleaved as added).
+GROUPS = {
+    "memory": "synapse_git.cli.memory",
+    "project": "synapse_git.cli.project",
+    "mcp": "synapse_git.cli.serve",
+    "hook": "synapse_git.cli.hook",
+    "ci": "synapse_git.cli.ci",
+}
+ORDER = ("memory", "project", "mcp", "setup", "status", "demo", "ui", "hook", "ci")
+# Commands that live in modules of their own and join a group, in the order
+# `--help` lists them after the group's own: group -> name -> (module, function).
+JOINING = {
+    "memory": {
+        "backup": ("synapse_git.cli.backup", "backup"),
+        "drift": ("synapse_git.cli.drift", "drift"),
+        "keep": ("synapse_git.cli.drift", "keep"),
+        "check": ("synapse_git.cli.maintenance", "check"),
+        "export": ("synapse_git.cli.maintenance", "export"),
+        "import": ("synapse_git.cli.maintenance", "import_"),
+        "recall": ("synapse_git.cli.recall", "recall"),
+        "eval": ("synapse_git.cli.recall", "eval_"),
+        "embed": ("synapse_git.cli.semantic", "embed"),
+        "share": ("synapse_git.cli.team", "share"),
+        "unshare": ("synapse_git.cli.team", "unshare"),
+        "sync": ("synapse_git.cli.team", "sync"),
+    },
+    "hook": {"merge-file": ("synapse_git.cli.team", "merge_file")},
+}
+EVERY = object()
+
+
+def _function(where: tuple[str, str]) -> Any:
+    module, name = where
+    return getattr(importlib.import_module(module), name)
+
+
+def _group(name: str, wanted: str | object) -> typer.Typer:
+    """Group `name` with its own commands and the joining ones `wanted` names (one
+    name, or EVERY); a copy, so that the module's own `app` is never changed."""
+    own: typer.Typer = importlib.import_module(GROUPS[name]).app
+    group = copy.copy(own)
+    group.registered_commands = list(own.registered_commands)
+    for command, where in JOINING.get(name, {}).items():
+        if wanted is EVERY or wanted == command:
+            group.command(command)(_function(where))
+    return group
+
+
+def build(argv: Sequence[str] | None = None) -> typer.Typer:
+    """The root command with what running `argv` needs; None (or anything not
+    recognised as one command) builds every command."""
+    root = typer.Typer(
+        name="synapse",
+        help="Synapse: git-aware memory for coding agents and the people who work with them.",
+        no_args_is_help=True,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    root.callback()(_root)
+    wanted = _wanted(argv)
+    for name in wanted:
+        if name in GROUPS:
+            # `synapse memory read …` needs `read` alone; `synapse memory` or a name
+            # not known gets every command (the listing, the suggestion).
+            sub = argv[1] if argv is not None and len(wanted) == 1 and len(argv) > 1 else ""
+            known = sub in _own_names(name) or sub in JOINING.get(name, {})
+            root.add_typer(_group(name, sub if known else EVERY), name=name)
+        else:
+            root.command(name)(_function(ROOT_COMMANDS[name]))
+    return root
+
+
+def _wanted(argv: Sequence[str] | None) -> Sequence[str]:
+    """The root's commands to build for `argv`: its first word's alone when that is
+    one of them and neither help nor shell completion is asked for."""
+    if argv is None or any(arg in ("--help", "-h") for arg in argv):
+        return ORDER
+    if any(key.startswith("_SYNAPSE_COMPLETE") for key in os.environ):
+        return ORDER
+    first = argv[0] if argv else ""
+    return (first,) if first in ORDER else ORDER
+
+
+def _own_names(group: str) -> set[str]:
+    own: typer.Typer = importlib.import_module(GROUPS[group]).app
+    return {
+        info.name or getattr(info.callback, "__name__", "").lower().replace("_", "-")
+        for info in own.registered_commands
+    }
+
+
+def __getattr__(name: str) -> Any:
+    # `app`, the whole command tree, for what inspects it (tests, documentation checks).
+    if name == "app":
+        return build()
+    raise AttributeError(name)
 
 
 def _version(value: bool) -> None:
@@ -63,8 +138,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
-def root(
+def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version."
     ),
@@ -91,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    command = typer.main.get_command(app)
+    command = typer.main.get_command(build(sys.argv[1:] if argv is None else argv))
     classic(command)
     try:
         result = command.main(args=argv, prog_name="synapse", standalone_mode=False)
@@ -116,6 +190,8 @@ def _run(argv: list[str] | None) -> int:
         return 2
     except sqlite3.Error as exc:
         # The service translates these; any that slips past is still the store's state.
+        from synapse_git.store.database import explain
+
         return report(explain(exc, None))
     except BrokenPipeError:
         return 0

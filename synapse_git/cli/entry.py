@@ -4,25 +4,32 @@
 alone takes over a second; agents run `synapse hook session` at every start and
 git runs the checkout hooks on every switch, and importing typer alone costs
 ~160 ms. So those commands start here without loading the rest of the CLI
-(typer, every command module). Anything else, any `--help`, and any `mcp`
-arguments this does not recognise (typos) go to the full CLI, which prints help
-and errors as for every command.
+(typer, every command module), and a bare `synapse --version` prints the version
+as the full CLI would. Anything else, any `--help`, and any `mcp` arguments this
+does not recognise (typos) go to the full CLI, which prints help and errors as
+for every command. Nothing beyond the standard library's few is imported at the
+top of this module: each path imports what it uses.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
 
-from synapse_git.errors import StoreError, report
-from synapse_git.mcp.launch import OPTIONS as MCP_OPTIONS
-from synapse_git.mcp.launch import serve_mcp
+# Not typing's: importing typing takes more instructions than starting the interpreter.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:
+        # What the root command's eager --version option prints, without typer.
+        from synapse_git import __version__
+
+        return _print_version(f"synapse {__version__}")
     if args[:1] == ["mcp"]:
         options = _mcp_options(args[1:])
         if options is not None:
@@ -44,16 +51,36 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return 0
             except OSError as exc:
-                # `> /dev/full`: one line, exit 2, and nothing left for the exit flush.
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-                return report(StoreError(f"cannot write the output: {exc.strerror or exc}"))
+                return _unwritable(exc)
     from synapse_git.cli.app import main as cli_main
 
     return cli_main(args)
 
 
+def _print_version(line: str) -> int:
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as exc:
+        return _unwritable(exc)
+    return 0
+
+
+def _unwritable(exc: OSError) -> int:
+    """`> /dev/full`: one line, exit 2, and nothing left for the exit flush."""
+    from synapse_git.errors import StoreError, report
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return report(StoreError(f"cannot write the output: {exc.strerror or exc}"))
+
+
 def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:
     """`--project PATH` and `--budget B` (either as `--opt=value`), or None for anything else."""
+    from pathlib import Path
+
+    from synapse_git.mcp.launch import OPTIONS as MCP_OPTIONS
+
     found: dict[str, str] = {}
     rest = list(args)
     while rest:
@@ -72,6 +99,9 @@ def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:
 
 def _run_mcp(project: Path | None, budget: str | None) -> int:
     # The same translation as the full CLI's: one line on stderr, exit 2 or 3.
+    from synapse_git.errors import report
+    from synapse_git.mcp.launch import serve_mcp
+
     try:
         serve_mcp(project, budget)
     except Exception as exc:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from synapse_git import demo
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.recall.coverage import WEAK_SHARE
-from synapse_git.recall.evaluation import baseline_json, load_suite, read_baseline, regressions
-from synapse_git.recall.ranking import Candidate
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
+
+if TYPE_CHECKING:
+    from synapse_git.recall.ranking import Candidate
 
 BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
 
@@ -179,6 +180,15 @@ def eval_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score recall on labeled questions (read-only): top1, found, mrr, survived, noise."""
+    # Here, not at the top: `memory recall` runs far more often and needs neither.
+    from synapse_git import demo
+    from synapse_git.recall.evaluation import (
+        baseline_json,
+        load_suite,
+        read_baseline,
+        regressions,
+    )
+
     svc = service()
     if write_baseline is not None:
         # Refused before the run, so a bad target costs nothing.

@@ -217,7 +217,6 @@ class Lineage:
         (the commit is not in the anchor's history)."""
         return not self._descends(anchor, event.commit, event.seq)
 
-
     def replacement(
         self, path: str, deleted: Event, anchor: str | None, fits: Callable[[str], bool]
     ) -> Event | None:
@@ -277,6 +276,7 @@ def reborn(lineage: Lineage, path: str) -> Event | None:
     last = arrivals[-1]
     ended = any(event.kind in "RD" and event.seq < last.seq for event in events)
     return last if ended else None
+
 
 # How far apart a deletion and the addition that replaces it may be: a change made
 # in a few commits (delete, then add) lands within days, not months.

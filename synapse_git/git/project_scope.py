@@ -2,20 +2,29 @@
 
 The key is the realpath of the repository's main worktree root, so every
 linked worktree of one repository shares one project's memory.
+
+pygit2 is imported only where it is used: finding the scope of an ordinary
+checkout (a `.git` folder of this user's, nothing moving the work tree) is a
+few `stat` calls, while importing pygit2 costs a short command most of its
+start-up (docs/architecture.md, "Why the fast paths avoid typer, pygit2 and
+mcp"). Anything less ordinary is left to pygit2, which decides as before.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-import pygit2
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
 from synapse_git.textrules import utf8
+
+if TYPE_CHECKING:
+    import pygit2
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,78 @@ def resolve(folder: str | os.PathLike[str] | None = None) -> Scope:
         raise BadInput(f"cannot use folder {str(folder)[:200]!r}: {reason}") from None
     if not where.is_dir():
         raise BadInput(f"{where} is not a folder")
+    found = _ordinary_checkout(where)
+    if found is False:
+        return Scope(where, None, None, None, None, f"{where} is not inside a git repository")
+    if isinstance(found, Path):
+        utf8(str(found), "the repository's path")
+        return Scope(where, str(found), found, found, found / ".git")
+    return _discovered(where)
+
+
+def _ordinary_checkout(where: Path) -> Path | bool | None:
+    """The root of the main worktree `where` stands in when it is an ordinary one,
+    False when no repository can hold `where`, None when unsure (pygit2 decides).
+
+    Ordinary means what libgit2's discovery would find the same way: walking up
+    on one file system, the first folder holding a `.git` folder that is a
+    repository of this user's (HEAD, objects, refs), with no `.git` file (a
+    linked worktree, a submodule), no folder on the way that may itself be a
+    repository, and no setting that moves or removes the work tree."""
+    try:
+        device = os.stat(where).st_dev
+        current = where
+        while True:
+            if os.path.lexists(current / "HEAD"):
+                return None
+            dot_git = current / ".git"
+            try:
+                found = os.lstat(dot_git)
+            except FileNotFoundError:
+                pass
+            else:
+                ordinary = os.stat(current).st_uid == found.st_uid
+                return current if ordinary and _ordinary_git_dir(dot_git, found) else None
+            parent = current.parent
+            if parent == current:
+                return False
+            if os.stat(parent).st_dev != device:
+                return None
+            current = parent
+    except OSError:
+        return None
+
+
+def _ordinary_git_dir(dot_git: Path, found: os.stat_result) -> bool:
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid():
+        return False
+    if not (
+        (dot_git / "HEAD").is_file()
+        and (dot_git / "objects").is_dir()
+        and (dot_git / "refs").is_dir()
+    ):
+        return False
+    if os.path.lexists(dot_git / "commondir") or os.path.lexists(dot_git / "config.worktree"):
+        return False
+    try:
+        with open(dot_git / "config", "rb") as file:
+            config = file.read(1 << 20).lower()
+    except FileNotFoundError:
+        config = b""
+    # core.worktree, core.bare = true or an included file could move the work tree.
+    if b"worktree" in config or b"include" in config:
+        return False
+    for line in config.splitlines():
+        setting = line.split(b"#")[0].split(b";")[0].replace(b" ", b"").replace(b"\t", b"")
+        if setting.startswith(b"bare") and setting != b"bare=false":
+            return False
+    return True
+
+
+def _discovered(where: Path) -> Scope:
+    """The scope of `where` as libgit2's discovery finds it (every case)."""
+    import pygit2
+
     try:
         git_dir = pygit2.discover_repository(str(where))
     except pygit2.GitError:
@@ -74,6 +155,8 @@ def _main_worktree(git_dir: Path, checkout: Path) -> Path:
     if not commondir_file.is_file():
         return checkout
     common = (git_dir / commondir_file.read_text(encoding="utf-8").strip()).resolve()
+    import pygit2
+
     main = pygit2.Repository(str(common))
     if main.is_bare or main.workdir is None:
         # A worktree of a bare repository: the bare repository names the project.
@@ -83,6 +166,8 @@ def _main_worktree(git_dir: Path, checkout: Path) -> Path:
 
 def open_repository(scope: Scope) -> pygit2.Repository:
     """The repository of the checkout `scope` stands in."""
+    import pygit2
+
     if scope.git_dir is None:
         raise BadInput(scope.note or f"{scope.folder} is not inside a git repository")
     return pygit2.Repository(str(scope.git_dir))
@@ -92,6 +177,8 @@ def open_repository(scope: Scope) -> pygit2.Repository:
 def _readable(scope: Scope) -> Iterator[None]:
     """pygit2's errors about a damaged repository (a HEAD naming a missing commit,
     lost objects) as one line the user can act on."""
+    import pygit2
+
     try:
         yield
     except (pygit2.GitError, KeyError, ValueError) as exc:
@@ -130,6 +217,8 @@ def root_commit(scope: Scope) -> str | None:
 
 
 def _root_commit(scope: Scope) -> str | None:
+    import pygit2
+
     repo = open_repository(scope)
     if repo.head_is_unborn:
         return None

@@ -26,13 +26,14 @@ from synapse_git.store import (
     read_counts,
 )
 from synapse_git.store.reader import Reader
-from synapse_git.team import git_side
-from synapse_git.team import sync as team_sync
 
+# Team memory and drift are imported where they are used: reading and recall,
+# which most commands are, load neither (docs/architecture.md, start-up).
 if TYPE_CHECKING:
     from synapse_git.drift.conflict_candidates import TermLists
     from synapse_git.drift.findings import Report as DriftReport
     from synapse_git.semantic.engine import Semantic
+    from synapse_git.team import sync as team_sync
 
 
 class StoreAccess:
@@ -144,6 +145,9 @@ class StoreAccess:
         return [finding.as_json() for finding in found]
 
     def _follow(self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int]) -> None:
+        from synapse_git.team import git_side
+        from synapse_git.team import sync as team_sync
+
         root = scope.checkout
         team_sync.follow(
             conn, scope.project, root, ids, lambda: git_side.author(root) if root else ""
@@ -158,6 +162,9 @@ class StoreAccess:
     def _share(
         self, conn: sqlite3.Connection, scope: Scope, ids: Sequence[int], *, force: bool
     ) -> team_sync.ShareReport:
+        from synapse_git.team import git_side
+        from synapse_git.team import sync as team_sync
+
         project, root = self._team_root(scope)
         return team_sync.share(conn, project, root, ids, git_side.author(root), force=force)
 

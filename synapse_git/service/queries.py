@@ -7,12 +7,12 @@ import dataclasses
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
-from synapse_git.recall import evaluation, query_terms, ranking, response, rewordings
+from synapse_git.recall import query_terms, ranking, response, rewordings
 from synapse_git.recall.response import Recalled
 from synapse_git.service.base import StoreAccess
 from synapse_git.service.results import Listing
@@ -27,6 +27,9 @@ from synapse_git.store import (
 from synapse_git.store.listing_filter import EVERYTHING, ListFilter
 from synapse_git.store.pages import Page
 from synapse_git.textrules import cut_utf8, utf8
+
+if TYPE_CHECKING:
+    from synapse_git.recall import evaluation
 
 # More hits than any budget could show; a larger limit is a mistake, not a wish.
 MAX_HITS = 10_000
@@ -217,6 +220,8 @@ class Queries(StoreAccess):
         self, cases: Sequence[evaluation.Case], *, budget: str | None = None
     ) -> evaluation.Report:
         """Score `cases` against the store without writing to it (`memory eval`)."""
+        from synapse_git.recall import evaluation
+
         chosen = self.config.budget(budget)
         if not self._exists():
             raise NotFound(f"no store at {self.config.db_path} yet: import memories first")

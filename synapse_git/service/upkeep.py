@@ -9,13 +9,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from synapse_git.clients import mcp_config
-from synapse_git.clients import setup as client_setup
-from synapse_git.clients import status as client_status
 from synapse_git.errors import BadInput, NotFound
-from synapse_git.git import git_command, project_move, project_scope
+from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
-from synapse_git.hooks import hook_scripts
 from synapse_git.store import (
     batches,
     database,
@@ -25,13 +21,18 @@ from synapse_git.store import (
     output_file,
     transfer,
 )
-from synapse_git.team import git_side
-from synapse_git.team import sync as team_sync
 from synapse_git.textrules import utf8
 
+# Client set-up, hooks and team memory are imported by the methods that use them:
+# every command builds this class, few use them (docs/architecture.md, start-up).
 if TYPE_CHECKING:
+    from synapse_git.clients import mcp_config
+    from synapse_git.clients import setup as client_setup
+    from synapse_git.clients import status as client_status
+    from synapse_git.hooks import hook_scripts
     from synapse_git.semantic.engine import EmbedReport
     from synapse_git.semantic.vectors import Coverage
+    from synapse_git.team import sync as team_sync
 from synapse_git.service.base import StoreAccess
 from synapse_git.service.results import ProjectInfo
 
@@ -43,6 +44,9 @@ class Upkeep(StoreAccess):
         self, scope: Scope, names: Sequence[str], bindir: str | None
     ) -> tuple[Path, list[hook_scripts.Action]]:
         """Install the plain git hooks into the repository's real hooks folder."""
+        from synapse_git.hooks import hook_scripts
+        from synapse_git.team import git_side
+
         folder = self._hooks_folder(scope)
         actions = hook_scripts.install(folder, names, bindir)
         assert scope.checkout is not None
@@ -53,6 +57,9 @@ class Upkeep(StoreAccess):
         self, scope: Scope, names: Sequence[str]
     ) -> tuple[Path, list[hook_scripts.Action]]:
         """Remove Synapse's hooks and put back the hooks they chained."""
+        from synapse_git.hooks import hook_scripts
+        from synapse_git.team import git_side
+
         folder = self._hooks_folder(scope)
         actions = hook_scripts.uninstall(folder, names)
         assert scope.checkout is not None
@@ -60,6 +67,8 @@ class Upkeep(StoreAccess):
         return folder, actions
 
     def _hooks_folder(self, scope: Scope) -> Path:
+        from synapse_git.git import git_command
+
         if scope.checkout is None:
             raise BadInput(f"{scope.note}: hooks need a repository with a work tree")
         return git_command.hooks_dir(scope.checkout)
@@ -74,12 +83,16 @@ class Upkeep(StoreAccess):
 
     def unshare(self, ids: Sequence[int], scope: Scope) -> list[int]:
         """Take memories out of the team file (they stay in this store)."""
+        from synapse_git.team import sync as team_sync
+
         project, root = self._team_root(scope)
         with self.writing() as conn:
             return team_sync.unshare(conn, project, root, ids)
 
     def sync_team(self, scope: Scope) -> team_sync.SyncReport:
         """Bring the team file's changes into this store (idempotent)."""
+        from synapse_git.team import sync as team_sync
+
         project, root = self._team_root(scope)
         with self.connection() as conn, database.transaction(conn):
             return team_sync.sync(conn, project, root)
@@ -174,6 +187,8 @@ class Upkeep(StoreAccess):
     def move_project(self, old: str, new: str) -> tuple[int, str]:
         """Re-key every memory of project `old` (a moved repository) to `new`'s project;
         returns how many moved and the new key."""
+        from synapse_git.git import project_move
+
         target = project_scope.resolve(new)
         if target.project is None:
             raise BadInput(f"{new} is not inside a git repository")
@@ -189,12 +204,16 @@ class Upkeep(StoreAccess):
 
     def status(self, scope: Scope) -> client_status.Status:
         """Which store this folder's commands, hooks and MCP clients open; writes nothing."""
+        from synapse_git.clients import status as client_status
+
         return client_status.gather(self.config, scope)
 
     def mcp_config(
         self, kind: str, scope: Scope, *, write: bool = False
     ) -> tuple[str, mcp_config.Written | None]:
         """Client `kind`'s configuration for this store, and with `write` where it was merged."""
+        from synapse_git.clients import mcp_config
+
         entry = mcp_config.entry_for(self.config.data_dir)
         text = mcp_config.render(kind, entry)
         if not write:
@@ -212,6 +231,7 @@ class Upkeep(StoreAccess):
     ) -> client_setup.Outcome:
         """Wire client `client`'s MCP server and hooks for this project in scope `where`
         (project, local or user), or with `uninstall` take them out again."""
+        from synapse_git.clients import setup as client_setup
         from synapse_git.store.location import data_dir_origin
 
         return client_setup.run(

@@ -1,0 +1,202 @@
+"""Start-up: each hot command imports only what it uses (an import budget per command,
+never a timing), and building only the command that runs changes nothing a user sees."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import make_repo, run_cli
+
+from synapse_git.cli import app as app_module
+from synapse_git.service import Synapse
+
+HEAVY = ("typer", "pygit2", "pydantic", "mcp", "mcp_types")
+# Never on a reading command's path: set-up, hooks, team memory, evaluation, the server.
+NOT_FOR_READING = (
+    "synapse_git.clients",
+    "synapse_git.hooks.hook_scripts",
+    "synapse_git.team.sync",
+    "synapse_git.team.git_side",
+    "synapse_git.recall.evaluation",
+    "synapse_git.demo",
+    "synapse_git.mcp",
+    "synapse_git.ui",
+)
+
+
+def _imported(args: list[str], cwd: Path, out: Path) -> set[str]:
+    """The modules a real process holds after the console script's `main(args)`."""
+    code = (
+        "import sys, json; from synapse_git.cli.entry import main; code = main(sys.argv[2:]);"
+        " open(sys.argv[1], 'w').write(json.dumps(sorted(sys.modules))); sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(out), *args], cwd=cwd, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(out.read_text(encoding="utf-8")))
+
+
+def _ours(modules: set[str], prefix: str) -> set[str]:
+    return {m for m in modules if m == prefix or m.startswith(prefix + ".")}
+
+
+@pytest.fixture
+def seeded(repo: Path) -> tuple[Path, int]:
+    svc = Synapse()
+    scope = svc.scope(repo)
+    first = svc.remember("The deploy script lives in scripts/deploy.sh.", scope).id
+    svc.remember("Integration tests need make db-up first; they use port 5433.", scope)
+    svc.remember("Global note: the editor is vim.", scope, is_global=True)
+    return repo, first
+
+
+def test_version_imports_nothing_but_the_package(tmp_path: Path) -> None:
+    loaded = _imported(["--version"], tmp_path, tmp_path / "m.json")
+    assert _ours(loaded, "synapse_git") == {
+        "synapse_git",
+        "synapse_git.cli",
+        "synapse_git.cli.entry",
+    }
+    assert not {m for m in HEAVY if m in loaded}
+    assert "sqlite3" not in loaded
+
+
+@pytest.mark.parametrize(
+    ("args", "commands"),
+    [
+        (["memory", "read", "{id}"], {"memory"}),
+        # Listing a project that has memories of its own compares its first commit with
+        # the one stored (a new repository at the same path), which takes pygit2.
+        (["memory", "list", "-C", "{other}"], {"memory"}),
+        # A hit naming a path (scripts/deploy.sh) is checked against the checkout with
+        # pygit2; these name none.
+        (["memory", "recall", "port for integration tests"], {"memory", "recall"}),
+        (["memory", "recall", "editor"], {"memory", "recall"}),
+    ],
+)
+def test_reading_commands_load_typer_but_no_git_library_nor_other_commands(
+    seeded: tuple[Path, int], tmp_path: Path, args: list[str], commands: set[str]
+) -> None:
+    repo, first = seeded
+    other = make_repo(tmp_path / "other")
+    argv = [a.format(id=first, other=other) for a in args]
+    loaded = _imported(argv, repo, tmp_path / "m.json")
+    # typer parses the options (and converts their values with pydantic).
+    assert not {m for m in HEAVY if m in loaded and m not in ("typer", "pydantic")}
+    assert not {m for prefix in NOT_FOR_READING for m in _ours(loaded, prefix)}
+    shared = {"app", "colour", "entry", "help_text", "output"}
+    cli = {m.removeprefix("synapse_git.cli.") for m in _ours(loaded, "synapse_git.cli")}
+    assert cli - {"synapse_git.cli"} == shared | commands
+
+
+def test_session_start_loads_no_cli_nor_git_library(
+    seeded: tuple[Path, int], tmp_path: Path
+) -> None:
+    repo, _ = seeded
+    # The first start writes the snapshot (through the service, and pygit2 for HEAD and
+    # the paths memories name); a start whose snapshot is current reads it alone.
+    _imported(["hook", "session"], repo, tmp_path / "first.json")
+    loaded = _imported(["hook", "session"], repo, tmp_path / "m.json")
+    assert not {m for m in HEAVY if m in loaded}
+    assert _ours(loaded, "synapse_git.cli") == {"synapse_git.cli", "synapse_git.cli.entry"}
+    assert not {m for prefix in NOT_FOR_READING for m in _ours(loaded, prefix)}
+
+
+# Each is run through the tree built for it and through the whole tree; what the user
+# sees (standard output, standard error, exit code) must be the same.
+SAME = [
+    ["--version"],
+    ["--version", "memory", "read", "1"],
+    ["memory", "read", "{id}"],
+    ["memory", "read", "{id}", "--json"],
+    ["memory", "read", "{id}", "--offset", "5"],
+    ["memory", "read", "{id}", "--offset=-5"],
+    ["memory", "read", "99999"],
+    ["memory", "read", "abc"],
+    ["memory", "read"],
+    ["memory", "read", "{id}", "--bogus"],
+    ["memory", "read", "--help"],
+    ["memory", "read", "-h"],
+    ["memory", "recall", "deploy"],
+    ["memory", "recall", "deploy", "--json", "--explain"],
+    ["memory", "recall", "tests port", "--also", "integration", "-n", "1"],
+    ["memory", "recall", "--limit", "x", "q"],
+    ["memory", "recall", "q", "--budget", "huge"],
+    ["memory", "recall", "--help"],
+    ["memory", "list"],
+    ["memory", "list", "deploy", "--json"],
+    ["memory", "list", "--limit", "0"],
+    ["memory", "list", "-n"],
+    ["memory", "list", "--since", "someday"],
+    ["memory", "list", "--scope", "project", "-C", "{repo}"],
+    ["memory"],
+    ["memory", "reed"],
+    ["memory", "--help"],
+    ["nonsense"],
+    [],
+    ["hook", "session", "--help"],
+    ["hook", "install", "--bogus"],
+    ["project", "show", "--bogus"],
+    ["status", "--bogus"],
+]
+
+
+@pytest.mark.parametrize("args", SAME, ids=lambda args: " ".join(args) or "(none)")
+def test_the_tree_built_for_a_command_answers_as_the_whole_tree(
+    seeded: tuple[Path, int],
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+    args: list[str],
+) -> None:
+    repo, first = seeded
+    monkeypatch.chdir(repo)
+    argv = [a.format(id=first, repo=repo) for a in args]
+    whole = app_module.build
+
+    answers = []
+    for build in (whole, lambda argv=None: whole(None)):
+        monkeypatch.setattr(app_module, "build", build)
+        code = app_module.main(list(argv))
+        out, err = capfd.readouterr()
+        answers.append((code, out, err))
+    assert answers[0] == answers[1]
+    assert answers[0][1] or answers[0][2]
+
+
+def test_the_fast_version_is_what_the_full_cli_prints(capfd: pytest.CaptureFixture[str]) -> None:
+    done = run_cli("--version")
+    assert app_module.main(["--version"]) == 0
+    out, err = capfd.readouterr()
+    assert (done.returncode, done.stdout, done.stderr) == (0, out, err)
+    assert out.startswith("synapse ")
+    full = open("/dev/full", "w")  # noqa: SIM115  (closed below, after its failed flush)
+    try:
+        failed = subprocess.run(
+            [str(Path(sys.executable).with_name("synapse")), "--version"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        full.close()
+    assert failed.returncode == 2
+    assert failed.stderr == "synapse: cannot write the output: No space left on device\n"
+
+
+def test_a_partly_built_tree_leaves_the_command_modules_as_they_were() -> None:
+    from synapse_git.cli import memory
+
+    before = list(memory.app.registered_commands)
+    app_module.build(["memory", "recall", "x"])
+    app_module.build(None)
+    assert memory.app.registered_commands == before
+    names = [
+        info.name
+        for info in app_module.build(None).registered_groups[0].typer_instance.registered_commands
+    ]
+    assert names[-len(app_module.JOINING["memory"]) :] == list(app_module.JOINING["memory"])
