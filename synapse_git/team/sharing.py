@@ -29,7 +29,6 @@ class ShareReport:
     shared: list[int] = field(default_factory=list)
     already: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    attributes_added: bool = False
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -95,7 +94,6 @@ def share(
     publish(conn, project, root, current, kept)
     if attributes is not None:
         deferred.write(conn, root, records.ATTRIBUTES, attributes)
-        report.attributes_added = True
     return report
 
 
