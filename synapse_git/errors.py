@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import sys
 
+from synapse_git import exit_codes
+
 
 class SynapseError(Exception):
     """An error the user can act on; its message says how."""
 
-    exit_code = 2
+    exit_code = exit_codes.ERROR
 
 
 class BadInput(SynapseError):
@@ -47,4 +49,4 @@ def report(exc: BaseException) -> int:
             "(set SYNAPSE_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )
-    return 3
+    return exit_codes.INTERNAL_ERROR

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.errors import BadInput
@@ -45,7 +46,7 @@ def drift(
     else:
         _table(report.findings, report.checked)
     if report.needs_attention:
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def _table(rows: list[Finding], checked: int) -> None:

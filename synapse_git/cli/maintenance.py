@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 import typer
 
+from synapse_git import exit_codes
 from synapse_git.cli.output import JSON_OPTION, emit, service, write_bytes
 from synapse_git.errors import BadInput
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
@@ -52,7 +53,7 @@ def check(
             + ("; run `synapse memory embed`" if vectors.missing or vectors.outdated else "")
         )
     if not report.ok:
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def export(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git import demo
+from synapse_git import demo, exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
@@ -163,7 +163,7 @@ def eval_(
     if expected is not None and (worse := regressions(report, expected)):
         for line in worse:
             typer.echo(f"regression: {line}", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def _found_mark(rank: int | None, survived: bool) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from synapse_git import exit_codes
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
 from synapse_git.errors import BadInput
@@ -66,7 +67,7 @@ def sync(folder: Path = FOLDER_OPTION, as_json: bool = JSON_OPTION) -> None:
         typer.echo(report.summary())
     if report.skipped:
         # The good lines were applied; 1 says some were not (docs/team.md, "Syncing").
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def merge_file(

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from synapse_git import exit_codes
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.escaping import visible
 from synapse_git.git import git_command
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 # that deletes nothing loads only this module, git_command, snapshot_file and store.location.
 
 # Commit-check exit codes: the hook's failure is git's refusal.
-PASS, BLOCK = 0, 1
+PASS, BLOCK = exit_codes.OK, exit_codes.NEEDS_ATTENTION
 SCREEN_LINES = 20
 
 
@@ -75,7 +76,7 @@ def pre_commit_main(argv: Sequence[str] | None = None) -> int:
             _say(f"synapse: ignoring unknown options {' '.join(unknown)}", err=True)
         return check_commit(warn_only="--warn-only" in args)
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         return _internal("the memory check of this commit", exc)
 
@@ -345,7 +346,7 @@ def post_checkout(
                 _say(line)
         return PASS
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         return _internal("the session refresh", exc)
 
@@ -414,7 +415,7 @@ def _quiet_refresh(folder: Path | None) -> int:
                 _say(line)
         return PASS
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         return _internal("the session refresh", exc)
 
@@ -474,7 +475,7 @@ def session(folder: Path | None = None, budget: str | None = None, fmt: str = "t
     try:
         snapshot = _current_snapshot(cfg, folder)
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         _internal("reading memories for this session", exc)
         return PASS
