@@ -21,6 +21,11 @@ class BadInput(SynapseError):
 class NotFound(SynapseError):
     """No memory with that id is visible from here."""
 
+    @classmethod
+    def memory(cls, memory_id: int) -> NotFound:
+        """The one wording for an id that names no memory this scope can see."""
+        return cls(f"no memory {memory_id} is visible from here")
+
 
 class StoreError(SynapseError):
     """The store cannot be used as it is (unreadable, corrupt, read-only, full)."""
@@ -28,6 +33,17 @@ class StoreError(SynapseError):
 
 class StoreVersion(StoreError):
     """The store was written by a newer Synapse; it is left untouched."""
+
+
+def no_store_yet(path: object, then: str = "remember something first") -> str:
+    """The one wording for a store file not made yet; `then` says what makes it."""
+    return f"no store at {path} yet: {then}"
+
+
+def output_failed(exc: OSError) -> StoreError:
+    """Standard output (or the file it goes to) refused a write, a full disk say:
+    said the same way by every command."""
+    return StoreError(f"cannot write the output: {exc.strerror or exc}")
 
 
 def report(exc: BaseException) -> int:

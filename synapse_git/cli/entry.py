@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from synapse_git.errors import StoreError, report
+from synapse_git.errors import output_failed, report
 from synapse_git.mcp.launch import OPTIONS as MCP_OPTIONS
 from synapse_git.mcp.launch import serve_mcp
 
@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except OSError as exc:
                 # `> /dev/full`: one line, exit 2, and nothing left for the exit flush.
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-                return report(StoreError(f"cannot write the output: {exc.strerror or exc}"))
+                return report(output_failed(exc))
     from synapse_git.cli.app import main as cli_main
 
     return cli_main(args)

@@ -315,7 +315,7 @@ def read(
         emit({"memory": None if page is None else page.as_json()})
         return
     if page is None:
-        raise NotFound(f"no memory {memory_id} is visible from here")
+        raise NotFound.memory(memory_id)
     # Control characters are shown escaped (`--json` gives the exact bytes); written
     # straight to stdout since click.echo would strip some escape sequences from a pipe.
     sys.stdout.flush()

@@ -89,7 +89,7 @@ class StoreAccess:
     def _require_store(self, memory_id: int) -> None:
         """A change to a memory fails without creating the store when there is none."""
         if not self._exists():
-            raise NotFound(f"no memory {memory_id} is visible from here")
+            raise NotFound.memory(memory_id)
 
     @property
     def semantic(self) -> Semantic:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from contextlib import closing
 from typing import Any
 
-from synapse_git.errors import BadInput, NotFound
+from synapse_git.errors import BadInput, NotFound, no_store_yet
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.recall import evaluation, query_terms, ranking, response, rewordings
@@ -54,7 +54,7 @@ class Queries(StoreAccess):
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
         if not self._exists():
             if required:
-                raise NotFound(f"no memory {memory_id} is visible from here")
+                raise NotFound.memory(memory_id)
             return None
         with self.reading() as conn:
             page = pages.read_page(
@@ -178,7 +178,7 @@ class Queries(StoreAccess):
         """Score `cases` against the store without writing to it (`memory eval`)."""
         chosen = self.config.budget(budget)
         if not self._exists():
-            raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
+            raise NotFound(no_store_yet(self.config.db_path, "import memories first"))
         with closing(database.connect_readonly(self.config.db_path)) as conn:
             return evaluation.run(
                 conn,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from synapse_git.clients import mcp_config
 from synapse_git.clients import setup as client_setup
 from synapse_git.clients import status as client_status
-from synapse_git.errors import BadInput, NotFound
+from synapse_git.errors import BadInput, NotFound, no_store_yet
 from synapse_git.git import git_command, project_move, project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.hooks import hook_scripts
@@ -231,7 +231,7 @@ class Upkeep(StoreAccess):
         file but the store's own with `force`) while writers run."""
         path = self.output_target(target, force=force)
         if not self._exists():
-            raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
+            raise NotFound(no_store_yet(self.config.db_path, "nothing to back up"))
         with self.connection(create=False) as conn:
             return integrity.backup(conn, self.config.db_path, path)
 

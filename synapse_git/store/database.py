@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from synapse_git.errors import StoreError, StoreVersion
+from synapse_git.errors import StoreError, StoreVersion, no_store_yet
 from synapse_git.store.schema import BUSY_TIMEOUT_S, MIGRATIONS, SCHEMA_VERSION, statements
 from synapse_git.textrules import norm_key
 
@@ -32,7 +32,7 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     """
     if not path.exists():
         if not create:
-            raise StoreError(f"no store at {path} yet: remember something first")
+            raise StoreError(no_store_yet(path))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -61,7 +61,7 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
     keeper (store/reader.py) lets one use it at a time.
     """
     if not path.exists():
-        raise StoreError(f"no store at {path} yet: remember something first")
+        raise StoreError(no_store_yet(path))
     try:
         conn = sqlite3.connect(
             path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
@@ -88,7 +88,7 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
 def connect_readonly(path: Path) -> sqlite3.Connection:
     """Open the store at `path` so that nothing can be written to it (evaluation)."""
     if not path.exists():
-        raise StoreError(f"no store at {path} yet: remember or import something first")
+        raise StoreError(no_store_yet(path, "remember or import something first"))
     try:
         # With no write-ahead log beside it, no one has the store open: reading it
         # as immutable leaves not even the -wal and -shm files a WAL reader makes.

@@ -195,7 +195,7 @@ def not_readable(conn: sqlite3.Connection, memory_id: int, projects: Sequence[st
             f"memory {memory_id} is {found.state}: `synapse memory restore {memory_id}`"
             " brings it back"
         )
-    return f"no memory {memory_id} is visible from here"
+    return str(NotFound.memory(memory_id))
 
 
 def require(
@@ -203,7 +203,7 @@ def require(
 ) -> Memory:
     found = get(conn, memory_id, projects, hidden=hidden)
     if found is None:
-        raise NotFound(f"no memory {memory_id} is visible from here")
+        raise NotFound.memory(memory_id)
     return found
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from synapse_git.errors import StoreError
+from synapse_git.errors import StoreError, no_store_yet
 from synapse_git.store import database
 from synapse_git.store.schema import SCHEMA_VERSION
 
@@ -72,7 +72,7 @@ class Reader:
             found = os.stat(self.path)
         except OSError:
             self._close()
-            raise StoreError(f"no store at {self.path} yet: remember something first") from None
+            raise StoreError(no_store_yet(self.path)) from None
         # A restore or a move replaces the file; a checkpoint rewrites it in place.
         # Either way the next read opens afresh, which costs one open, not more.
         file = (found.st_dev, found.st_ino, found.st_mtime_ns)
