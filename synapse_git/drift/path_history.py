@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from synapse_git import exit_codes
-from synapse_git.store.location import data_dir
+from synapse_git.data_folder import data_dir
 
 VERSION = "3"  # 3: documents rewritten in another format keep their lineage
 BATCH = 2000  # commits per transaction while building

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synapse_git import exit_codes
+from synapse_git.data_folder import data_dir
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.escaping import visible
 from synapse_git.git import git_command
 from synapse_git.session import snapshot_file
-from synapse_git.store.location import data_dir
 
 if TYPE_CHECKING:
     from synapse_git.drift.commit_check import Broken
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from synapse_git.settings import Config
 
 # Everything else is imported where it is used: the commit path of a commit
-# that deletes nothing loads only this module, git_command, snapshot_file and store.location.
+# that deletes nothing loads only this module, git_command, snapshot_file and data_folder.
 
 # Commit-check exit codes: the hook's failure is git's refusal.
 PASS, BLOCK = exit_codes.OK, exit_codes.NEEDS_ATTENTION

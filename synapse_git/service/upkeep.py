@@ -212,7 +212,7 @@ class Upkeep(StoreAccess):
     ) -> client_setup.Outcome:
         """Wire client `client`'s MCP server and hooks for this project in scope `where`
         (project, local or user), or with `uninstall` take them out again."""
-        from synapse_git.store.location import data_dir_origin
+        from synapse_git.data_folder import data_dir_origin
 
         return client_setup.run(
             client,
