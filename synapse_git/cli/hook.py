@@ -15,7 +15,8 @@ import typer
 
 from synapse_git.cli.output import here, service
 from synapse_git.errors import BadInput
-from synapse_git.hooks import hook_commands, hook_scripts
+from synapse_git.git import hook_scripts
+from synapse_git.hooks import hook_commands
 
 app = typer.Typer(help="Git hooks and agent session start.", no_args_is_help=True)
 

@@ -16,9 +16,8 @@ from synapse_git import data_folder
 from synapse_git.clients import mcp_config
 from synapse_git.clients import setup as client_setup
 from synapse_git.errors import SynapseError
-from synapse_git.git import git_command
+from synapse_git.git import git_command, hook_scripts
 from synapse_git.git.project_scope import Scope
-from synapse_git.hooks import hook_scripts
 from synapse_git.settings import Config
 from synapse_git.store import readonly
 from synapse_git.store.schema import SCHEMA_VERSION

@@ -13,9 +13,8 @@ from synapse_git.clients import mcp_config
 from synapse_git.clients import setup as client_setup
 from synapse_git.clients import status as client_status
 from synapse_git.errors import BadInput, NotFound, no_store_yet
-from synapse_git.git import git_command, project_move, project_scope
+from synapse_git.git import git_command, hook_scripts, project_move, project_scope
 from synapse_git.git.project_scope import Scope
-from synapse_git.hooks import hook_scripts
 from synapse_git.store import (
     batches,
     database,
