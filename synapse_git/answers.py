@@ -94,3 +94,30 @@ class MemoryOut(TypedDict):
     updated_at: str
     state: str
     superseded_by: int | None
+
+
+class ShownOut(MemoryOut):
+    """`memory show --json`: the memory and what is known about it."""
+
+    commit: str | None
+    branch: str | None
+    supersedes: list[int]
+    versions: int
+
+
+class VersionOut(TypedDict):
+    body: str
+    source: str
+    state: str
+    superseded_by: int | None
+    changed_at: str
+    change: str
+
+
+class HistoryOut(TypedDict):
+    """`memory history --json`: the memory, its earlier versions, its chain."""
+
+    memory: MemoryOut
+    versions: list[VersionOut]
+    supersedes: list[int]
+    chain: list[int]

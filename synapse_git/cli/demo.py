@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from synapse_git import demo as demo_run
 from synapse_git.cli.output import JSON_OPTION, emit
 from synapse_git.cli.recall import _print as print_recalled
 from synapse_git.data_folder import data_dir
+from synapse_git.service import demo as demo_run
 
 
 def demo(

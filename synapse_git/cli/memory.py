@@ -211,14 +211,7 @@ def history(
     svc = service()
     found = svc.history(memory_id, here(svc, folder))
     if as_json:
-        emit(
-            {
-                "memory": found.memory.as_json(),
-                "versions": [vars(version) for version in found.versions],
-                "supersedes": found.supersedes,
-                "chain": found.chain,
-            }
-        )
+        emit(found.as_json())
         return
     memory = found.memory
     typer.echo(
@@ -251,15 +244,7 @@ def show(
     found = svc.history(memory_id, here(svc, folder, quiet=as_json))
     memory = found.memory
     if as_json:
-        emit(
-            {
-                **memory.as_json(),
-                "commit": memory.head_commit,
-                "branch": memory.branch,
-                "supersedes": found.supersedes,
-                "versions": len(found.versions) + 1,
-            }
-        )
+        emit(found.shown_json())
         return
     facts = [
         ("state", memory.state),
@@ -310,7 +295,6 @@ def read(
         count=True,
         required=not as_json,
     )
-    svc.reads.flush()
     if as_json:
         emit({"memory": None if page is None else page.as_json()})
         return

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
-from synapse_git import demo, exit_codes
+from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, emit, here, service
-from synapse_git.recall.evaluation import baseline_json, load_suite, read_baseline, regressions
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
 
@@ -119,19 +117,15 @@ def eval_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score recall on labeled questions (read-only): top1, found, mrr, survived, noise."""
-    svc = service()
-    if write_baseline is not None:
-        # Refused before the run, so a bad target costs nothing.
-        svc.output_target(write_baseline, force=force)
-    suite = load_suite(cases)
-    expected = read_baseline(baseline) if baseline is not None else None
-    if suite.store is None:
-        report = svc.evaluate(suite.cases, budget=budget)
-    else:
-        imported, report = demo.evaluate(suite.cases, suite.store, budget=budget)
+    run = service().eval_cases(
+        cases, budget=budget, baseline=baseline, write_baseline=write_baseline, force=force
+    )
+    report = run.report
+    if run.sample is not None:
+        store, imported = run.sample
         # On stderr, so --json output stays one document.
         typer.echo(
-            f"eval: {cases} names its store, {suite.store}: {imported} notes in a temporary"
+            f"eval: {cases} names its store, {store}: {imported} notes in a temporary"
             " store, removed again; your own store is not used",
             err=True,
         )
@@ -156,13 +150,11 @@ def eval_(
                 for name, value in report.reworded.metrics().items()
             )
             typer.echo(f"with their alternatives: {reworded}")
-    if write_baseline is not None:
-        text = json.dumps(baseline_json(report), indent=2)
-        path, _ = svc.write_lines(write_baseline, [text], force=force)
-        typer.echo(f"baseline written to {path}", err=True)
-    if expected is not None and (worse := regressions(report, expected)):
-        for line in worse:
-            typer.echo(f"regression: {line}", err=True)
+    if run.baseline_written is not None:
+        typer.echo(f"baseline written to {run.baseline_written}", err=True)
+    for line in run.regressions:
+        typer.echo(f"regression: {line}", err=True)
+    if run.regressions:
         raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 

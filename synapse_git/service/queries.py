@@ -3,9 +3,12 @@ docs/drift.md, docs/hooks.md)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from synapse_git.errors import BadInput, NotFound, no_store_yet
@@ -20,6 +23,7 @@ from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
 from synapse_git.store import (
     database,
     memories,
+    output_file,
     pages,
     readonly,
 )
@@ -29,6 +33,18 @@ from synapse_git.textrules import cut_utf8, utf8
 
 # More hits than any budget could show; a larger limit is a mistake, not a wish.
 MAX_HITS = 10_000
+
+
+@dataclass(frozen=True)
+class EvalRun:
+    """One `memory eval` run: the report, and what the run did around it."""
+
+    report: evaluation.Report
+    # The notes the cases file names and how many went into the temporary store that
+    # scored them; None when the cases were scored on the user's own store.
+    sample: tuple[Path, int] | None
+    baseline_written: Path | None
+    regressions: list[str]
 
 
 class Queries(StoreAccess):
@@ -70,6 +86,9 @@ class Queries(StoreAccess):
                 raise NotFound(memories.not_readable(conn, memory_id, scope.projects))
         if count and page is not None and offset == 0:
             self.reads.note(memory_id)
+            if not self.long_lived:
+                # A command's process ends with this read: nothing later would write it.
+                self.reads.flush()
         return page
 
     def list_memories(
@@ -187,6 +206,37 @@ class Queries(StoreAccess):
                 self.scope,
                 lambda c, q, s, n, o: self._search(c, q, s, n, o)[0],
             )
+
+    def eval_cases(
+        self,
+        cases: Path,
+        *,
+        budget: str | None = None,
+        baseline: Path | None = None,
+        write_baseline: Path | None = None,
+        force: bool = False,
+    ) -> EvalRun:
+        """`memory eval`: score the cases of a CASES.toml file, on the store it names
+        (in a temporary store) or on this one; compare with a baseline, write one."""
+        target = None
+        if write_baseline is not None:
+            # Refused before the run, so a bad target costs nothing.
+            target = output_file.checked_target(write_baseline, self.config.db_path, force=force)
+        suite = evaluation.load_suite(cases)
+        expected = evaluation.read_baseline(baseline) if baseline is not None else None
+        sample = None
+        if suite.store is None:
+            report = self.evaluate(suite.cases, budget=budget)
+        else:
+            from synapse_git.service import demo
+
+            imported, report = demo.evaluate(suite.cases, suite.store, budget=budget)
+            sample = (suite.store, imported)
+        if target is not None:
+            text = json.dumps(evaluation.baseline_json(report), indent=2)
+            output_file.write_lines(target, [text])
+        worse = [] if expected is None else evaluation.regressions(report, expected)
+        return EvalRun(report, sample, target, worse)
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer
