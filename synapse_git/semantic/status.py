@@ -9,10 +9,14 @@ store is read through the caller's read-only connection.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import SynapseError
 from synapse_git.semantic import model
+
+if TYPE_CHECKING:
+    from synapse_git.answers import SemanticOut
 
 NO_VECTORS = "no memory has a vector yet; run `synapse memory embed`"
 
@@ -25,8 +29,14 @@ class SemanticStatus:
     vectors: int | None  # live memories with a vector of `model`; None: no store to count
     live: int | None
 
-    def as_json(self) -> dict[str, object]:
-        return asdict(self)
+    def as_json(self) -> SemanticOut:
+        return {
+            "on": self.on,
+            "reason": self.reason,
+            "model": self.model,
+            "vectors": self.vectors,
+            "live": self.live,
+        }
 
     def line(self) -> str:
         counted = ""

@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from synapse_git.store.memories import visible
 
 if TYPE_CHECKING:
+    from synapse_git.answers import CoverageOut
     from synapse_git.semantic.model import Matrix
 
 
@@ -69,8 +70,13 @@ class Coverage:
     missing: int
     outdated: int
 
-    def as_json(self) -> dict[str, int]:
-        return asdict(self)
+    def as_json(self) -> CoverageOut:
+        return {
+            "live": self.live,
+            "current": self.current,
+            "missing": self.missing,
+            "outdated": self.outdated,
+        }
 
 
 # A vector as `put` stores it: a BLOB of one signed byte a dimension. Anything else
