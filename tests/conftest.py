@@ -164,7 +164,63 @@ def outside(tmp_path: Path) -> Path:
     return folder
 
 
+# Commands that serve until stopped, and environments only a new interpreter reads
+# (its encoding, its module path), always get a real process.
+_SERVING = ("ui",)
+_PROCESS_ENV = ("PYTHONIOENCODING", "PYTHONPATH", "PYTHONUTF8")
+
+
 def run_cli(
+    *args: str,
+    cwd: Path | None = None,
+    stdin: bytes | str | None = None,
+    env: dict[str, str] | None = None,
+    process: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """The `synapse` command: in this process through the console script's own `main`
+    (streams, environment and folder swapped for the call), or the installed script
+    as a real process with `process` (entry points, servers, interpreter settings)."""
+    serving = args[:1] in (_SERVING, ("mcp",)) and args[1:2] != ("config",)
+    # Shell completion is found by the program's own name, which only a process has.
+    completion = any(arg.endswith("-completion") for arg in args) or "_SYNAPSE_COMPLETE" in (
+        env or {}
+    )
+    if process or serving or completion or any(key in (env or {}) for key in _PROCESS_ENV):
+        return run_cli_process(*args, cwd=cwd, stdin=stdin, env=env)
+    return _run_in_process(list(args), cwd, stdin, env or {})
+
+
+def _run_in_process(
+    args: list[str], cwd: Path | None, stdin: bytes | str | None, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    from click.testing import CliRunner
+
+    from synapse_git.cli.entry import main
+
+    before = os.getcwd()
+    runner = CliRunner()
+    with runner.isolation(input=stdin if stdin is not None else b"", env=env) as streams:
+        out, err = streams[0], streams[1]
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            try:
+                code = main(args)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os.chdir(before)
+    return subprocess.CompletedProcess(
+        ["synapse", *args],
+        code,
+        out.getvalue().decode("utf-8", "replace"),
+        err.getvalue().decode("utf-8", "replace"),
+    )
+
+
+def run_cli_process(
     *args: str,
     cwd: Path | None = None,
     stdin: bytes | str | None = None,
