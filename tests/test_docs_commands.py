@@ -18,7 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git
+from support import GIT_ENV, git
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import make_repo, run_cli
 from realistic_notes import STORE_NOTES, note
+from support import make_repo, run_cli
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import closing
 from pathlib import Path
 
-from conftest import old_store
+from support import old_store
 
 from synapse_git.service import Synapse
 from synapse_git.store import database, integrity

@@ -14,9 +14,9 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 from synapse_git.service import Synapse
 

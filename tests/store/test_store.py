@@ -11,7 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import old_store, run_cli
+from support import old_store, run_cli
 
 from synapse_git.drift import pair_findings
 from synapse_git.errors import StoreVersion

@@ -16,7 +16,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import old_store
+from support import old_store
 
 from synapse_git.recall import index_ranking
 from synapse_git.store import database, fts, integrity, schema, substrings
