@@ -20,7 +20,7 @@ from synapse_git.cli.setup import setup as setup_command
 from synapse_git.cli.status import status as status_command
 from synapse_git.cli.ui import ui as ui_command
 from synapse_git.errors import StoreError, report
-from synapse_git.store.database import explain
+from synapse_git.store.database import as_store_error
 
 app = typer.Typer(
     name="synapse",
@@ -113,7 +113,7 @@ def _run(argv: list[str] | None) -> int:
         return exit_codes.ERROR
     except sqlite3.Error as exc:
         # The service translates these; any that slips past is still the store's state.
-        return report(explain(exc, None))
+        return report(as_store_error(exc, None))
     except BrokenPipeError:
         return 0
     except OSError as exc:

@@ -57,7 +57,7 @@ class StoreAccess:
                 yield conn
             except sqlite3.Error as exc:
                 # A damaged, read-only or full store is the user's to fix, not a crash.
-                raise database.explain(exc, path) from None
+                raise database.as_store_error(exc, path) from None
             except OverflowError:
                 # SQLite holds 64-bit integers: a larger id, offset or limit matches nothing.
                 raise BadInput("a number given is too large: at most 2**63 - 1") from None

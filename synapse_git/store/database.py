@@ -40,12 +40,12 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as exc:
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     try:
         _prepare(conn, path)
     except sqlite3.Error as exc:
         conn.close()
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     except BaseException:
         conn.close()
         raise
@@ -67,12 +67,12 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
             path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
         )
     except sqlite3.Error as exc:
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     try:
         current = patiently(conn, "PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     except sqlite3.Error as exc:
         conn.close()
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     if not current:
         conn.close()
         if not migrate:
@@ -110,7 +110,7 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def explain(exc: sqlite3.Error, path: Path | None) -> StoreError:
+def as_store_error(exc: sqlite3.Error, path: Path | None) -> StoreError:
     """What SQLite said about the store, as a StoreError the user can act on.
 
     Every write runs in one transaction that is rolled back on error, so each
@@ -272,7 +272,7 @@ def _migrate(conn: sqlite3.Connection, path: Path, *, new: bool) -> None:
                     conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as exc:
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
 
 
 @contextmanager
@@ -282,12 +282,12 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         patiently(conn, "BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
-        raise explain(exc, _where(conn)) from None
+        raise as_store_error(exc, _where(conn)) from None
     try:
         yield conn
     except sqlite3.Error as exc:
         _rollback(conn)
-        raise explain(exc, _where(conn)) from None
+        raise as_store_error(exc, _where(conn)) from None
     except BaseException:
         _rollback(conn)
         raise
@@ -295,7 +295,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
         _rollback(conn)
-        raise explain(exc, _where(conn)) from None
+        raise as_store_error(exc, _where(conn)) from None
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

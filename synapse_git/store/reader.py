@@ -42,7 +42,7 @@ class Reader:
                 yield conn
             except sqlite3.Error as exc:
                 self._close()
-                raise database.explain(exc, self.path) from None
+                raise database.as_store_error(exc, self.path) from None
             except StoreError:
                 self._close()
                 raise
