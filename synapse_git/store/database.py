@@ -69,7 +69,7 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise as_store_error(exc, path) from None
     try:
-        current = patiently(conn, "PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        current = execute_when_free(conn, "PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     except sqlite3.Error as exc:
         conn.close()
         raise as_store_error(exc, path) from None
@@ -162,7 +162,7 @@ def _where(conn: sqlite3.Connection) -> Path | None:
     return None
 
 
-def patiently(conn: sqlite3.Connection, sql: str) -> sqlite3.Cursor:
+def execute_when_free(conn: sqlite3.Connection, sql: str) -> sqlite3.Cursor:
     """Run `sql`, retrying while SQLite says the store is busy, up to the busy timeout.
 
     The busy handler does not cover every case: changing the journal mode of a new
@@ -231,7 +231,7 @@ def long_write_held(store: Path) -> bool:
 
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
-    version = patiently(conn, "PRAGMA user_version").fetchone()[0]
+    version = execute_when_free(conn, "PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StoreVersion(
             f"{path} was written by a newer Synapse (schema {version}, this one knows "
@@ -257,7 +257,7 @@ def _migrate(conn: sqlite3.Connection, path: Path, *, new: bool) -> None:
             # system only if this is set before the first table is made.
             conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
         # WAL is a property of the file: set once, before the first write.
-        patiently(conn, "PRAGMA journal_mode = WAL")
+        execute_when_free(conn, "PRAGMA journal_mode = WAL")
         conn.create_function("norm_key", 1, norm_key, deterministic=True)
         if not new:
             from synapse_git.git.anchors import Inferrer  # git, only for an older store
@@ -280,7 +280,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One write transaction. IMMEDIATE takes the write lock up front, so a writer
     waits for the busy timeout instead of failing on a read-to-write upgrade."""
     try:
-        patiently(conn, "BEGIN IMMEDIATE")
+        execute_when_free(conn, "BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
         raise as_store_error(exc, _where(conn)) from None
     try:
