@@ -62,7 +62,7 @@ class StoreAccess:
                 # SQLite holds 64-bit integers: a larger id, offset or limit matches nothing.
                 raise BadInput("a number given is too large: at most 2**63 - 1") from None
             if self.long_lived:
-                self._reader.hold()
+                self._reader.keep_open()
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
@@ -77,7 +77,7 @@ class StoreAccess:
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """The kept connection for reads (recall, read): no open per call."""
-        with self._reader.use() as conn:
+        with self._reader.connection() as conn:
             yield conn
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:

@@ -33,7 +33,7 @@ class Reader:
         self._depth = 0
 
     @contextmanager
-    def use(self) -> Iterator[sqlite3.Connection]:
+    def connection(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             # A nested use must not close the connection its caller is reading from.
             conn = self._current() if self._depth == 0 or self._conn is None else self._conn
@@ -57,7 +57,7 @@ class Reader:
         """Whether `conn` is the kept connection (so its users are one at a time)."""
         return conn is self._conn
 
-    def hold(self) -> None:
+    def keep_open(self) -> None:
         """Have the connection open, if the store can be read. While it is, closing
         a writer's connection is not the store's last close, which would copy the
         WAL into the file and wait for the disk after every write; SQLite still
