@@ -9,7 +9,7 @@ import typer
 
 from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
-from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.cli.output import JSON_OPTION, here, print_json, service
 from synapse_git.errors import BadInput
 from synapse_git.textrules import counted
 
@@ -42,7 +42,7 @@ def drift(
     svc = service()
     report = svc.drift(here(svc, folder, quiet=as_json), kinds)
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
     else:
         _table(report.findings, report.checked)
     if report.needs_attention:

@@ -16,10 +16,10 @@ from synapse_git.cli.colour import paint
 from synapse_git.cli.output import (
     JSON_OPTION,
     body_arg,
-    emit,
     here,
     moved_hints,
     other_history_hints,
+    print_json,
     service,
     write_bytes,
 )
@@ -70,7 +70,7 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit(result.as_json())
+        print_json(result.as_json())
         return
     where = "global" if result.project is None else result.project
     if result.duplicate_of is not None:
@@ -146,7 +146,7 @@ def forget(
     if batch is not None:
         undone = svc.forget_import(batch)
         if as_json:
-            emit(vars(undone))
+            print_json(vars(undone))
         else:
             forgot = counted(undone.forgotten, "memory", "memories")
             left = f" ({undone.left} already hidden, left as they were)" if undone.left else ""
@@ -172,7 +172,7 @@ def purge(
     svc = service()
     done = svc.purge(ids, here(svc, folder, quiet=as_json))
     if as_json:
-        emit({"purged": [memory.id for memory in done]})
+        print_json({"purged": [memory.id for memory in done]})
     else:
         for memory in done:
             typer.echo(f"purged {memory.id}: {first_line(memory.body)}")
@@ -196,7 +196,7 @@ def restore(
 
 def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
-        emit(memory.as_json())
+        print_json(memory.as_json())
     else:
         typer.echo(f"{what} {memory.id}{why}: {first_line(memory.body)}")
 
@@ -211,7 +211,7 @@ def history(
     svc = service()
     found = svc.history(memory_id, here(svc, folder))
     if as_json:
-        emit(found.as_json())
+        print_json(found.as_json())
         return
     memory = found.memory
     typer.echo(
@@ -244,7 +244,7 @@ def show(
     found = svc.history(memory_id, here(svc, folder, quiet=as_json))
     memory = found.memory
     if as_json:
-        emit(found.shown_json())
+        print_json(found.shown_json())
         return
     facts = [
         ("state", memory.state),
@@ -296,7 +296,7 @@ def read(
         required=not as_json,
     )
     if as_json:
-        emit({"memory": None if page is None else page.as_json()})
+        print_json({"memory": None if page is None else page.as_json()})
         return
     if page is None:
         raise NotFound.memory(memory_id)
@@ -348,7 +348,7 @@ def list_(
     else:
         found = svc.list_memories(scope, limit=50 if limit is None else limit, narrow=narrow)
     if as_json:
-        emit(
+        print_json(
             {
                 "project": found.project,
                 "total": found.total,

@@ -34,7 +34,7 @@ def here(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Sc
     return found
 
 
-def emit(data: Any) -> None:
+def print_json(data: Any) -> None:
     typer.echo(json_text(data))
 
 

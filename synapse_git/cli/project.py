@@ -8,10 +8,10 @@ import typer
 
 from synapse_git.cli.output import (
     JSON_OPTION,
-    emit,
     here,
     moved_hints,
     other_history_hints,
+    print_json,
     service,
 )
 
@@ -28,7 +28,7 @@ def show(
     info = svc.project_info(here(svc, folder, quiet=True))
     scope = info.scope
     if as_json:
-        emit(
+        print_json(
             {
                 "folder": str(scope.folder),
                 "project": scope.project,
@@ -71,6 +71,6 @@ def move(
     """Re-key the memories of a repository that was moved from OLD to NEW."""
     moved, key = service().move_project(old, str(new))
     if as_json:
-        emit({"moved": moved, "project": key})
+        print_json({"moved": moved, "project": key})
     else:
         typer.echo(f"moved {moved} memories to project {key}")

@@ -9,7 +9,7 @@ import typer
 from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.cli.output import JSON_OPTION, here, print_json, service
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
 
@@ -45,7 +45,7 @@ def recall(
     if found.semantic is not None and found.semantic.startswith("off"):
         typer.echo(f"note: semantic recall {found.semantic}", err=True)
     if as_json:
-        emit(found.explained_json() if explain else found.as_json())
+        print_json(found.explained_json() if explain else found.as_json())
         return
     _print(found, question)
     if explain:
@@ -130,7 +130,7 @@ def eval_(
             err=True,
         )
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
     else:
         for outcome in report.outcomes:
             if outcome.case.expect is None:

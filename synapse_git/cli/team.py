@@ -9,7 +9,7 @@ import typer
 
 from synapse_git import exit_codes
 from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.cli.output import JSON_OPTION, here, print_json, service
 from synapse_git.errors import BadInput
 
 IDS_ARGUMENT = typer.Argument(..., metavar="ID...", help="Ids of project memories.")
@@ -29,7 +29,7 @@ def share(
     for warning in report.warnings:
         typer.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
         return
     if report.shared:
         typer.echo(f"shared {', '.join(map(str, report.shared))} in {report.file}")
@@ -47,7 +47,7 @@ def unshare(
     svc = service()
     gone = svc.unshare(ids, here(svc, folder, quiet=True))
     if as_json:
-        emit({"unshared": gone})
+        print_json({"unshared": gone})
     elif gone:
         typer.echo(f"unshared {', '.join(map(str, gone))}; commit the team file")
     else:
@@ -62,7 +62,7 @@ def sync(folder: Path = FOLDER_OPTION, as_json: bool = JSON_OPTION) -> None:
     for skipped in report.skipped:
         typer.echo(f"skipped {skipped}", err=True)
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
     else:
         typer.echo(report.summary())
     if report.skipped:
