@@ -9,7 +9,7 @@ import typer
 
 from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
-from synapse_git.cli.output import JSON_OPTION, here, print_json, service
+from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
 from synapse_git.errors import BadInput
 from synapse_git.textrules import counted
 
@@ -40,7 +40,7 @@ def drift(
                 "--kind needs at least one of stale, unverified, conflict, duplicate, changed"
             )
     svc = service()
-    report = svc.drift(here(svc, folder, quiet=as_json), kinds)
+    report = svc.drift(scope_of(svc, folder, quiet=as_json), kinds)
     if as_json:
         print_json(report.as_json())
     else:

@@ -16,10 +16,10 @@ from synapse_git.cli.colour import paint
 from synapse_git.cli.output import (
     JSON_OPTION,
     body_arg,
-    here,
     moved_hints,
     other_history_hints,
     print_json,
+    scope_of,
     service,
     write_bytes,
 )
@@ -54,7 +54,7 @@ def remember(
     """Remember a short fact about this project (or, with --global, everywhere)."""
     svc = service()
     # Outside a project the service's own error (or --global) already says where it goes.
-    scope = here(svc, folder, quiet=True)
+    scope = scope_of(svc, folder, quiet=True)
     result = svc.remember(
         body_arg(text),
         scope,
@@ -96,7 +96,7 @@ def edit(
     """Change a memory's text or source; the previous version goes to its history.
     With neither TEXT nor --source, the text opens in $VISUAL or $EDITOR."""
     svc = service()
-    scope = here(svc, folder)
+    scope = scope_of(svc, folder)
     body = None if text is None else body_arg(text)
     if body is None and source is None:
         from synapse_git.cli.editor import edited
@@ -123,7 +123,7 @@ def supersede(
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
     body = None if text is None else body_arg(text)
-    done = svc.replace(old_id, here(svc, folder), body=body, by=by, source=source)
+    done = svc.replace(old_id, scope_of(svc, folder), body=body, by=by, source=source)
     if by is not None:
         _print_state(done.old, "superseded", as_json, f" by {by}")
     else:
@@ -152,7 +152,7 @@ def forget(
             left = f" ({undone.left} already hidden, left as they were)" if undone.left else ""
             typer.echo(f"forgot {forgot} of import {batch}{left}")
         return
-    _print_state(svc.forget(memory_id, here(svc, folder)), "forgotten", as_json)
+    _print_state(svc.forget(memory_id, scope_of(svc, folder)), "forgotten", as_json)
 
 
 @app.command("purge")
@@ -170,7 +170,7 @@ def purge(
         words = counted(len(ids), "memory", "memories")
         typer.confirm(f"Delete {words} for good (this cannot be undone)?", abort=True)
     svc = service()
-    done = svc.purge(ids, here(svc, folder, quiet=as_json))
+    done = svc.purge(ids, scope_of(svc, folder, quiet=as_json))
     if as_json:
         print_json({"purged": [memory.id for memory in done]})
     else:
@@ -191,7 +191,7 @@ def restore(
 ) -> None:
     """Bring back a superseded or forgotten memory."""
     svc = service()
-    _print_state(svc.restore(memory_id, here(svc, folder)), "restored", as_json)
+    _print_state(svc.restore(memory_id, scope_of(svc, folder)), "restored", as_json)
 
 
 def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
@@ -209,7 +209,7 @@ def history(
 ) -> None:
     """Every version of a memory and its supersession chain."""
     svc = service()
-    found = svc.history(memory_id, here(svc, folder))
+    found = svc.history(memory_id, scope_of(svc, folder))
     if as_json:
         print_json(found.as_json())
         return
@@ -241,7 +241,7 @@ def show(
     """One memory whole, with what is known about it: state, scope, source, dates, the
     commit it was written at, what it replaced and what replaced it."""
     svc = service()
-    found = svc.history(memory_id, here(svc, folder, quiet=as_json))
+    found = svc.history(memory_id, scope_of(svc, folder, quiet=as_json))
     memory = found.memory
     if as_json:
         print_json(found.shown_json())
@@ -287,7 +287,7 @@ def read(
     svc = service()
     page = svc.read(
         memory_id,
-        here(svc, folder, quiet=as_json),
+        scope_of(svc, folder, quiet=as_json),
         offset=offset,
         budget=budget,
         project=project,
@@ -340,7 +340,7 @@ def list_(
     """Visible memories, newest first; with QUERY, every memory that matches it."""
     narrow = listing_filter.make(scope=scope_name, source=source, author=author, since=since)
     svc = service()
-    scope = here(svc, folder, quiet=as_json)
+    scope = scope_of(svc, folder, quiet=as_json)
     if query:
         found = svc.matching(query, scope, narrow)
         if limit is not None:

@@ -26,7 +26,7 @@ def service() -> Synapse:
     return Synapse()
 
 
-def here(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Scope:
+def scope_of(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Scope:
     """The scope of `folder`; outside a project, say once that only global memory shows."""
     found = svc.scope(folder)
     if found.project is None and not quiet:

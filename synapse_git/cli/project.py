@@ -8,10 +8,10 @@ import typer
 
 from synapse_git.cli.output import (
     JSON_OPTION,
-    here,
     moved_hints,
     other_history_hints,
     print_json,
+    scope_of,
     service,
 )
 
@@ -25,7 +25,7 @@ def show(
 ) -> None:
     """Print the project key, the checkout, the main worktree and the counts."""
     svc = service()
-    info = svc.project_info(here(svc, folder, quiet=True))
+    info = svc.project_info(scope_of(svc, folder, quiet=True))
     scope = info.scope
     if as_json:
         print_json(

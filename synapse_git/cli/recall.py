@@ -9,7 +9,7 @@ import typer
 from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, here, print_json, service
+from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
 
@@ -36,7 +36,7 @@ def recall(
     svc = service()
     found = svc.recall(
         question,
-        here(svc, folder, quiet=as_json),
+        scope_of(svc, folder, quiet=as_json),
         budget=budget,
         limit=limit,
         explain=explain,

@@ -9,7 +9,7 @@ import typer
 
 from synapse_git import exit_codes
 from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, here, print_json, service
+from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
 from synapse_git.errors import BadInput
 
 IDS_ARGUMENT = typer.Argument(..., metavar="ID...", help="Ids of project memories.")
@@ -25,7 +25,7 @@ def share(
 ) -> None:
     """Share project memories with the team: they go into .synapse/memories.jsonl, to commit."""
     svc = service()
-    report = svc.share(ids, here(svc, folder, quiet=True), force=force)
+    report = svc.share(ids, scope_of(svc, folder, quiet=True), force=force)
     for warning in report.warnings:
         typer.echo(f"warning: {warning}", err=True)
     if as_json:
@@ -45,7 +45,7 @@ def unshare(
 ) -> None:
     """Take memories out of the team file; they stay in your own store."""
     svc = service()
-    gone = svc.unshare(ids, here(svc, folder, quiet=True))
+    gone = svc.unshare(ids, scope_of(svc, folder, quiet=True))
     if as_json:
         print_json({"unshared": gone})
     elif gone:
@@ -58,7 +58,7 @@ def sync(folder: Path = FOLDER_OPTION, as_json: bool = JSON_OPTION) -> None:
     """Bring teammates' shared memories from the team file into your store (the hooks do
     this after every checkout and merge)."""
     svc = service()
-    report = svc.sync_team(here(svc, folder, quiet=True))
+    report = svc.sync_team(scope_of(svc, folder, quiet=True))
     for skipped in report.skipped:
         typer.echo(f"skipped {skipped}", err=True)
     if as_json:
