@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from synapse_git.store.memories import visible
+from synapse_git.store.memories import in_scope_sql
 
 if TYPE_CHECKING:
     from synapse_git.answers import CoverageOut
@@ -121,7 +121,7 @@ def visible_live(conn: sqlite3.Connection, ids: Sequence[int], projects: Sequenc
     """Which of `ids` are live memories the scope can see."""
     if not ids:
         return set()
-    where, params = visible(projects)
+    where, params = in_scope_sql(projects)
     marks = ",".join(str(int(i)) for i in ids)
     rows = conn.execute(
         f"SELECT id FROM memories WHERE id IN ({marks}) AND state = 'live' AND {where}", params
