@@ -9,8 +9,8 @@ store is read through the caller's read-only connection.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, cast
 
 from synapse_git.errors import SynapseError
 from synapse_git.semantic import model
@@ -30,13 +30,7 @@ class SemanticStatus:
     live: int | None
 
     def as_json(self) -> SemanticOut:
-        return {
-            "on": self.on,
-            "reason": self.reason,
-            "model": self.model,
-            "vectors": self.vectors,
-            "live": self.live,
-        }
+        return cast("SemanticOut", asdict(self))
 
     def line(self) -> str:
         counted = ""

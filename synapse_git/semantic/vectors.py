@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, cast
 
 from synapse_git.store.memories import in_scope_sql
 
@@ -71,12 +71,7 @@ class Coverage:
     outdated: int
 
     def as_json(self) -> CoverageOut:
-        return {
-            "live": self.live,
-            "current": self.current,
-            "missing": self.missing,
-            "outdated": self.outdated,
-        }
+        return cast("CoverageOut", asdict(self))
 
 
 # A vector as `put` stores it: a BLOB of one signed byte a dimension. Anything else
