@@ -327,6 +327,7 @@ QUIET_NOTES = [
 ]
 
 
+@pytest.mark.slow
 def test_realistic_notes_give_no_path_noise(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path / "repo",
