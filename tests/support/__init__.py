@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from synapse_git.store import schema
@@ -98,7 +99,10 @@ def run_cli(
     completion = any(arg.endswith("-completion") for arg in args) or "_SYNAPSE_COMPLETE" in (
         env or {}
     )
-    if process or serving or completion or any(key in (env or {}) for key in _PROCESS_ENV):
+    # Streams, environment and folder belong to the whole process: a test's own threads
+    # running commands at once each get a process of their own.
+    threaded = threading.current_thread() is not threading.main_thread()
+    if process or serving or completion or threaded or any(k in (env or {}) for k in _PROCESS_ENV):
         return run_cli_process(*args, cwd=cwd, stdin=stdin, env=env)
     return _run_in_process(list(args), cwd, stdin, env or {})
 
