@@ -1,6 +1,7 @@
-"""The JSON the MCP tools answer with (docs/json.md), as types.
+"""The JSON Synapse answers with (docs/json.md), as types: the MCP tools' answers
+and what commands print with `--json`.
 
-They become the tools' output schemas, so a client can check what it gets.
+The tools' types become their output schemas, so a client can check what it gets.
 `typing_extensions.TypedDict` (a dependency of the MCP SDK) because pydantic
 reads nested stdlib TypedDicts only from Python 3.12.
 """
@@ -94,3 +95,69 @@ class MemoryOut(TypedDict):
     updated_at: str
     state: str
     superseded_by: int | None
+
+
+class ShownOut(MemoryOut):
+    """`memory show --json`: the memory and what is known about it."""
+
+    commit: str | None
+    branch: str | None
+    supersedes: list[int]
+    versions: int
+
+
+class VersionOut(TypedDict):
+    body: str
+    source: str
+    state: str
+    superseded_by: int | None
+    changed_at: str
+    change: str
+
+
+class HistoryOut(TypedDict):
+    """`memory history --json`: the memory, its earlier versions, its chain."""
+
+    memory: MemoryOut
+    versions: list[VersionOut]
+    supersedes: list[int]
+    chain: list[int]
+
+
+class ShareOut(TypedDict):
+    """`memory share --json`."""
+
+    file: str
+    shared: list[int]
+    already: list[int]
+    warnings: list[str]
+
+
+class SyncOut(TypedDict):
+    """`memory sync --json`: what the team file changed, by memory id; lines skipped."""
+
+    file: str
+    added: list[int]
+    updated: list[int]
+    superseded: list[int]
+    forgotten: list[int]
+    skipped: list[str]
+
+
+class CoverageOut(TypedDict):
+    """Vectors against live memories (`memory check --json`)."""
+
+    live: int
+    current: int
+    missing: int
+    outdated: int
+
+
+class SemanticOut(TypedDict):
+    """Semantic recall in `status --json`."""
+
+    on: bool
+    reason: str | None
+    model: str
+    vectors: int | None
+    live: int | None

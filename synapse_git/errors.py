@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import sys
 
+from synapse_git import exit_codes
+
 
 class SynapseError(Exception):
     """An error the user can act on; its message says how."""
 
-    exit_code = 2
+    exit_code = exit_codes.ERROR
 
 
 class BadInput(SynapseError):
@@ -19,6 +21,11 @@ class BadInput(SynapseError):
 class NotFound(SynapseError):
     """No memory with that id is visible from here."""
 
+    @classmethod
+    def memory(cls, memory_id: int) -> NotFound:
+        """The one wording for an id that names no memory this scope can see."""
+        return cls(f"no memory {memory_id} is visible from here")
+
 
 class StoreError(SynapseError):
     """The store cannot be used as it is (unreadable, corrupt, read-only, full)."""
@@ -26,6 +33,17 @@ class StoreError(SynapseError):
 
 class StoreVersion(StoreError):
     """The store was written by a newer Synapse; it is left untouched."""
+
+
+def no_store_yet(path: object, then: str = "remember something first") -> str:
+    """The one wording for a store file not made yet; `then` says what makes it."""
+    return f"no store at {path} yet: {then}"
+
+
+def output_failed(exc: OSError) -> StoreError:
+    """Standard output (or the file it goes to) refused a write, a full disk say:
+    said the same way by every command."""
+    return StoreError(f"cannot write the output: {exc.strerror or exc}")
 
 
 def report(exc: BaseException) -> int:
@@ -47,4 +65,4 @@ def report(exc: BaseException) -> int:
             "(set SYNAPSE_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )
-    return 3
+    return exit_codes.INTERNAL_ERROR

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from synapse_git.data_folder import data_dir
 from synapse_git.errors import BadInput, StoreError
-from synapse_git.store.location import data_dir
 
 MAX_BODY_BYTES = 1024 * 1024
 MAX_SOURCE_BYTES = 4096

@@ -2,29 +2,36 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from support import (
+    GIT_ENV,
+    checkout_copy,
+    git,
+    make_repo,
+    old_store,
+    run_cli,
+    run_cli_process,
+    run_git,
+)
 
 from synapse_git import settings
-from synapse_git.store import database, schema
-from synapse_git.textrules import norm_key
+from synapse_git.store import database
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Synapse Test",
-    "GIT_AUTHOR_EMAIL": "test@example.com",
-    "GIT_COMMITTER_NAME": "Synapse Test",
-    "GIT_COMMITTER_EMAIL": "test@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    # The user's own git settings (signing, hooks, default branch) stay out of tests.
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
+# Re-exported, so that a test written as `from conftest import …` still runs; new
+# tests import from `support`.
+__all__ = [
+    "GIT_ENV",
+    "checkout_copy",
+    "git",
+    "make_repo",
+    "old_store",
+    "run_cli",
+    "run_cli_process",
+    "run_git",
+]
 
 _REAL_DATA = settings.data_dir().resolve()
 _REAL_DB = _REAL_DATA / "memory.db"
@@ -91,58 +98,6 @@ def isolated_store(
     assert _stamp(_REAL_DB) == before, "a test touched the user's real store"
 
 
-def git(cwd: Path, *args: str, check: bool = True) -> str:
-    """Run real git with a fixed identity; returns stdout."""
-    env = {**os.environ, **GIT_ENV}
-    done = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
-    )
-    if check and done.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
-    return done.stdout
-
-
-def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Real git that may fail, its standard output and error read as one stream
-    (git hands a hook's standard output to its own standard error)."""
-    return subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env={**os.environ, **GIT_ENV},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        check=False,
-    )
-
-
-def checkout_copy(target: Path) -> Path:
-    """This checkout's files as they are now (tracked, and untracked but not ignored)
-    copied into `target`: what a build or a publish sees, without writing here."""
-    root = Path(__file__).resolve().parents[1]
-    listed = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    for name in filter(None, listed.split("\0")):
-        source = root / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    return target
-
-
-def make_repo(path: Path, files: dict[str, str] | None = None, *, commit: bool = True) -> Path:
-    """A real repository at `path` on branch main, with `files` committed."""
-    path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q", "-b", "main")
-    for name, text in (files or {"README.md": "hello\n"}).items():
-        target = path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    if commit:
-        git(path, "add", "-A")
-        git(path, "commit", "-q", "-m", "initial")
-    return path
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path / "repo")
@@ -162,41 +117,3 @@ def outside(tmp_path: Path) -> Path:
     folder = tmp_path / "plain"
     folder.mkdir()
     return folder
-
-
-def run_cli(
-    *args: str,
-    cwd: Path | None = None,
-    stdin: bytes | str | None = None,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """The installed `synapse` command as a real process (stdin may be bytes)."""
-    exe = Path(sys.executable).with_name("synapse")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "synapse_git"]
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    done = subprocess.run(
-        [*command, *args],
-        cwd=cwd,
-        input=data,
-        capture_output=True,
-        env={**os.environ, **(env or {})},
-        check=False,
-    )
-    return subprocess.CompletedProcess(
-        done.args,
-        done.returncode,
-        done.stdout.decode("utf-8", "replace"),
-        done.stderr.decode("utf-8", "replace"),
-    )
-
-
-def old_store(path: Path, version: int) -> sqlite3.Connection:
-    """A store at schema `version`, as an older Synapse left it, open in autocommit
-    mode for the caller to add rows before the current code migrates it."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.create_function("norm_key", 1, norm_key, deterministic=True)  # version 7 calls it
-    for script in schema.MIGRATIONS[:version]:
-        for statement in schema.statements(script):
-            conn.execute(statement)
-    conn.execute(f"PRAGMA user_version = {version}")
-    return conn

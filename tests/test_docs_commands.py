@@ -18,7 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git
+from support import GIT_ENV, git
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -110,6 +110,7 @@ def newcomer(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return tmp_path / "app", env
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [page for page in PAGES if runnable(page)], ids=lambda p: p.name)
 def test_the_commands_of_a_page_run_as_written(
     page: Path, newcomer: tuple[Path, dict[str, str]]

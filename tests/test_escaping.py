@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git, make_repo
+from support import GIT_ENV, git, make_repo
 
 from synapse_git.escaping import json_text, visible
 

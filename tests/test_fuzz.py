@@ -275,6 +275,7 @@ def crowded(repo: Path) -> Synapse:
     return svc
 
 
+@pytest.mark.slow
 @FUZZ
 @given(query=queries, budget=budgets, limit=st.one_of(st.none(), st.integers(-3, 60)))
 @example(query="\x00", budget="lean", limit=None)

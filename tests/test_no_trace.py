@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 # A subset that reaches what once wrote there: the long-write lock beside the real
 # store, and the tools the pre-commit tests start (pre-commit, virtualenv, pip).
@@ -32,6 +34,7 @@ def tree(folder: Path) -> list[str]:
     return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
 
 
+@pytest.mark.slow
 def test_the_suite_leaves_a_fresh_home_unchanged(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / ".config").mkdir(parents=True)

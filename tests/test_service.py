@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import git
+from support import git
 
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.service import Synapse

@@ -20,7 +20,7 @@ from typing import Any
 
 import typer
 
-from synapse_git import __version__
+from synapse_git import __version__, exit_codes
 from synapse_git.cli.help_text import classic
 from synapse_git.cli.output import shown_streams, unwritable_output
 from synapse_git.errors import StoreError, report
@@ -173,7 +173,7 @@ def _run(argv: list[str] | None) -> int:
         return int(exc.exit_code or 0)
     except typer.Abort:
         print("synapse: aborted", file=sys.stderr)
-        return 130
+        return exit_codes.INTERRUPTED
     except _USAGE_ERROR as exc:
         ctx = getattr(exc, "ctx", None)
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -184,15 +184,15 @@ def _run(argv: list[str] | None) -> int:
         where = ctx.command_path if ctx is not None else "synapse"
         message = exc.format_message()  # type: ignore[attr-defined]
         print(f"synapse: {message} (see: {where} --help)", file=sys.stderr)
-        return 2
+        return exit_codes.ERROR
     except _CLICK_ERROR as exc:
         print(f"synapse: {exc.format_message()}", file=sys.stderr)  # type: ignore[attr-defined]
-        return 2
+        return exit_codes.ERROR
     except sqlite3.Error as exc:
         # The service translates these; any that slips past is still the store's state.
-        from synapse_git.store.database import explain
+        from synapse_git.store.database import as_store_error
 
-        return report(explain(exc, None))
+        return report(as_store_error(exc, None))
     except BrokenPipeError:
         return 0
     except OSError as exc:

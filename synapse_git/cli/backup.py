@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, emit, service
+from synapse_git.cli.output import JSON_OPTION, print_json, service
 
 
 def backup(
@@ -17,6 +17,6 @@ def backup(
     """Copy the whole store to PATH (a new file) with SQLite's online backup."""
     report = service().backup(path, force=force)
     if as_json:
-        emit({"path": str(report.path), "live": report.live, "bytes": report.bytes})
+        print_json({"path": str(report.path), "live": report.live, "bytes": report.bytes})
     else:
         typer.echo(f"backed up {report.live} live memories to {report.path} ({report.bytes} bytes)")

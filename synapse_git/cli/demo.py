@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from synapse_git import demo as demo_run
-from synapse_git.cli.output import JSON_OPTION, emit
+from synapse_git.cli.output import JSON_OPTION, print_json
 from synapse_git.cli.recall import _print as print_recalled
-from synapse_git.store.location import data_dir
+from synapse_git.data_folder import data_dir
+from synapse_git.service import demo as demo_run
 
 
 def demo(
@@ -26,7 +26,9 @@ def demo(
     a temporary store that is removed before the command ends."""
     shown = demo_run.run(question, examples=examples, budget=budget)
     if as_json:
-        emit({"examples": str(shown.examples), "imported": shown.imported, **shown.found.as_json()})
+        print_json(
+            {"examples": str(shown.examples), "imported": shown.imported, **shown.found.as_json()}
+        )
         return
     typer.echo(
         f"demo: {shown.imported} example memories from {shown.examples} in a temporary store,"

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
 from synapse_git.errors import BadInput
 from synapse_git.textrules import counted
 
@@ -35,16 +36,16 @@ def drift(
     2 on an error."""
     kinds = _kinds(kind)
     svc = service()
-    report = svc.drift(here(svc, folder, quiet=as_json), kinds)
+    report = svc.drift(scope_of(svc, folder, quiet=as_json), kinds)
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
     else:
         _table(report.findings, report.checked)
         if report.kept:
             kept = counted(report.kept, "finding", "findings")
             typer.echo(f"{kept} kept as still true not shown (`synapse memory keep ID --undo`)")
     if report.needs_attention:
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def keep(
@@ -67,13 +68,13 @@ def keep(
     each one until one of its memories changes."""
     kinds = _kinds(kind)
     svc = service()
-    scope = here(svc, folder, quiet=as_json)
+    scope = scope_of(svc, folder, quiet=as_json)
     if undo:
         done = svc.unkeep(ids, scope, kinds)
     else:
         done = svc.keep(ids, scope, kinds, paired_with=paired_with)
     if as_json:
-        emit(done.as_json())
+        print_json(done.as_json())
     elif undo:
         typer.echo(f"took back {counted(done.undone, 'kept finding', 'kept findings')}")
     elif not done.findings:

@@ -69,10 +69,10 @@ def _print_version(line: str) -> int:
 
 def _unwritable(exc: OSError) -> int:
     """`> /dev/full`: one line, exit 2, and nothing left for the exit flush."""
-    from synapse_git.errors import StoreError, report
+    from synapse_git.errors import output_failed, report
 
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return report(StoreError(f"cannot write the output: {exc.strerror or exc}"))
+    return report(output_failed(exc))
 
 
 def _mcp_options(args: list[str]) -> tuple[Path | None, str | None] | None:

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import here, service
+from synapse_git.cli.output import scope_of, service
 from synapse_git.errors import BadInput
-from synapse_git.hooks import hook_commands, hook_scripts
+from synapse_git.git import hook_scripts
+from synapse_git.hooks import hook_commands
 
 app = typer.Typer(help="Git hooks and agent session start.", no_args_is_help=True)
 
@@ -45,7 +46,7 @@ def install(hooks: str = HOOKS_OPTION, folder: Path = FOLDER_OPTION) -> None:
     """Install the git hooks into this repository's hooks folder (core.hooksPath, or the
     common one of all worktrees). A hook already there is chained, never overwritten."""
     svc = service()
-    where, actions = svc.install_hooks(here(svc, folder, quiet=True), _names(hooks), _bindir())
+    where, actions = svc.install_hooks(scope_of(svc, folder, quiet=True), _names(hooks), _bindir())
     for action in actions:
         extra = f" (the previous hook runs first: {action.hook}{hook_scripts.CHAINED})"
         typer.echo(f"{action.done:>9}  {action.path}" + (extra if action.done == "chained" else ""))
@@ -56,7 +57,7 @@ def install(hooks: str = HOOKS_OPTION, folder: Path = FOLDER_OPTION) -> None:
 def uninstall(hooks: str = HOOKS_OPTION, folder: Path = FOLDER_OPTION) -> None:
     """Remove Synapse's git hooks and put back the hooks they chained."""
     svc = service()
-    _, actions = svc.uninstall_hooks(here(svc, folder, quiet=True), _names(hooks))
+    _, actions = svc.uninstall_hooks(scope_of(svc, folder, quiet=True), _names(hooks))
     for action in actions:
         note = " (not written by Synapse)" if action.done == "left alone" else ""
         typer.echo(f"{action.done:>10}  {action.path}{note}")

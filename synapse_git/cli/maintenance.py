@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, emit, service, write_bytes
+from synapse_git import exit_codes
+from synapse_git.cli.output import JSON_OPTION, print_json, service, write_bytes
 from synapse_git.errors import BadInput
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 from synapse_git.textrules import counted
@@ -37,7 +38,7 @@ def check(
     vectors = svc.vector_coverage(repair=repair)
     if as_json:
         data = {"ok": report.ok, "live": report.live, "problems": list(report.problems)}
-        emit(data if vectors is None else {**data, "vectors": vectors.as_json()})
+        print_json(data if vectors is None else {**data, "vectors": vectors.as_json()})
     elif report.ok:
         typer.echo(f"ok: {report.live} live memories, both indexes in step")
     else:
@@ -52,7 +53,7 @@ def check(
             + ("; run `synapse memory embed`" if vectors.missing or vectors.outdated else "")
         )
     if not report.ok:
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def export(
@@ -104,7 +105,7 @@ def import_(
 
 def _imported(svc: Synapse, report: ImportReport, done: int, as_json: bool) -> None:
     if as_json:
-        emit(vars(report))
+        print_json(vars(report))
     else:
         typer.echo(f"imported {report.imported} memories ({report.duplicates} duplicates skipped)")
         if report.batch is not None:

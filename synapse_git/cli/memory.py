@@ -16,10 +16,10 @@ from synapse_git.cli.colour import paint
 from synapse_git.cli.output import (
     JSON_OPTION,
     body_arg,
-    emit,
-    here,
     moved_hints,
     other_history_hints,
+    print_json,
+    scope_of,
     service,
     write_bytes,
 )
@@ -61,7 +61,7 @@ def remember(
     """Remember a short fact about this project (or, with --global, everywhere)."""
     svc = service()
     # Outside a project the service's own error (or --global) already says where it goes.
-    scope = here(svc, folder, quiet=True)
+    scope = scope_of(svc, folder, quiet=True)
     result = svc.remember(
         body_arg(text),
         scope,
@@ -78,7 +78,7 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit(result.as_json())
+        print_json(result.as_json())
         return
     where = "global" if result.project is None else result.project
     if result.duplicate_of is not None:
@@ -104,7 +104,7 @@ def edit(
     """Change a memory's text or source; the previous version goes to its history.
     With neither TEXT nor --source, the text opens in $VISUAL or $EDITOR."""
     svc = service()
-    scope = here(svc, folder)
+    scope = scope_of(svc, folder)
     body = None if text is None else body_arg(text)
     if body is None and source is None:
         from synapse_git.cli.editor import edited
@@ -131,7 +131,7 @@ def supersede(
     if (text is None) == (by is None):
         raise typer.BadParameter("give either the corrected TEXT or --by ID")
     body = None if text is None else body_arg(text)
-    done = svc.replace(old_id, here(svc, folder), body=body, by=by, source=source)
+    done = svc.replace(old_id, scope_of(svc, folder), body=body, by=by, source=source)
     if by is not None:
         _print_state(done.old, "superseded", as_json, f" by {by}")
     else:
@@ -154,13 +154,13 @@ def forget(
     if batch is not None:
         undone = svc.forget_import(batch)
         if as_json:
-            emit(vars(undone))
+            print_json(vars(undone))
         else:
             forgot = counted(undone.forgotten, "memory", "memories")
             left = f" ({undone.left} already hidden, left as they were)" if undone.left else ""
             typer.echo(f"forgot {forgot} of import {batch}{left}")
         return
-    _print_state(svc.forget(memory_id, here(svc, folder)), "forgotten", as_json)
+    _print_state(svc.forget(memory_id, scope_of(svc, folder)), "forgotten", as_json)
 
 
 @app.command("purge")
@@ -178,9 +178,9 @@ def purge(
         words = counted(len(ids), "memory", "memories")
         typer.confirm(f"Delete {words} for good (this cannot be undone)?", abort=True)
     svc = service()
-    done = svc.purge(ids, here(svc, folder, quiet=as_json))
+    done = svc.purge(ids, scope_of(svc, folder, quiet=as_json))
     if as_json:
-        emit({"purged": [memory.id for memory in done]})
+        print_json({"purged": [memory.id for memory in done]})
     else:
         for memory in done:
             typer.echo(f"purged {memory.id}: {first_line(memory.body)}")
@@ -199,12 +199,12 @@ def restore(
 ) -> None:
     """Bring back a superseded or forgotten memory."""
     svc = service()
-    _print_state(svc.restore(memory_id, here(svc, folder)), "restored", as_json)
+    _print_state(svc.restore(memory_id, scope_of(svc, folder)), "restored", as_json)
 
 
 def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
-        emit(memory.as_json())
+        print_json(memory.as_json())
     else:
         typer.echo(f"{what} {memory.id}{why}: {first_line(memory.body)}")
 
@@ -217,16 +217,9 @@ def history(
 ) -> None:
     """Every version of a memory and its supersession chain."""
     svc = service()
-    found = svc.history(memory_id, here(svc, folder))
+    found = svc.history(memory_id, scope_of(svc, folder))
     if as_json:
-        emit(
-            {
-                "memory": found.memory.as_json(),
-                "versions": [vars(version) for version in found.versions],
-                "supersedes": found.supersedes,
-                "chain": found.chain,
-            }
-        )
+        print_json(found.as_json())
         return
     memory = found.memory
     typer.echo(
@@ -257,9 +250,9 @@ def show(
     commit and branch it was written at, the paths it names as they are now and what
     changed in them since, its supersession chain and whether the team shares it."""
     svc = service()
-    page = svc.memory_page(memory_id, here(svc, folder, quiet=as_json))
+    page = svc.memory_page(memory_id, scope_of(svc, folder, quiet=as_json))
     if as_json:
-        emit(page.as_json())
+        print_json(page.as_json())
         return
     found = page.history
     memory = found.memory
@@ -344,9 +337,9 @@ def blame(
     with their commit, author and state; with :LINE, which of them name that line and
     whether it changed since they were written."""
     svc = service()
-    found = svc.blame(target, here(svc, folder, quiet=as_json))
+    found = svc.blame(target, scope_of(svc, folder, quiet=as_json))
     if as_json:
-        emit(found.as_json())
+        print_json(found.as_json())
         return
     head = found.path if found.line is None else f"{found.path}:{found.line}"
     if found.line is not None:
@@ -391,7 +384,7 @@ def read(
     svc = service()
     page = svc.read(
         memory_id,
-        here(svc, folder, quiet=as_json),
+        scope_of(svc, folder, quiet=as_json),
         offset=offset,
         budget=budget,
         project=project,
@@ -399,12 +392,11 @@ def read(
         count=True,
         required=not as_json,
     )
-    svc.reads.flush()
     if as_json:
-        emit({"memory": None if page is None else page.as_json()})
+        print_json({"memory": None if page is None else page.as_json()})
         return
     if page is None:
-        raise NotFound(f"no memory {memory_id} is visible from here")
+        raise NotFound.memory(memory_id)
     # Control characters are shown escaped (`--json` gives the exact bytes); written
     # straight to stdout since click.echo would strip some escape sequences from a pipe.
     sys.stdout.flush()
@@ -450,7 +442,7 @@ def list_(
         scope=scope_name, source=source, author=author, since=since, state=state
     )
     svc = service()
-    scope = here(svc, folder, quiet=as_json)
+    scope = scope_of(svc, folder, quiet=as_json)
     if query:
         found = svc.matching(query, scope, narrow)
         if limit is not None:
@@ -458,7 +450,7 @@ def list_(
     else:
         found = svc.list_memories(scope, limit=50 if limit is None else limit, narrow=narrow)
     if as_json:
-        emit(
+        print_json(
             {
                 "project": found.project,
                 "total": found.total,

@@ -13,7 +13,7 @@ from typing import IO, Any
 import typer
 
 from synapse_git.cli.colour import shown
-from synapse_git.errors import BadInput, StoreError, report
+from synapse_git.errors import BadInput, output_failed, report
 from synapse_git.escaping import json_text
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
@@ -26,7 +26,7 @@ def service() -> Synapse:
     return Synapse()
 
 
-def here(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Scope:
+def scope_of(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Scope:
     """The scope of `folder`; outside a project, say once that only global memory shows."""
     found = svc.scope(folder)
     if found.project is None and not quiet:
@@ -34,7 +34,7 @@ def here(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Sc
     return found
 
 
-def emit(data: Any) -> None:
+def print_json(data: Any) -> None:
     typer.echo(json_text(data))
 
 
@@ -59,7 +59,7 @@ class _Shown:
         except OSError as exc:
             # `> /dev/full`: one line and exit 2, not a traceback.
             self.failed = True
-            raise StoreError(f"cannot write the output: {exc.strerror or exc}") from None
+            raise output_failed(exc) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -87,7 +87,7 @@ def write_bytes(data: bytes, *, flush: bool = False) -> None:
     except OSError as exc:
         with suppress(AttributeError):
             setattr(sys.stdout, "failed", True)  # noqa: B010  (only _Shown has it)
-        raise StoreError(f"cannot write the output: {exc.strerror or exc}") from None
+        raise output_failed(exc) from None
 
 
 def unwritable_output(code: int) -> int:
@@ -100,7 +100,7 @@ def unwritable_output(code: int) -> int:
         return code
     except OSError as exc:
         if not failed:
-            code = report(StoreError(f"cannot write the output: {exc.strerror or exc}"))
+            code = report(output_failed(exc))
         failed = True
     if failed:
         # Python flushes what the stream keeps again at exit, and would fail there too.

@@ -8,10 +8,10 @@ import typer
 
 from synapse_git.cli.output import (
     JSON_OPTION,
-    emit,
-    here,
     moved_hints,
     other_history_hints,
+    print_json,
+    scope_of,
     service,
 )
 
@@ -25,10 +25,10 @@ def show(
 ) -> None:
     """Print the project key, the checkout, the main worktree and the counts."""
     svc = service()
-    info = svc.project_info(here(svc, folder, quiet=True))
+    info = svc.project_info(scope_of(svc, folder, quiet=True))
     scope = info.scope
     if as_json:
-        emit(
+        print_json(
             {
                 "folder": str(scope.folder),
                 "project": scope.project,
@@ -71,6 +71,6 @@ def move(
     """Re-key the memories of a repository that was moved from OLD to NEW."""
     moved, key = service().move_project(old, str(new))
     if as_json:
-        emit({"moved": moved, "project": key})
+        print_json({"moved": moved, "project": key})
     else:
         typer.echo(f"moved {moved} memories to project {key}")

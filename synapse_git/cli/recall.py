@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
+from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
 from synapse_git.recall.coverage import WEAK_SHARE
 from synapse_git.recall.response import Recalled
 from synapse_git.textrules import counted, first_line
@@ -47,7 +47,7 @@ def recall(
     svc = service()
     found = svc.recall(
         question,
-        here(svc, folder, quiet=as_json),
+        scope_of(svc, folder, quiet=as_json),
         budget=budget,
         limit=limit,
         explain=explain,
@@ -57,7 +57,7 @@ def recall(
     if found.semantic is not None and found.semantic.startswith("off"):
         typer.echo(f"note: semantic recall {found.semantic}", err=True)
     if as_json:
-        emit(found.explained_json() if explain else found.as_json())
+        print_json(found.explained_json() if explain else found.as_json())
         return
     _print(found, question)
     if explain:
@@ -180,33 +180,20 @@ def eval_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score recall on labeled questions (read-only): top1, found, mrr, survived, noise."""
-    # Here, not at the top: `memory recall` runs far more often and needs neither.
-    from synapse_git import demo
-    from synapse_git.recall.evaluation import (
-        baseline_json,
-        load_suite,
-        read_baseline,
-        regressions,
+    run = service().eval_cases(
+        cases, budget=budget, baseline=baseline, write_baseline=write_baseline, force=force
     )
-
-    svc = service()
-    if write_baseline is not None:
-        # Refused before the run, so a bad target costs nothing.
-        svc.output_target(write_baseline, force=force)
-    suite = load_suite(cases)
-    expected = read_baseline(baseline) if baseline is not None else None
-    if suite.store is None:
-        report = svc.evaluate(suite.cases, budget=budget)
-    else:
-        imported, report = demo.evaluate(suite.cases, suite.store, budget=budget)
+    report = run.report
+    if run.sample is not None:
+        store, imported = run.sample
         # On stderr, so --json output stays one document.
         typer.echo(
-            f"eval: {cases} names its store, {suite.store}: {imported} notes in a temporary"
+            f"eval: {cases} names its store, {store}: {imported} notes in a temporary"
             " store, removed again; your own store is not used",
             err=True,
         )
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
     else:
         for outcome in report.outcomes:
             if outcome.case.expect is None:
@@ -226,14 +213,12 @@ def eval_(
                 for name, value in report.reworded.metrics().items()
             )
             typer.echo(f"with their alternatives: {reworded}")
-    if write_baseline is not None:
-        text = json.dumps(baseline_json(report), indent=2)
-        path, _ = svc.write_lines(write_baseline, [text], force=force)
-        typer.echo(f"baseline written to {path}", err=True)
-    if expected is not None and (worse := regressions(report, expected)):
-        for line in worse:
-            typer.echo(f"regression: {line}", err=True)
-        raise typer.Exit(1)
+    if run.baseline_written is not None:
+        typer.echo(f"baseline written to {run.baseline_written}", err=True)
+    for line in run.regressions:
+        typer.echo(f"regression: {line}", err=True)
+    if run.regressions:
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def _found_mark(rank: int | None, survived: bool) -> str:

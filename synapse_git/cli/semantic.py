@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, emit, service
+from synapse_git import exit_codes
+from synapse_git.cli.output import JSON_OPTION, print_json, service
 from synapse_git.service import Synapse
 
 if TYPE_CHECKING:
@@ -26,14 +27,16 @@ def embed(as_json: bool = JSON_OPTION) -> None:
         report = run_embed(svc, show=not as_json)
     except KeyboardInterrupt:
         typer.echo("interrupted; run `synapse memory embed` again to resume", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(exit_codes.INTERRUPTED) from None
     if as_json:
-        emit({"embedded": report.embedded, "remaining": report.remaining, "notice": report.notice})
+        print_json(
+            {"embedded": report.embedded, "remaining": report.remaining, "notice": report.notice}
+        )
     elif report.notice is None:
         typer.echo(f"embedded {report.embedded} memories; {report.remaining} without a vector")
     if report.notice is not None:
         typer.echo(f"synapse: semantic recall {report.notice}", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def run_embed(svc: Synapse, *, show: bool) -> EmbedReport:

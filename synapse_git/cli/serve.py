@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import here, service
+from synapse_git.cli.output import scope_of, service
 from synapse_git.mcp.launch import serve_mcp
 
 app = typer.Typer(
@@ -53,7 +53,7 @@ def config(
     """Print the client configuration that starts `synapse mcp` on this store, whatever
     environment the client passes: the command's absolute path and SYNAPSE_DATA pinned."""
     svc = service()
-    text, written = svc.mcp_config(client, here(svc, folder, quiet=True), write=write)
+    text, written = svc.mcp_config(client, scope_of(svc, folder, quiet=True), write=write)
     if written is None:
         typer.echo(text, nl=False)
     else:

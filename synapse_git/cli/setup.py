@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import here, service
+from synapse_git.cli.output import scope_of, service
 
 
 def setup(
@@ -30,7 +30,7 @@ def setup(
     own files; idempotent, merged with what is there, undone by --uninstall."""
     svc = service()
     outcome = svc.setup_client(
-        client, here(svc, folder, quiet=True), scope, dry_run=dry_run, uninstall=uninstall
+        client, scope_of(svc, folder, quiet=True), scope, dry_run=dry_run, uninstall=uninstall
     )
     for change in outcome.changes:
         typer.echo(f"{change.done:>12}  {change.path}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, emit, service
+from synapse_git.cli.output import JSON_OPTION, print_json, service
 from synapse_git.clients.status import Status
 
 
@@ -21,7 +21,7 @@ def status(
     svc = service()
     found = svc.status(svc.scope(folder))
     if as_json:
-        emit(found.as_json())
+        print_json(found.as_json())
     else:
         for line in lines(found):
             typer.echo(line)

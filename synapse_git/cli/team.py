@@ -7,8 +7,9 @@ from pathlib import Path
 
 import typer
 
+from synapse_git import exit_codes
 from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, emit, here, service
+from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
 from synapse_git.errors import BadInput
 
 IDS_ARGUMENT = typer.Argument(..., metavar="ID...", help="Ids of project memories.")
@@ -24,11 +25,11 @@ def share(
 ) -> None:
     """Share project memories with the team: they go into .synapse/memories.jsonl, to commit."""
     svc = service()
-    report = svc.share(ids, here(svc, folder, quiet=True), force=force)
+    report = svc.share(ids, scope_of(svc, folder, quiet=True), force=force)
     for warning in report.warnings:
         typer.echo(f"warning: {warning}", err=True)
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
         return
     if report.shared:
         typer.echo(f"shared {', '.join(map(str, report.shared))} in {report.file}")
@@ -44,9 +45,9 @@ def unshare(
 ) -> None:
     """Take memories out of the team file; they stay in your own store."""
     svc = service()
-    gone = svc.unshare(ids, here(svc, folder, quiet=True))
+    gone = svc.unshare(ids, scope_of(svc, folder, quiet=True))
     if as_json:
-        emit({"unshared": gone})
+        print_json({"unshared": gone})
     elif gone:
         typer.echo(f"unshared {', '.join(map(str, gone))}; commit the team file")
     else:
@@ -57,16 +58,16 @@ def sync(folder: Path = FOLDER_OPTION, as_json: bool = JSON_OPTION) -> None:
     """Bring teammates' shared memories from the team file into your store (the hooks do
     this after every checkout and merge)."""
     svc = service()
-    report = svc.sync_team(here(svc, folder, quiet=True))
+    report = svc.sync_team(scope_of(svc, folder, quiet=True))
     for skipped in report.skipped:
         typer.echo(f"skipped {skipped}", err=True)
     if as_json:
-        emit(report.as_json())
+        print_json(report.as_json())
     else:
         typer.echo(report.summary())
     if report.skipped:
         # The good lines were applied; 1 says some were not (docs/team.md, "Syncing").
-        raise typer.Exit(1)
+        raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
 def merge_file(

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from synapse_git.data_folder import data_dir
 from synapse_git.errors import BadInput, SynapseError
-from synapse_git.store.location import data_dir
 
 KINDS = ("claude", "codex", "json")
 FILES = {"claude": ".mcp.json", "codex": ".codex/config.toml"}

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from synapse_git import data_folder
 from synapse_git.clients import mcp_config
 from synapse_git.clients import setup as client_setup
 from synapse_git.errors import SynapseError
-from synapse_git.git import git_command
+from synapse_git.git import git_command, hook_scripts
 from synapse_git.git.project_scope import Scope
-from synapse_git.hooks import hook_scripts
 from synapse_git.settings import Config
-from synapse_git.store import location, readonly
+from synapse_git.store import readonly
 from synapse_git.store.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def gather(config: Config, scope: Scope) -> Status:
             hooks = hook_scripts.installed(hooks_folder)
     return Status(
         store=path,
-        chosen_by=location.data_dir_origin(),
+        chosen_by=data_folder.data_dir_origin(),
         exists=path.is_file(),
         schema=schema,
         problem=problem,

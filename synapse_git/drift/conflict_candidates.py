@@ -188,7 +188,7 @@ class Candidates:
     def _rows(self, ids: list[int]) -> dict[int, Memory]:
         if not ids:
             return {}
-        where, scoped = memories.visible(self.scope.projects)
+        where, scoped = memories.in_scope_sql(self.scope.projects)
         marks = ", ".join("?" for _ in ids)
         params: list[object] = [*ids, *scoped]
         return {

@@ -70,7 +70,7 @@ class Report:
 def visible_live(conn: sqlite3.Connection, scope: Scope) -> tuple[list[Memory], set[int]]:
     """Every live memory `scope` sees, oldest first, each body cut to its opening
     WINDOW characters; and the ids of those cut."""
-    where, params = memories.visible(scope.projects)
+    where, params = memories.in_scope_sql(scope.projects)
     rows = conn.execute(
         f"SELECT {_WINDOWED}, length(body) > {WINDOW} FROM memories"
         f" WHERE state = 'live' AND {where} ORDER BY created_at, id",
@@ -255,7 +255,7 @@ def about(
     wanted = list(dict.fromkeys(ids))
     if not wanted:
         return []
-    where, scoped = memories.visible(scope.projects)
+    where, scoped = memories.in_scope_sql(scope.projects)
     marks = ", ".join("?" for _ in wanted)
     params: list[object] = [*wanted, *scoped]
     rows, cut = _split(

@@ -91,7 +91,7 @@ def duplicates(
     conn: sqlite3.Connection, scope: Scope, ids: Sequence[int] | None = None
 ) -> list[Finding]:
     """Visible live memories whose normalized bodies are equal (the `norm` key)."""
-    where, scoped = memories.visible(scope.projects)
+    where, scoped = memories.in_scope_sql(scope.projects)
     params: list[object] = list(scoped)
     sql = f"SELECT norm, group_concat(id) FROM memories WHERE state = 'live' AND {where}"
     if ids is not None:
@@ -105,7 +105,7 @@ def duplicates(
             )
         ]
         # `+project` keeps the planner on the norm index: a few rows, not the scope.
-        where, scoped = memories.visible(scope.projects, "+")
+        where, scoped = memories.in_scope_sql(scope.projects, "+")
         marks = ", ".join("?" for _ in norms)
         sql = (
             f"SELECT norm, group_concat(id) FROM memories WHERE norm IN ({marks})"

@@ -38,7 +38,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, NamedTuple
 
-from synapse_git.store.location import data_dir
+from synapse_git import exit_codes
+from synapse_git.data_folder import data_dir
 
 VERSION = "3"  # 3: documents rewritten in another format keep their lineage
 BATCH = 2000  # commits per transaction while building
@@ -545,13 +546,13 @@ def for_checkout(checkout: Path) -> PathHistory | None:
 def main(argv: Sequence[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m synapse_git.drift.path_history CHECKOUT", file=sys.stderr)
-        return 2
+        return exit_codes.ERROR
     history = for_checkout(Path(argv[0]))
     if history is None:
         print(f"{argv[0]} is not inside a git work tree", file=sys.stderr)
-        return 1
+        return exit_codes.NEEDS_ATTENTION
     history.update(wait=False)
-    return 0
+    return exit_codes.OK
 
 
 if __name__ == "__main__":

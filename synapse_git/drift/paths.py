@@ -390,8 +390,3 @@ def _normal(token: str) -> str:
     if normal.startswith("//"):
         normal = "/" + normal.lstrip("/")
     return normal + "/" if directory and normal not in ("/", ".") else normal
-
-
-def repo_relative(path: str) -> str:
-    """The form a relative path has in a git tree: no `./`, no trailing slash."""
-    return path.rstrip("/")

@@ -17,26 +17,38 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from synapse_git import exit_codes
+from synapse_git.data_folder import data_dir
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.escaping import visible
 from synapse_git.git import git_command
 from synapse_git.session import snapshot_file
-from synapse_git.store.location import data_dir
 
 # `typing` is not imported when running: 2 ms of every commit.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from synapse_git.drift.commit_check import Broken
     from synapse_git.git.project_scope import Scope
     from synapse_git.session.snapshots import Refresh, Snapshot
     from synapse_git.settings import Config
 
 # Everything else is imported where it is used: the commit path of a commit
-# that deletes nothing loads only this module, git_command, snapshot_file and store.location.
+# that deletes nothing loads only this module, git_command, snapshot_file and data_folder.
 
 # Commit-check exit codes: the hook's failure is git's refusal.
-PASS, BLOCK = 0, 1
+PASS, BLOCK = exit_codes.OK, exit_codes.NEEDS_ATTENTION
 SCREEN_LINES = 20
+if TYPE_CHECKING:
+    T = TypeVar("T")
+# What one refresh screen names: a commit by its first SHORT_COMMIT hex digits, at most
+# LISTED_IDS re-checked ids, LISTED_MEMORIES memories of each kind and LISTED_PATHS
+# gone paths of each.
+SHORT_COMMIT = 12
+LISTED_IDS = 12
+LISTED_MEMORIES = 8
+LISTED_PATHS = 3
 
 
 def _say(text: str, *, err: bool = False) -> None:
@@ -76,7 +88,7 @@ def pre_commit_main(argv: Sequence[str] | None = None) -> int:
             _say(f"synapse: ignoring unknown options {' '.join(unknown)}", err=True)
         return check_commit(warn_only="--warn-only" in args)
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         return _internal("the memory check of this commit", exc)
 
@@ -348,7 +360,7 @@ def post_checkout(
                 _say(line)
         return PASS
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         return _internal("the session refresh", exc)
 
@@ -418,14 +430,14 @@ def _quiet_refresh(folder: Path | None) -> int:
                 _say(line)
         return PASS
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         return _internal("the session refresh", exc)
 
 
 def _refresh_lines(refresh: Refresh) -> list[str]:
     snap = refresh.snapshot
-    where = f" at {snap.head[:12]}" if snap.head else ""
+    where = f" at {snap.head[:SHORT_COMMIT]}" if snap.head else ""
     from synapse_git.textrules import counted
 
     again = refresh.rechecked
@@ -435,21 +447,22 @@ def _refresh_lines(refresh: Refresh) -> list[str]:
     else:
         differ = counted(again.paths, "path", "paths")
         among = counted(snap.visible, "memory", "memories")
-        shown = ", ".join(map(str, again.ids[:12])) + (" …" if len(again.ids) > 12 else "")
+        ids, since = again.ids, again.since[:SHORT_COMMIT]
+        shown = ", ".join(map(str, ids[:LISTED_IDS])) + (" …" if len(ids) > LISTED_IDS else "")
         lines = [
             f"synapse: re-checked {len(again.ids)} of {among} for this "
-            f"checkout{where}: those naming one of {differ} changed since {again.since[:12]}"
+            f"checkout{where}: those naming one of {differ} changed since {since}"
             + (f" ({shown})" if again.ids else "")
         ]
     if refresh.became_stale:
         verb = "stale" if refresh.first else "became stale"
         lines.append(f"  {verb} ({len(refresh.became_stale)}):")
-        for key, paths in sorted(refresh.became_stale.items(), key=lambda kv: int(kv[0]))[:8]:
-            gone = ", ".join(paths[:3])
+        for key, paths in _first_by_id(refresh.became_stale):
+            gone = ", ".join(paths[:LISTED_PATHS])
             lines.append(f"    [{key}] {snap.titles.get(key, '')} — gone: {gone}")
     if refresh.fine_again:
         lines.append(f"  fine again ({len(refresh.fine_again)}):")
-        for key, title in sorted(refresh.fine_again.items(), key=lambda kv: int(kv[0]))[:8]:
+        for key, title in _first_by_id(refresh.fine_again):
             lines.append(f"    [{key}] {title}")
     left = len(snap.stale) + len(snap.repeated)
     # The older half of a conflict is told, marked: counted, not left out.
@@ -461,6 +474,11 @@ def _refresh_lines(refresh: Refresh) -> list[str]:
         f"{told}; left out {left}: {len(snap.stale)} stale, {len(snap.repeated)} duplicate"
     )
     return lines
+
+
+def _first_by_id(found: dict[str, T]) -> list[tuple[str, T]]:
+    """The first LISTED_MEMORIES entries of `found` (keyed by memory id), by id."""
+    return sorted(found.items(), key=lambda item: int(item[0]))[:LISTED_MEMORIES]
 
 
 # -- session start -------------------------------------------------------------------
@@ -478,7 +496,7 @@ def session(folder: Path | None = None, budget: str | None = None, fmt: str = "t
     try:
         snapshot = _current_snapshot(cfg, folder)
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except Exception as exc:
         _internal("reading memories for this session", exc)
         return PASS

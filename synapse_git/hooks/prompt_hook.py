@@ -23,6 +23,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from synapse_git import exit_codes
 from synapse_git.errors import BadInput
 from synapse_git.escaping import json_text, visible
 
@@ -55,7 +56,7 @@ def main(argv: Sequence[str]) -> int:
             sys.stdout.flush()
         return 0
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
     except BrokenPipeError:
         return 0
     except Exception as exc:

@@ -222,7 +222,7 @@ def _root_folder(uri: str) -> Path | None:
         ) from None
 
 
-def noted(server: SynapseServer, answer: Noted) -> Noted:
+def with_roots_note(server: SynapseServer, answer: Noted) -> Noted:
     """`answer`, saying so when the client's roots could not be had and the fallback was used."""
     if server.roots_note is not None:
         answer["note"] = server.roots_note

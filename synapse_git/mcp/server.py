@@ -35,9 +35,9 @@ from synapse_git.errors import BadInput
 from synapse_git.mcp.scoped_server import (
     ClientRoots,
     SynapseServer,
-    noted,
     server_of,
     tool_errors,
+    with_roots_note,
 )
 from synapse_git.session.guidance import instructions
 from synapse_git.settings import BUDGET_NAMES, Config
@@ -121,7 +121,7 @@ def recall(
             at=at,
         )
     server.tell_semantic(found.semantic)
-    return noted(server, found.as_json())
+    return with_roots_note(server, found.as_json())
 
 
 def readmemory(
@@ -228,7 +228,7 @@ def remember(
             share=share,
             everywhere=everywhere,
         )
-    return noted(server, result.as_json())
+    return with_roots_note(server, result.as_json())
 
 
 def supersede(

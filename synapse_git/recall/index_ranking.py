@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from synapse_git.store import fts, substrings
-from synapse_git.store.memories import visible
+from synapse_git.store.memories import in_scope_sql
 
 COMMON_AT = 5000
 # The matches bm25 may score for one plan of single trigrams, all of them together:
@@ -184,7 +184,7 @@ def rank(
         ordered = substrings.ranked(conn, plan.matched, plan.items, plan.hits)
         seen = _visible(conn, ordered, projects)
         return [i for i in ordered if i in seen][:depth]
-    where, params = visible(projects, "m.")
+    where, params = in_scope_sql(projects, "m.")
     sql = (
         f"SELECT {index}.rowid, bm25({index}, 1.0, 0.3) FROM {index}"
         f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
@@ -266,7 +266,7 @@ def every(
     """Every visible match of any of `items`."""
     if not items:
         return set()
-    where, params = visible(projects, "m.")
+    where, params = in_scope_sql(projects, "m.")
     if index == "memorygram":
         return set(substrings.holding(conn, items, where, params))
     rows = conn.execute(

@@ -30,6 +30,8 @@ from synapse_git.recall.query_terms import Query, Term
 from synapse_git.store import body_windows
 from synapse_git.store.memories import COLUMNS, Memory
 
+# Reciprocal rank fusion's k for the rankings of one question (the usual 60): a
+# candidate's place in one ranking moves it only a little against the other's.
 K = 60
 DEPTH = 50
 TEXT_BYTES = 16384

@@ -73,10 +73,10 @@ def search(
         )
         for n, query in enumerate(queries)
     ]
-    return union(found, floor=floor)
+    return fused(found, floor=floor)
 
 
-def union(searches: Sequence[Search], *, floor: bool = False) -> Search:
+def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
     """One search from several: a candidate's share is its best in any of them,
     its score the best weighted share (and opening, recall/subject.py) plus the weighted
     reciprocal ranks; with `floor`, cut below half the best share (ranking.cut_floor)."""

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, cast
 
 from synapse_git.errors import SynapseError
 from synapse_git.semantic import model
 from synapse_git.semantic.vectors import other_model
+
+if TYPE_CHECKING:
+    from synapse_git.answers import SemanticOut
 
 NO_VECTORS = "no memory has a vector yet; run `synapse memory embed`"
 
@@ -34,8 +38,8 @@ class SemanticStatus:
     vectors: int | None  # live memories with a vector of `model`; None: no store to count
     live: int | None
 
-    def as_json(self) -> dict[str, object]:
-        return asdict(self)
+    def as_json(self) -> SemanticOut:
+        return cast("SemanticOut", asdict(self))
 
     def line(self) -> str:
         counted = ""

@@ -25,25 +25,34 @@ def _is_control(char: str) -> bool:
     return unicodedata.category(char) in ("Cc", "Cf")
 
 
+# The printable ASCII that is neither a letter, a digit nor a space (`!`-`/`, `:`-`@`,
+# `[`-`` ` ``, `{`-`~`): symbols such as $ + < = > ^ ` | ~ are not Unicode punctuation,
+# and BERT splits them too.
+ASCII_SYMBOLS = ((0x21, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E))
+# The CJK ideograph blocks BERT spaces out (the unified ideographs, extensions A to E
+# and the compatibility ideographs); Hangul and kana are not among them.
+CJK_BLOCKS = (
+    (0x4E00, 0x9FFF),
+    (0x3400, 0x4DBF),
+    (0x20000, 0x2A6DF),
+    (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F),
+    (0x2B820, 0x2CEAF),
+    (0xF900, 0xFAFF),
+    (0x2F800, 0x2FA1F),
+)
+NUL, REPLACEMENT = 0, 0xFFFD  # what BERT drops as invalid
+
+
 def _is_punctuation(char: str) -> bool:
     code = ord(char)
-    # ASCII symbols such as $ + < = > ^ ` | ~ are not Unicode punctuation; BERT splits them too.
-    if 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126:
+    if any(low <= code <= high for low, high in ASCII_SYMBOLS):
         return True
     return unicodedata.category(char).startswith("P")
 
 
 def _is_cjk(code: int) -> bool:
-    return (
-        0x4E00 <= code <= 0x9FFF
-        or 0x3400 <= code <= 0x4DBF
-        or 0x20000 <= code <= 0x2A6DF
-        or 0x2A700 <= code <= 0x2B73F
-        or 0x2B740 <= code <= 0x2B81F
-        or 0x2B820 <= code <= 0x2CEAF
-        or 0xF900 <= code <= 0xFAFF
-        or 0x2F800 <= code <= 0x2FA1F
-    )
+    return any(low <= code <= high for low, high in CJK_BLOCKS)
 
 
 def normalize(text: str) -> str:
@@ -52,7 +61,7 @@ def normalize(text: str) -> str:
     out: list[str] = []
     for char in text:
         code = ord(char)
-        if code == 0 or code == 0xFFFD or _is_control(char):
+        if code in (NUL, REPLACEMENT) or _is_control(char):
             continue
         if char.isspace():
             out.append(" ")

@@ -13,11 +13,12 @@ import hashlib
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from synapse_git.store.memories import visible
+from synapse_git.store.memories import in_scope_sql
 
 if TYPE_CHECKING:
+    from synapse_git.answers import CoverageOut
     from synapse_git.semantic.model import Matrix
 
 
@@ -76,8 +77,8 @@ class Coverage:
     missing: int
     outdated: int
 
-    def as_json(self) -> dict[str, int]:
-        return asdict(self)
+    def as_json(self) -> CoverageOut:
+        return cast("CoverageOut", asdict(self))
 
 
 # A vector as `put` stores it: a BLOB of one signed byte a dimension. Anything else
@@ -122,7 +123,7 @@ def visible_live(conn: sqlite3.Connection, ids: Sequence[int], projects: Sequenc
     """Which of `ids` are live memories the scope can see."""
     if not ids:
         return set()
-    where, params = visible(projects)
+    where, params = in_scope_sql(projects)
     marks = ",".join(str(int(i)) for i in ids)
     rows = conn.execute(
         f"SELECT id FROM memories WHERE id IN ({marks}) AND state = 'live' AND {where}", params

@@ -58,12 +58,12 @@ class StoreAccess:
                 yield conn
             except sqlite3.Error as exc:
                 # A damaged, read-only or full store is the user's to fix, not a crash.
-                raise database.explain(exc, path) from None
+                raise database.as_store_error(exc, path) from None
             except OverflowError:
                 # SQLite holds 64-bit integers: a larger id, offset or limit matches nothing.
                 raise BadInput("a number given is too large: at most 2**63 - 1") from None
             if self.long_lived:
-                self._reader.hold()
+                self._reader.keep_open()
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
@@ -78,7 +78,7 @@ class StoreAccess:
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """The kept connection for reads (recall, read): no open per call."""
-        with self._reader.use() as conn:
+        with self._reader.connection() as conn:
             yield conn
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
@@ -90,7 +90,7 @@ class StoreAccess:
     def _require_store(self, memory_id: int) -> None:
         """A change to a memory fails without creating the store when there is none."""
         if not self._exists():
-            raise NotFound(f"no memory {memory_id} is visible from here")
+            raise NotFound.memory(memory_id)
 
     @property
     def semantic(self) -> Semantic:

@@ -182,7 +182,7 @@ class Lifecycle(StoreAccess):
     def _visible(self, memory_id: int, scope: Scope, *, live_only: bool) -> Memory:
         """The memory `memory_id` as `scope` sees it; hidden ones count as missing
         when `live_only`."""
-        missing = NotFound(f"no memory {memory_id} is visible from here")
+        missing = NotFound.memory(memory_id)
         if not self._exists():
             raise missing
         with self.connection() as conn:
@@ -233,7 +233,7 @@ class Lifecycle(StoreAccess):
 
     def history(self, memory_id: int, scope: Scope) -> History:
         if not self._exists():
-            raise NotFound(f"no memory {memory_id} is visible from here")
+            raise NotFound.memory(memory_id)
         with self.connection() as conn:
             memory = memories.require(conn, memory_id, scope.projects)
             versions = memories.versions(conn, memory_id)

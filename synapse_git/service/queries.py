@@ -4,12 +4,15 @@ docs/drift.md, docs/hooks.md)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from synapse_git.errors import BadInput, NotFound
+from synapse_git.errors import BadInput, NotFound, no_store_yet
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.recall import query_terms, ranking, response, rewordings
@@ -21,6 +24,7 @@ from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
 from synapse_git.store import (
     database,
     memories,
+    output_file,
     pages,
     readonly,
 )
@@ -33,6 +37,18 @@ if TYPE_CHECKING:
 
 # More hits than any budget could show; a larger limit is a mistake, not a wish.
 MAX_HITS = 10_000
+
+
+@dataclass(frozen=True)
+class EvalRun:
+    """One `memory eval` run: the report, and what the run did around it."""
+
+    report: evaluation.Report
+    # The notes the cases file names and how many went into the temporary store that
+    # scored them; None when the cases were scored on the user's own store.
+    sample: tuple[Path, int] | None
+    baseline_written: Path | None
+    regressions: list[str]
 
 
 class Queries(StoreAccess):
@@ -58,7 +74,7 @@ class Queries(StoreAccess):
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
         if not self._exists():
             if required:
-                raise NotFound(f"no memory {memory_id} is visible from here")
+                raise NotFound.memory(memory_id)
             return None
         with self.reading() as conn:
             page = pages.read_page(
@@ -74,6 +90,9 @@ class Queries(StoreAccess):
                 raise NotFound(memories.not_readable(conn, memory_id, scope.projects))
         if count and page is not None and offset == 0:
             self.reads.note(memory_id)
+            if not self.long_lived:
+                # A command's process ends with this read: nothing later would write it.
+                self.reads.flush()
         return page
 
     def list_memories(
@@ -224,7 +243,7 @@ class Queries(StoreAccess):
 
         chosen = self.config.budget(budget)
         if not self._exists():
-            raise NotFound(f"no store at {self.config.db_path} yet: import memories first")
+            raise NotFound(no_store_yet(self.config.db_path, "import memories first"))
         with closing(database.connect_readonly(self.config.db_path)) as conn:
             return evaluation.run(
                 conn,
@@ -233,6 +252,37 @@ class Queries(StoreAccess):
                 self.scope,
                 lambda c, q, s, n, o: self._search(c, q, s, n, o)[0],
             )
+
+    def eval_cases(
+        self,
+        cases: Path,
+        *,
+        budget: str | None = None,
+        baseline: Path | None = None,
+        write_baseline: Path | None = None,
+        force: bool = False,
+    ) -> EvalRun:
+        """`memory eval`: score the cases of a CASES.toml file, on the store it names
+        (in a temporary store) or on this one; compare with a baseline, write one."""
+        target = None
+        if write_baseline is not None:
+            # Refused before the run, so a bad target costs nothing.
+            target = output_file.checked_target(write_baseline, self.config.db_path, force=force)
+        suite = evaluation.load_suite(cases)
+        expected = evaluation.read_baseline(baseline) if baseline is not None else None
+        sample = None
+        if suite.store is None:
+            report = self.evaluate(suite.cases, budget=budget)
+        else:
+            from synapse_git.service import demo
+
+            imported, report = demo.evaluate(suite.cases, suite.store, budget=budget)
+            sample = (suite.store, imported)
+        if target is not None:
+            text = json.dumps(evaluation.baseline_json(report), indent=2)
+            output_file.write_lines(target, [text])
+        worse = [] if expected is None else evaluation.regressions(report, expected)
+        return EvalRun(report, sample, target, worse)
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer

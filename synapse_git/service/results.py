@@ -9,7 +9,7 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.store.memories import Memory, Version
 
 if TYPE_CHECKING:
-    from synapse_git.answers import RememberOut, SupersedeOut
+    from synapse_git.answers import HistoryOut, RememberOut, ShownOut, SupersedeOut
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,36 @@ class History:
     versions: list[Version]
     supersedes: list[int]
     chain: list[int]
+
+    def as_json(self) -> HistoryOut:
+        """`memory history --json`."""
+        return {
+            "memory": self.memory.as_json(),
+            "versions": [
+                {
+                    "body": v.body,
+                    "source": v.source,
+                    "state": v.state,
+                    "superseded_by": v.superseded_by,
+                    "changed_at": v.changed_at,
+                    "change": v.change,
+                }
+                for v in self.versions
+            ],
+            "supersedes": self.supersedes,
+            "chain": self.chain,
+        }
+
+    def shown_json(self) -> ShownOut:
+        """`memory show --json`: the memory, the commit it was written at, its links."""
+        memory = self.memory
+        return {
+            **memory.as_json(),
+            "commit": memory.head_commit,
+            "branch": memory.branch,
+            "supersedes": self.supersedes,
+            "versions": len(self.versions) + 1,
+        }
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from synapse_git.errors import BadInput, NotFound
+from synapse_git.errors import BadInput, NotFound, no_store_yet
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import (
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from synapse_git.clients import mcp_config
     from synapse_git.clients import setup as client_setup
     from synapse_git.clients import status as client_status
-    from synapse_git.hooks import hook_scripts
+    from synapse_git.git import hook_scripts
     from synapse_git.semantic.engine import EmbedReport
     from synapse_git.semantic.vectors import Coverage
     from synapse_git.team import sync as team_sync
@@ -44,7 +44,7 @@ class Upkeep(StoreAccess):
         self, scope: Scope, names: Sequence[str], bindir: str | None
     ) -> tuple[Path, list[hook_scripts.Action]]:
         """Install the plain git hooks into the repository's real hooks folder."""
-        from synapse_git.hooks import hook_scripts
+        from synapse_git.git import hook_scripts
         from synapse_git.team import git_side
 
         folder = self._hooks_folder(scope)
@@ -57,7 +57,7 @@ class Upkeep(StoreAccess):
         self, scope: Scope, names: Sequence[str]
     ) -> tuple[Path, list[hook_scripts.Action]]:
         """Remove Synapse's hooks and put back the hooks they chained."""
-        from synapse_git.hooks import hook_scripts
+        from synapse_git.git import hook_scripts
         from synapse_git.team import git_side
 
         folder = self._hooks_folder(scope)
@@ -232,7 +232,7 @@ class Upkeep(StoreAccess):
         """Wire client `client`'s MCP server and hooks for this project in scope `where`
         (project, local or user), or with `uninstall` take them out again."""
         from synapse_git.clients import setup as client_setup
-        from synapse_git.store.location import data_dir_origin
+        from synapse_git.data_folder import data_dir_origin
 
         return client_setup.run(
             client,
@@ -251,7 +251,7 @@ class Upkeep(StoreAccess):
         file but the store's own with `force`) while writers run."""
         path = self.output_target(target, force=force)
         if not self._exists():
-            raise NotFound(f"no store at {self.config.db_path} yet: nothing to back up")
+            raise NotFound(no_store_yet(self.config.db_path, "nothing to back up"))
         with self.connection(create=False) as conn:
             return integrity.backup(conn, self.config.db_path, path)
 

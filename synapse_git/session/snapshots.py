@@ -34,6 +34,10 @@ STORED_BYTES = 6_000  # the most any budget shows of one body
 STORED_TOTAL = 64 * 1024  # with STORED_ENTRIES: more than any 8 KiB rendering can show
 STORED_ENTRIES = 400
 LISTED_PAIRS = 12  # conflicting pairs the footer names; each older one is marked anyway
+# Reciprocal rank fusion's k for newest and most recalled: far below recall's K (60),
+# so a memory at the top of either order stays near the top of the snapshot rather
+# than being evened out with the many memories a session is never shown.
+ORDER_K = 9
 HINT = f"{READING_HINT} (Shell: synapse memory read ID --offset N.)"
 
 
@@ -112,7 +116,7 @@ def _useful_first(rows: Sequence[Row]) -> list[Row]:
     first: the two orders are fused by reciprocal rank, as recall fuses rankings."""
     newest = sorted(rows, key=lambda r: (r.created_at, r.id), reverse=True)
     recalled = sorted(newest, key=lambda r: r.recalled, reverse=True)
-    score = fuse(([r.id for r in newest], [r.id for r in recalled]), k=9)
+    score = fuse(([r.id for r in newest], [r.id for r in recalled]), ORDER_K)
     return sorted(rows, key=lambda r: (r.project is None, -score[r.id], -r.id))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from synapse_git.errors import StoreError, StoreVersion
+from synapse_git.errors import StoreError, StoreVersion, no_store_yet
 from synapse_git.store.schema import BUSY_TIMEOUT_S, MIGRATIONS, SCHEMA_VERSION, statements
 from synapse_git.textrules import norm_key
 
@@ -32,7 +32,7 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     """
     if not path.exists():
         if not create:
-            raise StoreError(f"no store at {path} yet: remember something first")
+            raise StoreError(no_store_yet(path))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -40,12 +40,12 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as exc:
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     try:
         _prepare(conn, path)
     except sqlite3.Error as exc:
         conn.close()
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     except BaseException:
         conn.close()
         raise
@@ -61,18 +61,18 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
     keeper (store/reader.py) lets one use it at a time.
     """
     if not path.exists():
-        raise StoreError(f"no store at {path} yet: remember something first")
+        raise StoreError(no_store_yet(path))
     try:
         conn = sqlite3.connect(
             path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
         )
     except sqlite3.Error as exc:
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     try:
-        current = patiently(conn, "PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        current = execute_when_free(conn, "PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     except sqlite3.Error as exc:
         conn.close()
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
     if not current:
         conn.close()
         if not migrate:
@@ -88,7 +88,7 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
 def connect_readonly(path: Path) -> sqlite3.Connection:
     """Open the store at `path` so that nothing can be written to it (evaluation)."""
     if not path.exists():
-        raise StoreError(f"no store at {path} yet: remember or import something first")
+        raise StoreError(no_store_yet(path, "remember or import something first"))
     try:
         # With no write-ahead log beside it, no one has the store open: reading it
         # as immutable leaves not even the -wal and -shm files a WAL reader makes.
@@ -110,7 +110,7 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def explain(exc: sqlite3.Error, path: Path | None) -> StoreError:
+def as_store_error(exc: sqlite3.Error, path: Path | None) -> StoreError:
     """What SQLite said about the store, as a StoreError the user can act on.
 
     Every write runs in one transaction that is rolled back on error, so each
@@ -162,7 +162,7 @@ def _where(conn: sqlite3.Connection) -> Path | None:
     return None
 
 
-def patiently(conn: sqlite3.Connection, sql: str) -> sqlite3.Cursor:
+def execute_when_free(conn: sqlite3.Connection, sql: str) -> sqlite3.Cursor:
     """Run `sql`, retrying while SQLite says the store is busy, up to the busy timeout.
 
     The busy handler does not cover every case: changing the journal mode of a new
@@ -231,7 +231,7 @@ def long_write_held(store: Path) -> bool:
 
 
 def _prepare(conn: sqlite3.Connection, path: Path) -> None:
-    version = patiently(conn, "PRAGMA user_version").fetchone()[0]
+    version = execute_when_free(conn, "PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StoreVersion(
             f"{path} was written by a newer Synapse (schema {version}, this one knows "
@@ -257,7 +257,7 @@ def _migrate(conn: sqlite3.Connection, path: Path, *, new: bool) -> None:
             # system only if this is set before the first table is made.
             conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
         # WAL is a property of the file: set once, before the first write.
-        patiently(conn, "PRAGMA journal_mode = WAL")
+        execute_when_free(conn, "PRAGMA journal_mode = WAL")
         conn.create_function("norm_key", 1, norm_key, deterministic=True)
         if not new:
             from synapse_git.git.anchors import Inferrer  # git, only for an older store
@@ -272,7 +272,7 @@ def _migrate(conn: sqlite3.Connection, path: Path, *, new: bool) -> None:
                     conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as exc:
-        raise explain(exc, path) from None
+        raise as_store_error(exc, path) from None
 
 
 @contextmanager
@@ -280,14 +280,14 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One write transaction. IMMEDIATE takes the write lock up front, so a writer
     waits for the busy timeout instead of failing on a read-to-write upgrade."""
     try:
-        patiently(conn, "BEGIN IMMEDIATE")
+        execute_when_free(conn, "BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
-        raise explain(exc, _where(conn)) from None
+        raise as_store_error(exc, _where(conn)) from None
     try:
         yield conn
     except sqlite3.Error as exc:
         _rollback(conn)
-        raise explain(exc, _where(conn)) from None
+        raise as_store_error(exc, _where(conn)) from None
     except BaseException:
         _rollback(conn)
         raise
@@ -295,7 +295,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
         _rollback(conn)
-        raise explain(exc, _where(conn)) from None
+        raise as_store_error(exc, _where(conn)) from None
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

@@ -88,7 +88,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def visible(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
+def in_scope_sql(projects: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
     """SQL and parameters for "global, or one of `projects`"."""
     col = f"{alias}project"
     if not projects:
@@ -103,7 +103,7 @@ def live_with_counts(
     """(id, opening, project, created_at, recalled, size) of every live memory
     `projects` see: the body's first `opening` characters and its size in UTF-8
     bytes, so that a store of long bodies is never held whole."""
-    where, params = visible(projects)
+    where, params = in_scope_sql(projects)
     rows = conn.execute(
         "SELECT id, substr(body, 1, ?), project, created_at, recalled,"
         f" length(CAST(body AS BLOB)) FROM memories WHERE state = 'live' AND {where}",
@@ -178,7 +178,7 @@ def get(
     records only when the caller is an owner-facing command."""
     if not 0 < memory_id <= MAX_INT:
         return None
-    where, params = visible(projects)
+    where, params = in_scope_sql(projects)
     state = "" if hidden else " AND state = 'live'"
     row = conn.execute(
         f"SELECT {COLUMNS} FROM memories WHERE id = ? AND {where}{state}",
@@ -202,7 +202,7 @@ def not_readable(conn: sqlite3.Connection, memory_id: int, projects: Sequence[st
             f"memory {memory_id} is {found.state}: `synapse memory restore {memory_id}`"
             " brings it back"
         )
-    return f"no memory {memory_id} is visible from here"
+    return str(NotFound.memory(memory_id))
 
 
 def require(
@@ -210,7 +210,7 @@ def require(
 ) -> Memory:
     found = get(conn, memory_id, projects, hidden=hidden)
     if found is None:
-        raise NotFound(f"no memory {memory_id} is visible from here")
+        raise NotFound.memory(memory_id)
     return found
 
 
@@ -254,7 +254,7 @@ def versions(conn: sqlite3.Connection, memory_id: int) -> list[Version]:
 
 def superseded(conn: sqlite3.Connection, memory_id: int, projects: Sequence[str]) -> list[int]:
     """Ids of the memories visible from `projects` that `memory_id` superseded."""
-    where, params = visible(projects)
+    where, params = in_scope_sql(projects)
     rows = conn.execute(
         f"SELECT id FROM memories WHERE superseded_by = ? AND {where} ORDER BY id",
         (memory_id, *params),
@@ -298,7 +298,7 @@ def listing(
     """Visible memories (live ones unless `narrow` names a state), newest first,
     optionally those holding `contains` (ignoring case, Unicode-aware) and those
     `narrow` keeps, with the total before `limit`; `offset` skips the newest."""
-    where, params = visible(projects)
+    where, params = in_scope_sql(projects)
     kept, kept_params = narrow.sql()
     sql = f"FROM memories WHERE {narrow.state_sql()} AND {where} AND {kept}"
     params += kept_params

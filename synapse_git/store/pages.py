@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
 from synapse_git.settings import SOURCE_ALLOWANCE
-from synapse_git.store.memories import MAX_INT, visible
+from synapse_git.store.memories import MAX_INT, in_scope_sql
 from synapse_git.textrules import cut_utf8
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def read_page(
         raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
     if not 0 < memory_id <= MAX_INT:
         return None
-    where, params = visible(projects)
+    where, params = in_scope_sql(projects)
     # One byte past the page tells whether the page would end inside a character.
     row = conn.execute(
         "SELECT project, source, length(CAST(body AS BLOB)),"

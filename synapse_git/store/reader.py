@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from synapse_git.errors import StoreError
+from synapse_git.errors import StoreError, no_store_yet
 from synapse_git.store import database
 from synapse_git.store.schema import SCHEMA_VERSION
 
@@ -33,7 +33,7 @@ class Reader:
         self._depth = 0
 
     @contextmanager
-    def use(self) -> Iterator[sqlite3.Connection]:
+    def connection(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             # A nested use must not close the connection its caller is reading from.
             conn = self._current() if self._depth == 0 or self._conn is None else self._conn
@@ -42,7 +42,7 @@ class Reader:
                 yield conn
             except sqlite3.Error as exc:
                 self._close()
-                raise database.explain(exc, self.path) from None
+                raise database.as_store_error(exc, self.path) from None
             except StoreError:
                 self._close()
                 raise
@@ -57,7 +57,7 @@ class Reader:
         """Whether `conn` is the kept connection (so its users are one at a time)."""
         return conn is self._conn
 
-    def hold(self) -> None:
+    def keep_open(self) -> None:
         """Have the connection open, if the store can be read. While it is, closing
         a writer's connection is not the store's last close, which would copy the
         WAL into the file and wait for the disk after every write; SQLite still
@@ -72,7 +72,7 @@ class Reader:
             found = os.stat(self.path)
         except OSError:
             self._close()
-            raise StoreError(f"no store at {self.path} yet: remember something first") from None
+            raise StoreError(no_store_yet(self.path)) from None
         # A restore or a move replaces the file; a checkpoint rewrites it in place.
         # Either way the next read opens afresh, which costs one open, not more.
         file = (found.st_dev, found.st_ino, found.st_mtime_ns)

@@ -16,6 +16,7 @@ import hashlib
 from pathlib import Path
 from typing import NamedTuple
 
+from synapse_git import exit_codes
 from synapse_git.errors import BadInput
 from synapse_git.team import records
 from synapse_git.team.records import Record
@@ -118,7 +119,7 @@ def merge_files(
         "lists the pair)"
         for kept, fork in merged.forks
     ]
-    return 0, said
+    return exit_codes.OK, said
 
 
 def _line_merge(base: Path, ours: Path, theirs: Path) -> tuple[int, list[str]]:
@@ -143,8 +144,10 @@ def _line_merge(base: Path, ours: Path, theirs: Path) -> tuple[int, list[str]]:
         ours.parent,
     )
     if done.returncode == 0:
-        return 0, []
+        return exit_codes.OK, []
     if done.returncode > 0:
-        return 1, ["synapse: conflicts are marked in the file; resolve them as usual"]
+        return exit_codes.NEEDS_ATTENTION, [
+            "synapse: conflicts are marked in the file; resolve them as usual"
+        ]
     detail = done.stderr.decode("utf-8", "replace").strip()
-    return 2, [f"synapse: git merge-file failed: {detail}"]
+    return exit_codes.ERROR, [f"synapse: git merge-file failed: {detail}"]

@@ -21,7 +21,6 @@ from synapse_git.errors import BadInput
 from synapse_git.line_fields import check_text, valid_times
 from synapse_git.team import paths
 
-FOLDER = ".synapse"
 FILE = ".synapse/memories.jsonl"
 ATTRIBUTES = ".gitattributes"
 ATTRIBUTES_LINE = f"{FILE} merge=synapse"

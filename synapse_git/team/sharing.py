@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
 from synapse_git.store import memories
@@ -22,6 +23,9 @@ from synapse_git.team.shared_table import (
     to_record,
 )
 
+if TYPE_CHECKING:
+    from synapse_git.answers import ShareOut
+
 
 @dataclass
 class ShareReport:
@@ -29,9 +33,8 @@ class ShareReport:
     shared: list[int] = field(default_factory=list)
     already: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    attributes_added: bool = False
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> ShareOut:
         return {
             "file": self.file,
             "shared": self.shared,
@@ -95,7 +98,6 @@ def share(
     publish(conn, project, root, current, kept)
     if attributes is not None:
         deferred.write(conn, root, records.ATTRIBUTES, attributes)
-        report.attributes_added = True
     return report
 
 

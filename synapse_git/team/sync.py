@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from synapse_git.store import memories
 from synapse_git.team import arrivals, changes, paths, records
@@ -23,6 +24,9 @@ from synapse_git.team.sharing import ShareReport as ShareReport
 from synapse_git.team.sharing import follow as follow
 from synapse_git.team.sharing import share as share
 from synapse_git.team.sharing import unshare as unshare
+
+if TYPE_CHECKING:
+    from synapse_git.answers import SyncOut
 
 
 @dataclass
@@ -55,7 +59,7 @@ class SyncReport:
         skipped = f"; {len(self.skipped)} bad lines skipped" if self.skipped else ""
         return "team memory: " + (", ".join(parts) if parts else "nothing new") + skipped
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> SyncOut:
         return {
             "file": self.file,
             "added": self.added,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git import __version__
 from synapse_git.cli.app import app, main

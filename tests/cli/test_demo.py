@@ -11,7 +11,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from conftest import GIT_ENV, checkout_copy, make_repo
+from support import GIT_ENV, checkout_copy, make_repo
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

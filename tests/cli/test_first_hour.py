@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli
+from support import git, make_repo, run_cli
 
 from synapse_git.service import Synapse
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, make_repo, run_cli
+from support import GIT_ENV, make_repo, run_cli
 
 SYNAPSE = str(Path(sys.executable).with_name("synapse"))
 

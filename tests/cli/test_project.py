@@ -9,7 +9,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import git, run_cli
+from support import git, run_cli
 
 from synapse_git.service import Synapse
 

@@ -18,11 +18,11 @@ HEAVY = ("typer", "pygit2", "pydantic", "mcp", "mcp_types")
 # Never on a reading command's path: set-up, hooks, team memory, evaluation, the server.
 NOT_FOR_READING = (
     "synapse_git.clients",
-    "synapse_git.hooks.hook_scripts",
+    "synapse_git.git.hook_scripts",
     "synapse_git.team.sync",
     "synapse_git.team.git_side",
     "synapse_git.recall.evaluation",
-    "synapse_git.demo",
+    "synapse_git.service.demo",
     "synapse_git.mcp",
     "synapse_git.ui",
 )

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROMPT_EVENT = "UserPromptSubmit"

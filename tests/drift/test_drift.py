@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pygit2
-from conftest import git, make_repo
+from support import git, make_repo
 
 from synapse_git.drift.staleness import CheckoutPaths
 from synapse_git.git.project_scope import open_repository

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from conflict_cases import CONFLICTS
-from conftest import make_repo
+from support import make_repo
 
 from synapse_git.drift.conflicts import contradicts
 from synapse_git.service import Synapse

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo
+from support import git, make_repo
 
 from synapse_git.service import Synapse
 from synapse_git.session.snapshots import Snapshot

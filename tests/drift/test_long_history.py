@@ -9,7 +9,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import GIT_ENV, git, make_repo, run_cli, run_git
+from support import GIT_ENV, git, make_repo, run_cli, run_git
 
 from synapse_git.session import snapshots
 

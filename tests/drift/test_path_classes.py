@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo, run_cli, run_git
+from support import git, make_repo, run_cli, run_git
 
 from synapse_git.drift.paths import absent_paths, find_paths, weak
 from synapse_git.drift.short_forms import matching, pattern
@@ -327,6 +327,7 @@ QUIET_NOTES = [
 ]
 
 
+@pytest.mark.slow
 def test_realistic_notes_give_no_path_noise(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path / "repo",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git, run_cli
+from support import GIT_ENV, git, run_cli
 
 from synapse_git.drift import path_history
 from synapse_git.drift.path_history import PathHistory

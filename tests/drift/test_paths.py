@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo
+from support import git, make_repo
 
 from synapse_git.drift.never_missing import NeverMissing
 from synapse_git.drift.paths import find_paths

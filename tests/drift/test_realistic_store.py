@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import make_repo, run_cli
+import pytest
 from realistic_notes import STORE_NOTES, note
+from support import make_repo, run_cli
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -37,6 +38,7 @@ def _remember(repo: Path, body: str) -> dict[str, object]:
     return found
 
 
+@pytest.mark.slow
 def test_drift_and_session_start_on_notes_with_front_matter(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "pkg", FILES)
     ids: dict[str, int] = {}

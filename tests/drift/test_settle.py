@@ -12,9 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli, run_git
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import git, make_repo, run_cli, run_git
 
 from synapse_git.drift import settle
 from synapse_git.service import Synapse

@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli
+from support import git, make_repo, run_cli
 
 
 def reinit(repo: Path, *, commit: bool) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from support import git, run_cli
 
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import project_scope

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo, run_cli
+from support import git, make_repo, run_cli
 
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git.project_scope import Scope

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git, make_repo, run_cli, run_git
+from support import GIT_ENV, git, make_repo, run_cli, run_git
 
 
 def remember(repo: Path, body: str) -> int:

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo, run_cli, run_git
+from support import git, make_repo, run_cli, run_git
 
 from synapse_git.session import snapshots
 

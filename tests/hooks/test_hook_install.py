@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli, run_git
+from support import git, make_repo, run_cli, run_git
 
-from synapse_git.hooks import hook_scripts
+from synapse_git.git import hook_scripts
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo, run_cli, run_git
+from support import git, make_repo, run_cli, run_git
 
 
 def remember(repo: Path, body: str) -> int:

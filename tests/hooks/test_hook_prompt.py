@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import git, run_cli
+from support import git, run_cli
 
 from synapse_git.service import Synapse
 

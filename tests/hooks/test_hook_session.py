@@ -10,7 +10,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli, run_git
+from support import git, make_repo, run_cli, run_git
 
 from synapse_git.service import Synapse
 from synapse_git.session import snapshots

@@ -14,7 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, checkout_copy, git, make_repo, run_cli
+from support import GIT_ENV, checkout_copy, git, make_repo, run_cli
+
+# Real installs of the published hooks: minutes on a busy machine.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 PRE_COMMIT = str(Path(sys.executable).with_name("pre-commit"))

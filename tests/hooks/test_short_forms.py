@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo, run_cli, run_git
+from support import git, make_repo, run_cli, run_git
 
 FILES = {
     "src/app/db.py": "pool = 1\n",

@@ -12,10 +12,10 @@ from typing import Any
 
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from conftest import GIT_ENV
 from mcp import Client, StdioServerParameters
 from mcp.client.context import ClientRequestContext
 from mcp.types import INTERNAL_ERROR, CallToolResult, ErrorData, ListRootsResult, Root
+from support import GIT_ENV
 
 SYNAPSE = Path(sys.executable).with_name("synapse")
 

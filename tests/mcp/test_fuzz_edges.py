@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_harness import Session, mcp_session
+from support import make_repo
 
 from synapse_git.cli.entry import main
 from synapse_git.service import Synapse

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_repo
 from mcp_harness import Session, mcp_session
+from support import make_repo
 
 from synapse_git.service import Synapse
 from synapse_git.settings import BUDGET_NAMES, BUDGETS, Config

@@ -9,10 +9,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_cli
 from mcp import StdioServerParameters
 from mcp.client.stdio import get_default_environment
 from mcp_harness import SYNAPSE, started_from
+from support import make_repo, run_cli
 
 
 @pytest.fixture

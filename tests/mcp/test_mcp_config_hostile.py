@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_cli
+from support import make_repo, run_cli
 
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
 PINNED = {

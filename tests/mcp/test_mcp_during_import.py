@@ -11,8 +11,8 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from conftest import run_cli
 from mcp_harness import mcp_session
+from support import run_cli
 
 from synapse_git.store import database
 

@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_cli
 from mcp_harness import SYNAPSE, mcp_session, server_env
+from support import make_repo, run_cli
 
 pytestmark = pytest.mark.filterwarnings("ignore:The roots capability is deprecated")
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import make_repo
 from mcp_harness import SYNAPSE, mcp_session, server_env
+from support import make_repo
 
 from synapse_git.service import Synapse
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from anyio.from_thread import start_blocking_portal
-from conftest import make_repo
 from mcp import Client, StdioServerParameters
 from mcp.client.context import ClientRequestContext
 from mcp.types import ListRootsResult, Root
 from mcp_harness import SYNAPSE, Session, server_env
+from support import make_repo
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:The roots capability is deprecated"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_repo
 from mcp_harness import Session, mcp_session
+from support import make_repo
 
 from synapse_git.service import Synapse
 

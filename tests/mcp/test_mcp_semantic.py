@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 from mcp_harness import mcp_session
+from support import run_cli
 
 from synapse_git.service import Synapse
 

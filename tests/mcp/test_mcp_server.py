@@ -17,8 +17,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_cli
 from mcp_harness import SYNAPSE, Session, in_env, mcp_session
+from support import make_repo, run_cli
 
 from synapse_git.session.guidance import READING_HINT as HINT
 from synapse_git.session.guidance import instructions

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import make_repo
 from mcp_harness import mcp_session
+from support import make_repo
 
 TEAM_FILE = ".synapse/memories.jsonl"
 

@@ -7,7 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from conftest import make_repo, run_cli
+from support import make_repo, run_cli
 
 from synapse_git.service import Synapse
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 import test_recall
-from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import run_cli
 from test_recall import ids, remember
 
 from synapse_git.errors import BadInput

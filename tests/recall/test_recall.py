@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse

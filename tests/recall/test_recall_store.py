@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from support import old_store
+
 from synapse_git.service import Synapse
-from synapse_git.store import database, integrity, schema
+from synapse_git.store import database, integrity
 
 
 def test_a_schema_1_store_gains_tallies_of_its_live_rows(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        for statement in schema.statements(schema.MIGRATIONS[0]):
-            conn.execute(statement)
-        conn.execute("PRAGMA user_version = 1")
+    with closing(old_store(path, 1)) as conn:
         for n, (project, state) in enumerate(
             [(None, "live"), (None, "forgotten"), ("/p", "live"), ("/p", "live")]
         ):

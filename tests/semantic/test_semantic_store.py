@@ -7,7 +7,7 @@ import json
 from contextlib import closing
 from pathlib import Path
 
-from conftest import old_store, run_cli
+from support import old_store, run_cli
 
 from synapse_git.semantic import vectors
 from synapse_git.semantic.model import MODEL_ID

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo, old_store, run_cli
+from support import git, make_repo, old_store, run_cli
 
 from synapse_git.store import database, schema
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_cli
+from support import make_repo, run_cli
 
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.service import Synapse

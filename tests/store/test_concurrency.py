@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 STRESS = Path(__file__).resolve().parents[2] / "examples" / "stress.py"
 
 
@@ -24,6 +26,7 @@ def stress(tmp_path: Path, *args: str) -> dict[str, object]:
     return report
 
 
+@pytest.mark.slow
 def test_eight_writer_processes_lose_nothing_and_never_see_a_lock(tmp_path: Path) -> None:
     # Service, CLI and MCP writers take turns (3, 3 and 2 processes); the store does not
     # exist yet, so all eight also race to create it.

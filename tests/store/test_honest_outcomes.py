@@ -14,7 +14,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 
 def count(store: Path) -> int:

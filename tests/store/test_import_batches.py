@@ -8,7 +8,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git.service import Synapse
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git.errors import StoreError
 from synapse_git.service import Synapse

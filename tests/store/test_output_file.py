@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 from synapse_git.errors import BadInput
 from synapse_git.service import Synapse

@@ -9,7 +9,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from conftest import git, run_cli
+from support import git, run_cli
 
 SECRET = "zebraquartz991"
 

@@ -11,7 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import old_store, run_cli
+from support import old_store, run_cli
 
 from synapse_git.drift import pair_findings
 from synapse_git.errors import StoreVersion
@@ -200,10 +200,7 @@ def test_an_unreadable_file_is_a_clear_error(isolated_store: Path) -> None:
 
 def test_a_version_1_store_is_migrated_and_its_indexes_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        for statement in schema.statements(schema.MIGRATIONS[0]):
-            conn.execute(statement)
-        conn.execute("PRAGMA user_version = 1")
+    with closing(old_store(path, 1)) as conn:
         conn.execute(
             "INSERT INTO memories (body, created_at, updated_at, norm)"
             " VALUES ('old words', 't', 't', 'n')"

@@ -16,7 +16,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import old_store
+from support import old_store
 
 from synapse_git.recall import index_ranking
 from synapse_git.store import database, fts, integrity, schema, substrings
@@ -157,11 +157,7 @@ def test_folding_is_the_tokenizer_s_own(tmp_path: Path) -> None:
 def test_a_version_7_store_gets_the_trigram_index_without_positions(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     bodies = ["Deploy with make deploy", "the cache key is CACHE_TTL_SECONDS", "東京都庁の設定"]
-    with closing(old_store(path, 6)) as conn:
-        conn.create_function("norm_key", 1, norm_key, deterministic=True)
-        for statement in schema.statements(schema.MIGRATIONS[6]):
-            conn.execute(statement)
-        conn.execute("PRAGMA user_version = 7")
+    with closing(old_store(path, 7)) as conn:
         for body in bodies:
             conn.execute(
                 "INSERT INTO memories (body, source, created_at, updated_at, norm)"

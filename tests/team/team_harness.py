@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import GIT_ENV, make_repo, run_cli
+from support import GIT_ENV, make_repo, run_cli
 
 TEAM_FILE = ".synapse/memories.jsonl"
 

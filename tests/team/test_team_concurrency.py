@@ -16,10 +16,14 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
 
+import pytest
 from team_harness import TEAM_FILE, Clone, make_team
 
 from synapse_git.team import records
 from synapse_git.team.records import Record
+
+# Real clones racing through a bare remote: minutes on a busy machine.
+pytestmark = pytest.mark.slow
 
 ROUNDS = 3
 PER_ROUND = 2

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 from team_harness import TEAM_FILE, Clone, make_team
 
 from synapse_git.team import records

@@ -17,6 +17,7 @@ def team(tmp_path: Path) -> tuple[Clone, Clone]:
     return alice, bob
 
 
+@pytest.mark.slow
 def test_shared_memories_travel_with_the_repository(team: tuple[Clone, Clone]) -> None:
     alice, bob = team
     first = alice.remember("Deploys go out from the release branch every Tuesday.", "--share")
@@ -92,6 +93,7 @@ def test_two_teammates_sharing_at_once_merge_without_conflict_markers(
     assert alice.recall("feature flags file")
 
 
+@pytest.mark.slow
 def test_both_editing_one_shared_memory_keeps_a_chain_and_drift_reports_it(
     team: tuple[Clone, Clone],
 ) -> None:

@@ -11,9 +11,9 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import make_repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import make_repo
 
 from synapse_git.errors import SynapseError
 from synapse_git.service import Synapse

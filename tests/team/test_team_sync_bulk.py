@@ -7,7 +7,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from conftest import make_repo
+from support import make_repo
 
 from synapse_git.service import Synapse
 from synapse_git.store import memories

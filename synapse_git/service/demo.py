@@ -20,7 +20,7 @@ from synapse_git.service import Synapse
 from synapse_git.settings import Config
 
 # Shipped inside the package, so `synapse demo` works after a plain `pip install`.
-EXAMPLES = Path(__file__).resolve().parent / "examples" / "memories.jsonl"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "memories.jsonl"
 QUESTION = "how do we deploy"
 
 
