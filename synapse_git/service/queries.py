@@ -264,6 +264,8 @@ class Queries(StoreAccess):
     ) -> EvalRun:
         """`memory eval`: score the cases of a CASES.toml file, on the store it names
         (in a temporary store) or on this one; compare with a baseline, write one."""
+        from synapse_git.recall import evaluation
+
         target = None
         if write_baseline is not None:
             # Refused before the run, so a bad target costs nothing.
