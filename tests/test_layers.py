@@ -18,12 +18,15 @@ SHARED = {"errors", "exit_codes", "escaping", "settings", "data_folder", "answer
 # below goes through the service instead.
 STILL_BELOW: dict[str, set[str]] = {
     "cli": {
+        "ci.formats",
         "clients.memory_files",
         "clients.status",
         "drift.finding_record",
         "drift.settle",
         "git.hook_scripts",
         "git.project_scope",
+        "recall.coverage",
+        "recall.ranking",
         "recall.response",
         "semantic.engine",
         "store.database",
@@ -35,9 +38,12 @@ STILL_BELOW: dict[str, set[str]] = {
     },
     "mcp": {"git.project_scope", "session.guidance"},
     "ui": {
+        "drift.finding_record",
+        "drift.kept",
         "drift.paths",
         "drift.settle",
         "git.project_scope",
+        "session.drift_log",
         "store.listing_filter",
         "store.memories",
         "textrules",

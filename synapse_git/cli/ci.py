@@ -38,12 +38,12 @@ def check(
     contradicts, and new ones naming paths HEAD lacks. Reads the team file at both
     commits from git; opens no store and writes nothing (but the job summary of
     --format github). Exit 1 on blocking findings, 0 otherwise, 2 on an error."""
-    from synapse_git.ci import check as ci_check
     from synapse_git.ci import formats
+    from synapse_git.service import Synapse
 
     if output not in formats.FORMATS:
         raise BadInput(f"--format {output[:40]!r}: choose from {', '.join(formats.FORMATS)}")
-    report = ci_check.run(folder, base)
+    report = Synapse().ci_check(folder, base)
     typer.echo(formats.RENDER[output](report), nl=False)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if output == "github" and summary:

@@ -5,6 +5,7 @@ nothing here writes, not even the store's creation."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git.errors import BadInput, NotFound
@@ -14,6 +15,9 @@ from synapse_git.service.base import StoreAccess
 from synapse_git.service.results import History
 from synapse_git.store import memories
 from synapse_git.team import records, shared_table
+
+if TYPE_CHECKING:
+    from synapse_git.ci.check import Report as CiReport
 
 if TYPE_CHECKING:
     from synapse_git.drift.blame import Blame
@@ -74,7 +78,14 @@ class MemoryPage:
 
 
 class Inspection(StoreAccess):
-    """Reads that join a memory with git: blame and the memory page."""
+    """Reads that join a memory with git: blame, the memory page, the CI check."""
+
+    def ci_check(self, folder: Path | None, base: str) -> CiReport:
+        """`synapse ci check`: the team file at BASE and at HEAD, compared with no
+        store (docs/ci.md)."""
+        from synapse_git.ci import check
+
+        return check.run(folder, base)
 
     if TYPE_CHECKING:
         # Lifecycle's, which `Synapse` joins with this part (service/facade.py).
