@@ -47,9 +47,30 @@ def reached(churn: Churn, limits: DriftSettings) -> bool:
 def churn_since(root: Path, anchor: str, paths: Sequence[str]) -> dict[str, Churn] | None:
     """For each of `paths` (files or folders, as git names them), the commits in
     ANCHOR..HEAD touching it and the lines they added and removed; None when git
-    does not know the anchor (a commit of another clone, or rewritten away)."""
+    does not know the anchor (a commit of another clone, or rewritten away). What
+    git said for this HEAD before is read from the data folder (churn_cache.py)."""
     if not _COMMIT.match(anchor):
         return None
+    from synapse_git.drift import churn_cache
+
+    head_done = git_command.git(["rev-parse", "--verify", "-q", "HEAD"], root)
+    head = head_done.stdout.decode("ascii", "replace").strip()
+    if head_done.returncode != 0 or not _COMMIT.match(head):
+        return _from_git(root, anchor, paths)
+    known = churn_cache.read(root, head, anchor)
+    missing = [path for path in paths if path not in known]
+    if missing:
+        found = _from_git(root, anchor, missing)
+        if found is None:
+            return None
+        fresh = {path: (churn.commits, churn.lines) for path, churn in found.items()}
+        churn_cache.add(root, head, anchor, fresh)
+        known.update(fresh)
+    return {path: Churn(*known[path]) for path in paths}
+
+
+def _from_git(root: Path, anchor: str, paths: Sequence[str]) -> dict[str, Churn] | None:
+    """`churn_since`, asked of git."""
     commits: dict[str, set[str]] = {path: set() for path in paths}
     lines = dict.fromkeys(paths, 0)
     for start in range(0, len(paths), PATHS_PER_CALL):

@@ -171,3 +171,29 @@ def test_an_anchor_git_does_not_know_gives_no_finding(app: Path, isolated_store:
     with closing(sqlite3.connect(isolated_store / "memory.db")) as conn, conn:
         conn.execute("UPDATE memories SET head_commit = ? WHERE id = ?", ("f" * 40, memory))
     assert drift_json(app) == (0, [])
+
+
+def test_what_git_said_is_kept_for_this_head_and_read_again_after_a_commit(
+    app: Path, isolated_store: Path
+) -> None:
+    config(isolated_store, "[drift]\nchanged_commits = 3\nchanged_lines = 0\n")
+    memory = remember(app, "The app starts in src/app.py")
+    work_on(app, "src/app.py", 2, 10)
+    assert drift_json(app)[1] == []
+    [kept] = (isolated_store / "churn").glob("*.json")
+    head = git(app, "rev-parse", "HEAD").strip()
+    data = json.loads(kept.read_text(encoding="utf-8"))
+    assert data["head"] == head
+    assert list(data["ranges"].values()) == [{"src/app.py": [2, 40]}]
+    # The same HEAD reads the kept answer: a kept count the check then shows proves it.
+    data["ranges"] = {anchor: {"src/app.py": [9, 90]} for anchor in data["ranges"]}
+    kept.write_text(json.dumps(data), encoding="utf-8")
+    assert [f["ids"] for f in drift_json(app)[1]] == [[memory]]
+    # A new HEAD asks git again.
+    work_on(app, "src/app.py", 1, 10)
+    [found] = drift_json(app)[1]
+    assert found["changes"] == {"src/app.py": {"commits": 3, "lines": 60}}
+    # A file that is not what it should be is ignored, and written again.
+    for junk in ("not json", "[1, 2]", '{"head": "' + head + '", "ranges": {"x": 5}}'):
+        kept.write_text(junk, encoding="utf-8")
+        assert drift_json(app)[1][0]["changes"] == found["changes"]
