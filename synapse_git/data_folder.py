@@ -1,4 +1,5 @@
-"""Where the data folder is (docs/store.md), in a module light enough for the commit hook."""
+"""Where the data folder is (docs/store.md), and replacing a file in it whole, in a module
+light enough for the commit hook."""
 
 from __future__ import annotations
 
@@ -47,3 +48,13 @@ def data_dir_origin(env: Mapping[str, str] | None = None) -> str:
     if env.get("XDG_DATA_HOME"):
         return "XDG_DATA_HOME"
     return "default"
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write `text` as the whole of `path`, through a file beside it renamed over it, so a
+    reader sees the old file or the new one, never half of one (snapshots and the other
+    files kept in the data folder). Raises OSError as writing does."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)

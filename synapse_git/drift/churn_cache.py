@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
+
+from synapse_git.data_folder import replace_file
 
 # Past this many kept answers the file starts afresh: bounded, whatever the store.
 MOST = 50_000
@@ -76,9 +77,6 @@ def add(root: Path, head: str, anchor: str, found: dict[str, tuple[int, int]]) -
         kept = ranges[anchor] = {}
     kept.update({name: list(pair) for name, pair in found.items()})
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(temporary, path)
+        replace_file(path, json.dumps(data))
     except OSError:
         return

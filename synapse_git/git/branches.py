@@ -25,6 +25,8 @@ from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from synapse_git.data_folder import replace_file
+
 HERE = "here"  # in HEAD's history, or its changes are all here (squash merge, rebase)
 BRANCH = "branch"  # reached by a branch (or its changes are all on one), not by HEAD
 GONE = "gone"  # in the repository, reached by no branch, its changes found nowhere
@@ -360,10 +362,7 @@ def _write(path: Path, checkout: str, entries: dict[str, dict[str, Standing]]) -
         ],
     }
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(temporary, path)
+        replace_file(path, json.dumps(data))
     except OSError:
         return
 

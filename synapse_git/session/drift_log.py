@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from synapse_git.data_folder import replace_file
+
 KEEP = 400
 LIMIT = 2 * KEEP
 # A log is read from its end, at most this much: a file grown by hand or by a fault
@@ -54,9 +56,7 @@ def record(snapshot: Path, head: str | None, findings: Iterable[Mapping[str, Any
     line = _line(point)
     if len(points) + 1 > LIMIT:
         kept = [_line(p) for p in points[-(KEEP - 1) :]] + [line]
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_text("".join(kept), encoding="utf-8")
-        os.replace(temporary, path)
+        replace_file(path, "".join(kept))
         return
     with path.open("a", encoding="utf-8") as out:
         out.write(line)

@@ -12,13 +12,13 @@ snapshot is current.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Collection, Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from synapse_git.data_folder import replace_file
 from synapse_git.drift.short_forms import parents, tails
 from synapse_git.escaping import json_text, visible
 from synapse_git.recall.fusion import fuse
@@ -341,10 +341,7 @@ def read_snapshot(data_dir: Path, checkout: str) -> Snapshot | None:
 def write_snapshot(data_dir: Path, snapshot: Snapshot) -> Path:
     """Replace the checkout's snapshot atomically (a reader sees old or new, never half)."""
     path = snapshot_path(data_dir, snapshot.checkout)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    temporary.write_text(json.dumps(snapshot.as_json(), ensure_ascii=False), encoding="utf-8")
-    os.replace(temporary, path)
+    replace_file(path, json.dumps(snapshot.as_json(), ensure_ascii=False))
     with suppress(OSError):
         # Drift over time is a picture: failing to add a point never fails a refresh.
         drift_log.record(path, snapshot.head, findings_of(snapshot))
