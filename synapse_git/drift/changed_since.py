@@ -25,6 +25,7 @@ from synapse_git.settings import DriftSettings
 from synapse_git.store.memories import Memory
 
 if TYPE_CHECKING:
+    from synapse_git.drift.churn_cache import Kept
     from synapse_git.git.project_scope import Scope
 
 # git refuses a command line past a few MB; this many paths stays far below it.
@@ -44,29 +45,45 @@ def reached(churn: Churn, limits: DriftSettings) -> bool:
     return by_commits or by_lines
 
 
-def churn_since(root: Path, anchor: str, paths: Sequence[str]) -> dict[str, Churn] | None:
+def churn_since(
+    root: Path, anchor: str, paths: Sequence[str], kept: Kept | None = None
+) -> dict[str, Churn] | None:
     """For each of `paths` (files or folders, as git names them), the commits in
     ANCHOR..HEAD touching it and the lines they added and removed; None when git
     does not know the anchor (a commit of another clone, or rewritten away). What
-    git said for this HEAD before is read from the data folder (churn_cache.py)."""
+    git said for this HEAD before is read from `kept` (churn_cache.py; without it,
+    from the data folder, and saved there)."""
     if not _COMMIT.match(anchor):
         return None
-    from synapse_git.drift import churn_cache
-
-    head_done = git_command.git(["rev-parse", "--verify", "-q", "HEAD"], root)
-    head = head_done.stdout.decode("ascii", "replace").strip()
-    if head_done.returncode != 0 or not _COMMIT.match(head):
-        return _from_git(root, anchor, paths)
-    known = churn_cache.read(root, head, anchor)
+    alone = kept is None
+    if kept is None:
+        kept = kept_at(root)
+        if kept is None:
+            return _from_git(root, anchor, paths)
+    known = kept.get(anchor)
     missing = [path for path in paths if path not in known]
     if missing:
         found = _from_git(root, anchor, missing)
         if found is None:
             return None
         fresh = {path: (churn.commits, churn.lines) for path, churn in found.items()}
-        churn_cache.add(root, head, anchor, fresh)
+        kept.add(anchor, fresh)
         known.update(fresh)
+    if alone:
+        kept.save()
     return {path: Churn(*known[path]) for path in paths}
+
+
+def kept_at(root: Path) -> Kept | None:
+    """What is kept for the repository at `root` and its HEAD; None before a first
+    commit (nothing to keep it for)."""
+    from synapse_git.drift.churn_cache import Kept
+
+    done = git_command.git(["rev-parse", "--verify", "-q", "HEAD"], root)
+    head = done.stdout.decode("ascii", "replace").strip()
+    if done.returncode != 0 or not _COMMIT.match(head):
+        return None
+    return Kept(root, head)
 
 
 def _from_git(root: Path, anchor: str, paths: Sequence[str]) -> dict[str, Churn] | None:
@@ -139,15 +156,23 @@ def changed(
             assert memory.head_commit is not None
             by_anchor.setdefault(memory.head_commit, []).append((memory, pairs))
     findings: list[Finding] = []
+    # HEAD resolved and the kept answers read once for every anchor, written once after.
+    kept = kept_at(root)
     for anchor, group in sorted(by_anchor.items()):
         wanted = sorted({found for _, pairs in group for _, found in pairs})
-        churn = churn_since(root, anchor, wanted)
+        churn = (
+            _from_git(root, anchor, wanted)
+            if kept is None
+            else churn_since(root, anchor, wanted, kept)
+        )
         if churn is None:
             continue
         for memory, pairs in group:
             hit = [(p, churn[found]) for p, found in pairs if reached(churn[found], limits)]
             if hit:
                 findings.append(_finding(memory, anchor, hit))
+    if kept is not None:
+        kept.save()
     return sorted(findings, key=lambda f: f.ids)
 
 

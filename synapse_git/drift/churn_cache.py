@@ -32,51 +32,63 @@ def _file(root: Path) -> Path | None:
     return folder / "churn" / f"{digest}.json"
 
 
-def read(root: Path, head: str, anchor: str) -> dict[str, tuple[int, int]]:
-    """The kept answers for ANCHOR..HEAD: path -> (commits, lines)."""
-    path = _file(root)
-    if path is None:
-        return {}
-    try:
-        if path.is_symlink() or path.stat().st_size > READ_BYTES:
+class Kept:
+    """The answers kept for one repository at one HEAD: read once, written once
+    (`save`), however many anchors a check asks about."""
+
+    def __init__(self, root: Path, head: str) -> None:
+        self.path = _file(root)
+        self.head = head
+        self.ranges = self._read()
+        self.added = False
+
+    def _read(self) -> dict[str, dict[str, tuple[int, int]]]:
+        if self.path is None:
             return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("head") != head:
-        return {}
-    ranges = data.get("ranges")
-    kept = ranges.get(anchor) if isinstance(ranges, dict) else None
-    if not isinstance(kept, dict):
-        return {}
-    return {
-        str(name): (int(pair[0]), int(pair[1]))
-        for name, pair in kept.items()
-        if isinstance(pair, list) and len(pair) == 2 and all(type(n) is int for n in pair)
-    }
+        try:
+            if self.path.is_symlink() or self.path.stat().st_size > READ_BYTES:
+                return {}
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("head") != self.head:
+            return {}
+        ranges = data.get("ranges")
+        if not isinstance(ranges, dict):
+            return {}
+        return {
+            str(anchor): {
+                str(name): (int(pair[0]), int(pair[1]))
+                for name, pair in kept.items()
+                if isinstance(pair, list) and len(pair) == 2 and all(type(n) is int for n in pair)
+            }
+            for anchor, kept in ranges.items()
+            if isinstance(kept, dict)
+        }
 
+    def get(self, anchor: str) -> dict[str, tuple[int, int]]:
+        """The kept answers for ANCHOR..HEAD: path -> (commits, lines)."""
+        return dict(self.ranges.get(anchor, {}))
 
-def add(root: Path, head: str, anchor: str, found: dict[str, tuple[int, int]]) -> None:
-    """Keep `found` for ANCHOR..HEAD beside what is kept for this HEAD already."""
-    path = _file(root)
-    if path is None or not found:
-        return
-    try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, ValueError):
-        data = {}
-    if not isinstance(data, dict) or data.get("head") != head:
-        data = {"head": head, "ranges": {}}
-    ranges = data.get("ranges")
-    if not isinstance(ranges, dict):
-        ranges = data["ranges"] = {}
-    if sum(len(v) for v in ranges.values() if isinstance(v, dict)) + len(found) > MOST:
-        ranges.clear()
-    kept = ranges.setdefault(anchor, {})
-    if not isinstance(kept, dict):
-        kept = ranges[anchor] = {}
-    kept.update({name: list(pair) for name, pair in found.items()})
-    try:
-        replace_file(path, json.dumps(data))
-    except OSError:
-        return
+    def add(self, anchor: str, found: dict[str, tuple[int, int]]) -> None:
+        """Keep `found` for ANCHOR..HEAD beside what is kept for this HEAD already."""
+        if not found:
+            return
+        if sum(len(kept) for kept in self.ranges.values()) + len(found) > MOST:
+            self.ranges.clear()
+        self.ranges.setdefault(anchor, {}).update(found)
+        self.added = True
+
+    def save(self) -> None:
+        """Write what was added (a failure costs only the next check's time)."""
+        if self.path is None or not self.added:
+            return
+        ranges = {
+            anchor: {name: list(pair) for name, pair in kept.items()}
+            for anchor, kept in self.ranges.items()
+        }
+        try:
+            replace_file(self.path, json.dumps({"head": self.head, "ranges": ranges}))
+        except OSError:
+            return
+        self.added = False
