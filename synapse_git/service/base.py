@@ -1,5 +1,6 @@
 """The store as one data folder sees it: connections, and the helpers every part of
-the service shares (drift about new memories, team-file upkeep, moved projects).
+the service shares (drift about new memories, team-file upkeep, moved projects, the
+files the user names for a command to write).
 
 Each method that writes opens the store for that one operation and closes it,
 so a long-lived caller (the MCP server) never holds a lock between calls;
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from synapse_git.settings import Config
 from synapse_git.store import (
     database,
     memories,
+    output_file,
     read_counts,
 )
 from synapse_git.store.reader import Reader
@@ -83,6 +85,18 @@ class StoreAccess:
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return project_scope.resolve(folder)
+
+    def output_target(self, target: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """`target` checked as a file a command may write: never the store or its
+        companions, a folder, or an existing file unless `force`."""
+        return output_file.checked_target(target, self.config.db_path, force=force)
+
+    def write_lines(
+        self, target: str | os.PathLike[str], lines: Iterable[str], *, force: bool = False
+    ) -> tuple[Path, int]:
+        """Write `lines` to `target` whole or not at all; returns the path and the count."""
+        path = self.output_target(target, force=force)
+        return path, output_file.write_lines(path, lines)
 
     def _exists(self) -> bool:
         return self.config.db_path.exists()
