@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git import settings
-from synapse_git.errors import BadInput, NotFound
+from synapse_git.errors import BadInput, NotFound, StoreError
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.settings import Config
@@ -66,6 +66,12 @@ class StoreAccess:
                 raise BadInput("a number given is too large: at most 2**63 - 1") from None
             if self.long_lived:
                 self._reader.keep_open()
+
+    @staticmethod
+    def store_error(exc: sqlite3.Error) -> StoreError:
+        """What SQLite said, as an error the user can act on: for one that slipped past
+        the translation every connection makes."""
+        return database.as_store_error(exc, None)
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from synapse_git.errors import NotFound, no_store_yet
 from synapse_git.service.base import StoreAccess
+from synapse_git.service.results import StoreCheck
 from synapse_git.store import database, integrity
 
 if TYPE_CHECKING:
@@ -28,6 +29,11 @@ class Maintenance(StoreAccess):
                 integrity.repair(conn)
         with self.connection() as conn:
             return integrity.check(conn)
+
+    def check_store(self, *, repair: bool = False) -> StoreCheck:
+        """`memory check`: both indexes against the rows and the vectors' coverage;
+        `repair` rebuilds the indexes and drops outdated vectors."""
+        return StoreCheck(self.check(repair=repair), self.vector_coverage(repair=repair))
 
     def vector_coverage(self, *, repair: bool = False) -> Coverage | None:
         """How many live memories have a current vector (None when semantic recall

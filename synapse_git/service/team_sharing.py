@@ -1,9 +1,11 @@
 """Team memory through the repository (docs/team.md): sharing memories into the
-tracked team file, taking them out, and bringing teammates' changes in."""
+tracked team file, taking them out, bringing teammates' changes in, and the merge
+driver git runs on the team file."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synapse_git.git.project_scope import Scope
@@ -42,3 +44,14 @@ class TeamSharing(StoreAccess):
         project, root = self._team_root(scope)
         with self.connection() as conn, database.transaction(conn):
             return team_sync.sync(conn, project, root)
+
+    def merge_team_file(
+        self, base: Path, ours: Path, theirs: Path, name: str | None = None
+    ) -> tuple[int, list[str]]:
+        """The merge driver (`hook merge-file`): the three versions git hands it merged by
+        stable id over `ours`; git's answer (0 merged, 1 conflict) and what to say."""
+        from synapse_git.team.merge import merge_files
+
+        # OURS is overwritten: never when it is the store or a file SQLite keeps beside it.
+        self.output_target(ours, force=True)
+        return merge_files(base, ours, theirs, name)

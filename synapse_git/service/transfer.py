@@ -7,15 +7,30 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from synapse_git.errors import NotFound
+from synapse_git.errors import BadInput, NotFound
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
+from synapse_git.service.results import Imported
 from synapse_git.store import batches, database, merging, output_file, transfer
+
+if TYPE_CHECKING:
+    from synapse_git.answers import ImportOut
+    from synapse_git.semantic.engine import EmbedReport
+
+# Said when an import is committed, before its vectors are computed.
+Said = Callable[["ImportOut"], None]
+# How far computing vectors has come: done, of total.
+Progress = Callable[[int, int], None]
 
 
 class Transfer(StoreAccess):
     """Import and export, and the import batches that undo an import."""
+
+    if TYPE_CHECKING:
+        # Maintenance's, which `Synapse` joins with this part (service/facade.py).
+        def embed(self, progress: Progress | None = None) -> EmbedReport: ...
 
     def export(self) -> Iterator[str]:
         if not self._exists():
@@ -48,6 +63,49 @@ class Transfer(StoreAccess):
             if report.imported:
                 merging.after_bulk_write(conn, report.imported)
             return report
+
+    def import_jsonl(
+        self,
+        lines: Iterable[str],
+        *,
+        progress: Callable[[int], None] | None = None,
+        said: Said | None = None,
+        embedding: Progress | None = None,
+    ) -> Imported:
+        """`memory import`: JSON Lines imported (`progress` told the lines read), then
+        `said` told what was stored, then the vectors of what is new computed where
+        semantic recall is installed (`embedding` told how far)."""
+        report = self.import_lines(lines, progress)
+        return self._then_embed(report, said, embedding)
+
+    def import_notes(
+        self,
+        path: Path,
+        kind: str,
+        *,
+        said: Said | None = None,
+        embedding: Progress | None = None,
+    ) -> Imported:
+        """`memory import --from KIND`: a Markdown memory file's bullet points as memories
+        of the project of the folder it is in, then their vectors, as `import_jsonl`."""
+        from synapse_git.clients.memory_files import KINDS
+
+        if kind not in KINDS:
+            raise BadInput(f"unknown --from {kind!r}: choose one of {', '.join(KINDS)}")
+        folder = path.parent if path.parent != Path("") else Path(".")
+        report = self.import_memory_file(path, self.scope(folder))
+        return self._then_embed(report, said, embedding)
+
+    def _then_embed(
+        self, report: transfer.ImportReport, said: Said | None, embedding: Progress | None
+    ) -> Imported:
+        if said is not None:
+            said(report.as_json())
+        embedded = None
+        if report.imported and self.semantic.installed():
+            # The import is committed; its vectors follow, resumable by `memory embed`.
+            embedded = self.embed(embedding)
+        return Imported(report, embedded)
 
     def import_memory_file(self, path: Path, scope: Scope) -> transfer.ImportReport:
         """Each bullet point of a Markdown memory file (CLAUDE.md, AGENTS.md) as a memory
