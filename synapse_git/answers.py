@@ -1,5 +1,6 @@
-"""The JSON Synapse answers with (docs/json.md), as types: the MCP tools' answers
-and what commands print with `--json`.
+"""The answers Synapse gives, as types every layer may import: the JSON of the MCP
+tools and of `--json` (docs/json.md), the views of a recall the command line prints
+as text, and the names of the git hooks whose states `status` reports.
 
 The tools' types become their output schemas, so a client can check what it gets.
 `typing_extensions.TypedDict` (a dependency of the MCP SDK) because pydantic
