@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from synapse_git.errors import BadInput, NotFound
@@ -137,6 +137,17 @@ class Lifecycle(StoreAccess):
                 self.semantic.store(conn, [(memory_id, body, vector)])
             self._follow(conn, scope, [memory_id])
             return memories.require(conn, memory_id, scope.projects)
+
+    def edit_with(
+        self, memory_id: int, scope: Scope, compose: Callable[[str], str | None]
+    ) -> Memory | None:
+        """Edit a memory's text by `compose`, given the text as it is (`memory edit ID`
+        with no text: a person's editor), with no store connection open meanwhile;
+        None, and nothing written, when `compose` returns None (no change)."""
+        body = compose(self.history(memory_id, scope).memory.body)
+        if body is None:
+            return None
+        return self.edit(memory_id, scope, body=body)
 
     def supersede(self, old_id: int, new_id: int, scope: Scope) -> Memory:
         """Mark memory `old_id` superseded by the existing memory `new_id`."""

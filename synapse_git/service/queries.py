@@ -23,6 +23,7 @@ from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
 from synapse_git.store import (
     database,
+    listing_filter,
     memories,
     output_file,
     pages,
@@ -234,6 +235,33 @@ class Queries(StoreAccess):
             moved = self._moved_from(conn, scope, own)
             elsewhere = self._elsewhere(conn, scope, rows)
         return Listing(scope.project, len(rows), rows, moved, None, elsewhere)
+
+    def listing(
+        self,
+        scope: Scope,
+        query: str | None = None,
+        *,
+        limit: int | None = None,
+        scope_name: str | None = None,
+        source: str | None = None,
+        author: str | None = None,
+        since: str | None = None,
+        state: str | None = None,
+    ) -> Listing:
+        """`memory list`: the visible memories newest first, at most `limit` (default
+        50), or with `query` every one that matches it; narrowed by the filters a user
+        typed (a scope name, text of the source or team author, a date or an age, a
+        state), which are checked first."""
+        narrow = listing_filter.make(
+            scope=scope_name, source=source, author=author, since=since, state=state
+        )
+        if query:
+            found = self.matching(query, scope, narrow)
+            if limit is not None:
+                found = dataclasses.replace(found, memories=found.memories[:limit])
+        else:
+            found = self.list_memories(scope, limit=50 if limit is None else limit, narrow=narrow)
+        return dataclasses.replace(found, filtered=not narrow.empty)
 
     def evaluate(
         self, cases: Sequence[evaluation.Case], *, budget: str | None = None
