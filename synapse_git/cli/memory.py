@@ -17,6 +17,7 @@ from synapse_git.cli.output import (
     JSON_OPTION,
     body_arg,
     moved_hints,
+    note_global_only,
     other_history_hints,
     print_json,
     scope_of,
@@ -445,8 +446,9 @@ def list_(
 ) -> None:
     """Visible memories, newest first; with QUERY, every memory that matches it."""
     svc = service()
+    scope = scope_of(svc, folder, quiet=True)
     found = svc.listing(
-        scope_of(svc, folder, quiet=as_json),
+        scope,
         query,
         limit=limit,
         scope_name=scope_name,
@@ -458,6 +460,8 @@ def list_(
     if as_json:
         print_json(found.as_json())
         return
+    # After the call: a filter refused is its one line of error, with no note before it.
+    note_global_only(scope)
     for line in moved_hints(found.moved_from, found.project):
         typer.echo(line, err=True)
     for line in other_history_hints(found.other_history, found.project):

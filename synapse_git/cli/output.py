@@ -28,9 +28,15 @@ def service() -> Synapse:
 def scope_of(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Scope:
     """The scope of `folder`; outside a project, say once that only global memory shows."""
     found = svc.scope(folder)
-    if found.project is None and not quiet:
-        typer.echo(f"note: {found.note}; only global memory is visible.", err=True)
+    if not quiet:
+        note_global_only(found)
     return found
+
+
+def note_global_only(found: Scope) -> None:
+    """Outside a project, the note that only global memory shows (on standard error)."""
+    if found.project is None:
+        typer.echo(f"note: {found.note}; only global memory is visible.", err=True)
 
 
 def print_json(data: Any) -> None:
