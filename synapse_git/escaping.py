@@ -56,3 +56,12 @@ def json_text(data: Any, **options: Any) -> str:
     back, a terminal or an agent shown the raw text sees no control characters. They
     can only occur inside JSON strings, where the escape means the same character."""
     return escape_json(json.dumps(data, ensure_ascii=False, **options))
+
+
+def first_line(body: str, width: int = 100) -> str:
+    """A body's first non-empty line, shortened to `width` characters for a table."""
+    for line in body.splitlines():
+        if line.strip():
+            line = line.strip().replace("\t", " ")
+            return line if len(line) <= width else line[: width - 1] + "…"
+    return ""

@@ -7,6 +7,9 @@ import re
 import unicodedata
 
 from synapse_git.errors import BadInput
+
+# Kept in escaping, where every edge may reach it; named here as before.
+from synapse_git.escaping import first_line as first_line
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
 
 _SPACE = re.compile(r"\s+")
@@ -77,12 +80,3 @@ def cut_utf8(data: bytes, limit: int) -> bytes:
     while end > 0 and (data[end] & 0xC0) == 0x80:
         end -= 1
     return data[:end]
-
-
-def first_line(body: str, width: int = 100) -> str:
-    """A body's first non-empty line, shortened to `width` characters for a table."""
-    for line in body.splitlines():
-        if line.strip():
-            line = line.strip().replace("\t", " ")
-            return line if len(line) <= width else line[: width - 1] + "…"
-    return ""
