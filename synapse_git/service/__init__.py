@@ -1,6 +1,16 @@
 """The service: the one API every edge calls (docs/architecture.md)."""
 
+from synapse_git.git.project_scope import Scope
 from synapse_git.service.facade import Synapse
 from synapse_git.service.results import History, Listing, ProjectInfo, Remembered, Replaced
 
-__all__ = ["History", "Listing", "ProjectInfo", "Remembered", "Replaced", "Synapse"]
+# The scope is what the edges hold between calls, and name in their own signatures.
+__all__ = [
+    "History",
+    "Listing",
+    "ProjectInfo",
+    "Remembered",
+    "Replaced",
+    "Scope",
+    "Synapse",
+]
