@@ -37,17 +37,7 @@ STILL_BELOW: dict[str, set[str]] = {
         "textrules",
     },
     "mcp": {"git.project_scope", "session.guidance"},
-    "ui": {
-        "drift.finding_record",
-        "drift.kept",
-        "drift.paths",
-        "drift.settle",
-        "git.project_scope",
-        "session.drift_log",
-        "store.listing_filter",
-        "store.memories",
-        "textrules",
-    },
+    "ui": set(),
     "hooks": {
         "drift.commit_check",
         "drift.paths",

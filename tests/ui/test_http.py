@@ -162,7 +162,7 @@ def test_the_memory_page_shows_commit_chain_and_paths(viewer: Viewer) -> None:
 
 def test_the_settle_buttons_change_the_store(viewer: Viewer) -> None:
     viewer.enter()
-    drift = viewer.request("GET", "/drift").text
+    drift = viewer.drift()
     assert "stale" in drift and "conflict" in drift
     assert 'action="/memory/2/forget"' in drift
     assert 'action="/memory/4/supersede"' in drift and 'name="by" value="5"' in drift
@@ -178,7 +178,7 @@ def test_the_settle_buttons_change_the_store(viewer: Viewer) -> None:
         viewer.post("/memory/4/supersede", {"csrf": csrf, "by": 5, "back": "/drift"}).status == 303
     )
     assert state(viewer.repo, 4)[:2] == ("superseded", 5)
-    assert "conflict" not in viewer.request("GET", "/drift").text
+    assert "conflict" not in viewer.drift()
 
     edited = viewer.post("/memory/3/edit", {"csrf": csrf, "body": "Tests run with\r\npytest -x"})
     assert edited.status == 303 and edited.headers["location"].startswith("/memory/3?")
@@ -288,9 +288,9 @@ def test_drift_findings_come_fifty_a_page(viewer: Viewer) -> None:
     for n in range(60):
         svc.remember(f"Helper number {n} lives in src/gone_{n}.py", scope)
     viewer.enter()
-    first = viewer.request("GET", "/drift").text
+    first = viewer.drift()
     assert first.count('class="card finding"') == 50 and "page 1 of 2" in first
-    second = viewer.request("GET", "/drift?page=2").text
+    second = viewer.drift("/drift?page=2")
     assert "page 2 of 2" in second and "later →" not in second
     assert first.count('class="card finding"') + second.count('class="card finding"') == 62
 
@@ -302,7 +302,7 @@ def test_a_renamed_path_is_settled_by_one_button(viewer: Viewer) -> None:
     git(viewer.repo, "mv", "src/deploy.py", "src/ship.py")
     git(viewer.repo, "commit", "-q", "-m", "rename")
     viewer.enter()
-    drift = viewer.request("GET", "/drift").text
+    drift = viewer.drift()
     assert f'action="/memory/{new}/follow-renames"' in drift
     csrf = viewer.csrf()
     # Memory 2's path was deleted, not renamed: nothing to follow, nothing changed.
@@ -311,7 +311,7 @@ def test_a_renamed_path_is_settled_by_one_button(viewer: Viewer) -> None:
     done = viewer.post(f"/memory/{new}/follow-renames", {"csrf": csrf, "back": "/drift"})
     assert done.status == 303
     assert state(viewer.repo, new)[2] == "Deploy steps live in src/ship.py (see make ship)"
-    assert f'action="/memory/{new}/follow-renames"' not in viewer.request("GET", "/drift").text
+    assert f'action="/memory/{new}/follow-renames"' not in viewer.drift()
 
 
 def test_a_body_a_form_would_change_is_not_offered_for_editing(viewer: Viewer) -> None:
@@ -329,7 +329,7 @@ def test_a_body_a_form_would_change_is_not_offered_for_editing(viewer: Viewer) -
 
 def test_keep_leaves_one_finding_out_of_drift_as_the_cli_would(viewer: Viewer) -> None:
     viewer.enter()
-    drift = viewer.request("GET", "/drift").text
+    drift = viewer.drift()
     assert 'action="/memory/2/keep"' in drift and 'action="/memory/5/keep"' in drift
     csrf = viewer.csrf("/drift")
     done = viewer.post(
@@ -369,10 +369,10 @@ def test_the_drift_page_is_kept_a_while_and_drawn_over_time(viewer: Viewer) -> N
     Synapse().forget(5, Synapse().scope(viewer.repo))
     run_cli("hook", "session", cwd=viewer.repo)
     viewer.enter()
-    page = viewer.request("GET", "/drift").text
+    page = viewer.drift()
     assert "Over time" in page and 'aria-label="drift findings at each refresh' in page
     assert "checked at" in page and 'href="/drift?fresh=1"' in page
-    # A write made elsewhere shows at once: it changes the store's version.
+    # A write made elsewhere changes the store's version: the check is made again.
     Synapse().forget(2, Synapse().scope(viewer.repo))
-    assert 'action="/memory/2/keep"' not in viewer.request("GET", "/drift").text
+    assert 'action="/memory/2/keep"' not in viewer.drift()
     assert viewer.request("GET", "/drift?fresh=1").status == 200
