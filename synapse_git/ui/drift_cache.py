@@ -105,10 +105,10 @@ class DriftChecks:
                 and self._check_generation == self._generation
                 and time.time() - self._since <= self._max_age
             )
-            if current and not fresh:
-                return self._shown(False)
             if self._worker is not None:
                 return self._shown(True)
+            if current and not fresh:
+                return self._shown(False)
             if self._error and self._error_stamp == stamp and not fresh:
                 return self._shown(False)
             if check is None or check["took"] > self._sync:

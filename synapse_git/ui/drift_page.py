@@ -50,8 +50,8 @@ def drift_html(
     state = f"checked at {checked} · {link('/drift', 'check again', fresh=1)}"
     if shown.refreshing:
         state = (
-            f"checked at {checked}; the store or the checkout changed since, and a new"
-            f" check is under way (the last took {check['took']:.1f} s):"
+            f"checked at {checked}; a new check is under way (the last took"
+            f" {check['took']:.1f} s):"
             f" {link('/drift', 'reload')} to see it"
         )
     if waiting:
