@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from synapse_git.service import Synapse
+from tests.conftest import make_repo
 from tests.ui.conftest import Viewer
 from tests.ui.devtools import DevTools, page_socket
 
@@ -134,3 +135,46 @@ def test_search_open_a_memory_and_settle_its_drift_by_clicks(
     svc = Synapse()
     assert svc.history(2, svc.scope(viewer.repo)).memory.state == "forgotten"
     assert svc.history(4, svc.scope(viewer.repo)).memory.state == "live"
+
+
+def test_the_list_narrowed_to_another_project_by_clicks(viewer: Viewer, tmp_path: Path) -> None:
+    """The project filter as a person uses it: chosen in the list's form, submitted by
+    the button, the next page followed by its link, one memory opened from the list."""
+    assert BROWSER is not None
+    other = make_repo(tmp_path / "other", {"README.md": "x\n"})
+    svc = Synapse()
+    there = svc.scope(other)
+    ids = [svc.remember(f"Other project note {n}", there).id for n in range(51)]
+    profile = tmp_path / "profile"
+    command = [BROWSER, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0"]
+    browser = subprocess.Popen(
+        [*command, viewer.url("/memories")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        end = time.monotonic() + 60
+        while not (port_file.exists() and port_file.read_text().strip()):
+            assert time.monotonic() < end, "no DevTools port"
+            time.sleep(0.2)
+        tools = DevTools(page_socket(int(port_file.read_text().splitlines()[0])))
+        try:
+            listed = tools.wait_for("The cache timeout")
+            assert "Other project note" not in listed
+            root = tools.call("DOM.getDocument", depth=-1)["root"]["nodeId"]
+            option = f'select[name="project"] option[value="{there.project}"]'
+            node = tools.call("DOM.querySelector", nodeId=root, selector=option)["nodeId"]
+            tools.call("DOM.setAttributeValue", nodeId=node, name="selected", value="selected")
+            tools.click('form[action="/memories"] button')
+            first = tools.wait_for("Other project note 50")
+            assert "page 1 of 2" in first and "The cache timeout" not in first
+            tools.click(".pager a")
+            second = tools.wait_for("page 2 of 2")
+            assert "Other project note 0" in second and "Other project note 50" not in second
+            tools.click(f'a[href^="/memory/{ids[0]}?project="]')
+            shown = tools.wait_for(f"Memory {ids[0]}")
+            assert "Other project note 0" in shown and "project" in shown
+        finally:
+            tools.close()
+    finally:
+        browser.terminate()
+        browser.wait(timeout=30)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote_plus, urlencode
 
 import pytest
 
 from synapse_git import settings
 from synapse_git.service import Synapse
-from tests.conftest import git, run_cli
+from tests.conftest import git, make_repo, run_cli
 from tests.ui.conftest import Viewer, start, stop
 
 PAGES = ["/search", "/search?q=deploy&explain=1", "/memories", "/memory/1", "/drift", "/team"]
@@ -376,3 +377,31 @@ def test_the_drift_page_is_kept_a_while_and_drawn_over_time(viewer: Viewer) -> N
     Synapse().forget(2, Synapse().scope(viewer.repo))
     assert 'action="/memory/2/keep"' not in viewer.drift()
     assert viewer.request("GET", "/drift?fresh=1").status == 200
+
+
+def test_the_list_narrows_to_another_project_and_acts_there(viewer: Viewer, tmp_path: Path) -> None:
+    other = make_repo(tmp_path / "other", {"README.md": "x\n"})
+    svc = Synapse()
+    there = svc.scope(other)
+    ids = [svc.remember(f"Other project note {n}", there).id for n in range(51)]
+    key = str(there.project)
+    viewer.enter()
+    here = viewer.request("GET", "/memories").text
+    assert f'<option value="{key}">' in here and "Other project note" not in here
+    query = urlencode({"project": key})
+    first = viewer.request("GET", f"/memories?{query}").text
+    assert "page 1 of 2 · 51 live memories" in first and "Other project note 50" in first
+    # Paging keeps the project; the links open the memory in it.
+    assert f"project={quote_plus(key)}" in first and "page=2" in first
+    second = viewer.request("GET", f"/memories?{query}&page=2").text
+    assert "Other project note 0" in second and "The cache timeout" not in second
+    shown = viewer.request("GET", f"/memory/{ids[0]}?{query}").text
+    assert "Other project note 0" in shown and 'name="project"' in shown
+    # Without the project, that memory is not visible from the folder served.
+    assert viewer.request("GET", f"/memory/{ids[0]}").status == 404
+    csrf = viewer.csrf("/team")
+    done = viewer.post(f"/memory/{ids[0]}/forget", {"csrf": csrf, "project": key})
+    assert done.status == 303 and done.headers["location"].startswith(f"/memory/{ids[0]}?")
+    assert svc.history(ids[0], there).memory.state == "forgotten"
+    bad = viewer.request("GET", "/memories?project=/nowhere")
+    assert bad.status == 400 and "no project" in bad.text
