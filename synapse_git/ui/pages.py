@@ -51,6 +51,9 @@ class Viewer(Actions):
         ]
         routes = [Route(path, _safe(h), methods=["GET", "HEAD"]) for path, h in get]
         routes += [Route(path, _safe(self.writes(h)), methods=["POST"]) for path, h in self.posts()]
+        # One recall before serving loads what the pages run on (recall, drift about its
+        # hits, git): a first page would otherwise pay for those imports, some 150 ms.
+        self.svc.recall("", self.scope)
         # The drift page's last check is loaded, or a new one started, while the browser
         # opens the first page.
         self.drift.warm()
