@@ -115,3 +115,13 @@ def test_a_check_that_fails_is_one_line_on_the_page(tmp_path: Path) -> None:
         assert time.monotonic() < end
         time.sleep(0.05)
     assert shown.check is None and "gone" in shown.error and "\n" not in shown.error
+
+
+def test_a_purge_removes_the_kept_check_which_quotes_memories(tmp_path: Path) -> None:
+    svc, repo = stocked(tmp_path)
+    scope = svc.scope(repo)
+    kept = svc.keep_drift(scope)
+    assert kept["report"]["findings"] and svc.kept_drift(scope) == kept
+    svc.purge([1], scope)
+    assert svc.kept_drift(scope) is None
+    assert not list((svc.config.data_dir / "sessions").glob("*.check.json"))
