@@ -293,3 +293,43 @@ class RecalledView(Protocol):
     def notes(self) -> Sequence[str]: ...
     @property
     def semantic(self) -> str | None: ...
+
+
+class FindingOut(TypedDict):
+    """One drift finding (`memory drift --json`, docs/json.md)."""
+
+    kind: str
+    ids: list[int]
+    detail: str
+    suggest: str
+    paths: NotRequired[list[str]]
+    renamed: NotRequired[dict[str, str]]  # a gone path -> the name git followed it to
+    replaced: NotRequired[dict[str, dict[str, str]]]
+    newer: NotRequired[int]
+    older: NotRequired[int]
+    changes: NotRequired[dict[str, dict[str, int]]]
+    anchor: NotRequired[str | None]
+    branch: NotRequired[str | None]
+    quote: NotRequired[dict[str, Any]]
+    authors: NotRequired[dict[str, str]]  # memory id (as text) -> who shared it
+
+
+class DriftOut(TypedDict):
+    """`memory drift --json`."""
+
+    folder: str
+    project: str | None
+    checked: int
+    findings: list[FindingOut]
+    kept: NotRequired[int]
+
+
+class DriftCheckOut(TypedDict):
+    """A whole drift check as the viewer keeps it (docs/ui.md): the report, the stamp of
+    what it depends on (store version, HEAD, git's index), when it was made (seconds
+    since the epoch) and how long it took (seconds)."""
+
+    stamp: str
+    at: float
+    took: float
+    report: DriftOut

@@ -19,17 +19,7 @@ SHARED = {"errors", "exit_codes", "escaping", "settings", "data_folder", "answer
 STILL_BELOW: dict[str, set[str]] = {
     "cli": set(),
     "mcp": {"git.project_scope", "session.guidance"},
-    "ui": {
-        "drift.finding_record",
-        "drift.kept",
-        "drift.paths",
-        "drift.settle",
-        "git.project_scope",
-        "session.drift_log",
-        "store.listing_filter",
-        "store.memories",
-        "textrules",
-    },
+    "ui": set(),
     "hooks": {
         "drift.commit_check",
         "drift.paths",

@@ -6,4 +6,13 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.service.facade import Synapse
 from synapse_git.service.results import History, Listing, ProjectInfo, Remembered, Replaced
 
-__all__ = ["History", "Listing", "ProjectInfo", "Remembered", "Replaced", "Scope", "Synapse"]
+# The scope is what the edges hold between calls, and name in their own signatures.
+__all__ = [
+    "History",
+    "Listing",
+    "ProjectInfo",
+    "Remembered",
+    "Replaced",
+    "Scope",
+    "Synapse",
+]

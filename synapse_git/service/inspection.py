@@ -170,6 +170,12 @@ class Inspection(StoreAccess):
             len(found),
         )
 
+    def paths_in(self, text: str) -> list[str]:
+        """The paths drift reads in `text`, in order, once each (drift/paths.py)."""
+        from synapse_git.drift.paths import find_paths
+
+        return find_paths(text)
+
     def memory_page(self, memory_id: int, scope: Scope) -> MemoryPage:
         """One memory with its anchor, the paths it names as they are now and what
         changed in them since the anchor, its supersession chain and team status."""

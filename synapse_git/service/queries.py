@@ -7,7 +7,7 @@ import dataclasses
 import json
 import sqlite3
 from collections.abc import Sequence
-from contextlib import closing
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -313,6 +313,39 @@ class Queries(StoreAccess):
             output_file.write_lines(target, [text])
         worse = [] if expected is None else evaluation.regressions(report, expected)
         return EvalRun(report, sample, target, worse)
+
+    def list_filter(
+        self,
+        *,
+        scope: str | None = None,
+        source: str | None = None,
+        author: str | None = None,
+        since: str | None = None,
+        state: str | None = None,
+    ) -> ListFilter:
+        """What a listing may be narrowed to, from what a user typed (`memory list`'s
+        options); a value that cannot be read is refused."""
+        return listing_filter.make(
+            scope=scope, source=source, author=author, since=since, state=state
+        )
+
+    def projects(self) -> list[str]:
+        """The keys of the projects this store holds memories of, in order."""
+        if not self._exists():
+            return []
+        with self.connection(create=False) as conn:
+            return sorted(memories.known_projects(conn))
+
+    def project_scope(self, key: str) -> Scope:
+        """What a command run in project `key`'s folder sees; when that folder is gone
+        or is now another repository, that project's memories and global ones alone."""
+        if key not in self.projects():
+            raise BadInput(f"no project {key[:200]!r} holds memories in this store")
+        with suppress(BadInput):
+            found = self.scope(key)
+            if found.project == key:
+                return found
+        return Scope(Path(key), key, None, None, None, f"{key}: no repository there now")
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer
