@@ -156,7 +156,7 @@ def _mentions(text: str) -> list[tuple[str, bool]]:
 # says the opposite of the file, so the word must stand right before the path.
 _ABSENT_BEFORE = re.compile(
     r"(?:\b(?:there\s+is|there's|there\s+are|we\s+have|has|have|with)\s+no"
-    r"|\bno\s+more|\bno"
+    r"|\bno\s+more|\bno|\bnot"  # `not`: the one not meant (`Readme.md, not README.md`)
     r"|\b(?:do|does|did)(?:\s+not|n't)\s+(?:have|use|need|ship|keep|exist)"
     r"|\b(?:has|have|had)\s*n[o']t\s+(?:got\s+)?"
     r"|\bno\s+longer\s+(?:\w+\s+)?(?:uses?|has|have|needs?|ships?|keeps?|contains?|includes?)"
