@@ -162,12 +162,11 @@ def _without_renames(scope: Scope) -> Any:
 
 
 def _memories(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
-    from synapse_git.drift.conflict_candidates import WINDOW
-    from synapse_git.store.memories import Memory, opening_columns
+    from synapse_git.store.memories import DRIFT_OPENING, Memory, opening_columns
 
     # Drift reads a body's opening only (docs/drift.md#long-bodies); so does a refresh.
     marks = ", ".join("?" for _ in ids)
-    columns = opening_columns(WINDOW)
+    columns = opening_columns(DRIFT_OPENING)
     rows = conn.execute(
         f"SELECT {columns} FROM memories WHERE id IN ({marks}) AND state = 'live' ORDER BY id",
         list(ids),
