@@ -24,7 +24,7 @@ from synapse_git.drift.lineage import Lineage, when
 from synapse_git.drift.meant import LARGEST_READ, Said, narrow
 from synapse_git.drift.never_missing import NeverMissing
 from synapse_git.drift.paths import is_glob, weak
-from synapse_git.drift.short_forms import Tree, from_root, glob_rooted, matching, named_among
+from synapse_git.drift.short_forms import Tree, from_root, glob_rooted, matching
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope, open_repository
 
@@ -275,7 +275,7 @@ class CheckoutPaths:
         rooted = from_root(path, tree.folders.__contains__)
         if not tree.resolves(path, rooted=rooted):
             return []
-        return named_among(path, tree.files | tree.folders, rooted=rooted)
+        return tree.named(path, rooted=rooted)
 
     def _which(self, path: str, commit_id: str | None, said: Said) -> list[str] | None:
         """What `path` meant at the memory's commit, narrowed by what the memory says
@@ -286,7 +286,7 @@ class CheckoutPaths:
         then = self._anchor_tree(commit_id)
         if found == [path] and then is not None and then.ends_with(path):
             # A root file of that name, and longer paths ending with it: all candidates.
-            found = named_among(path, then.files | then.folders, rooted=False)
+            found = then.named(path, rooted=False)
         if len(found) < 2:
             return found
         # Only a choice between a file still here and one gone needs the clues.

@@ -262,3 +262,30 @@ def test_gitignores_may_come_from_the_index(tmp_path: Path) -> None:
     rules = NeverMissing.for_checkout(repo, gitignores=["a/.gitignore"])
     assert rules.skips("a/x.tmp")
     assert not rules.skips("x.tmp")
+
+
+def test_a_trees_index_of_shorter_forms_names_what_a_pass_over_it_names() -> None:
+    from synapse_git.drift.short_forms import Tree, named_among
+
+    files = [
+        "src/app/db.py",
+        "src/app/db/__init__.py",
+        "lib/db.py",
+        "db.py",
+        "docs/db.py/notes.md",
+        "a/a/a",
+        "README.md",
+        "tests/README.md",
+    ]
+    tree = Tree(files)
+    every = tree.files | tree.folders
+    asked = ["db.py", "app/db.py", "db", "a", "a/a", "README.md", "notes.md", "nothing.py", ""]
+    for named in asked:
+        for rooted in (False, True):
+            assert tree.named(named, rooted=rooted) == named_among(named, every, rooted=rooted)
+    assert tree.named("db.py", rooted=False) == [
+        "db.py",
+        "docs/db.py",
+        "lib/db.py",
+        "src/app/db.py",
+    ]
