@@ -289,3 +289,55 @@ def test_a_trees_index_of_shorter_forms_names_what_a_pass_over_it_names() -> Non
         "lib/db.py",
         "src/app/db.py",
     ]
+
+
+def test_a_memory_names_a_changed_path_by_itself_a_shorter_form_a_folder_or_a_pattern() -> None:
+    from synapse_git.drift.branch_findings import _named_changed
+    from synapse_git.drift.short_forms import names
+
+    changed = ["src/app/db.py", "docs/guide/intro.md", "README.md"]
+    named = [
+        "src/app/db.py",
+        "app/db.py",
+        "db.py",
+        "src/app",
+        "src/app/",
+        "src",
+        "guide/",
+        "docs/guide/intro.md",
+        "intro.md",
+        "README.md",
+        "pp/db.py",
+        "src/ap",
+        "docs/*.md",
+        "docs/**/*.md",
+        "other.py",
+        "~/src/app/db.py",
+        "/srv/app/db.py",
+        "/work/repo/src/app/db.py",
+        "./src/app/db.py",
+    ]
+
+    def by_pass(written: str) -> bool:
+        # What each named path is held against, one changed path at a time.
+        return any(
+            names(written, each, rooted=False) or each.startswith(written + "/") for each in changed
+        )
+
+    hits = _named_changed(named, changed, Path("/work/repo"))
+    assert hits == [
+        "src/app/db.py",
+        "app/db.py",
+        "db.py",
+        "src/app",
+        "src/app/",
+        "src",
+        "docs/guide/intro.md",
+        "intro.md",
+        "README.md",
+        "docs/**/*.md",
+        "/work/repo/src/app/db.py",
+        "./src/app/db.py",
+    ]
+    plain = [w for w in named if not w.startswith(("~", "/", ".")) and "*" not in w]
+    assert [w for w in plain if w in hits] == [w for w in plain if by_pass(w.rstrip("/"))]
