@@ -265,3 +265,34 @@ def test_diff_relative_in_the_config_changes_nothing(hooked: Path) -> None:
     done = run_git(hooked / "docs", "commit", "-m", "drop deploy")
     assert done.returncode != 0
     assert f"memory {memory}: Deploys go out with scripts/deploy.sh" in done.stdout
+
+
+def test_a_commit_deleting_nothing_imports_only_the_commit_path(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    (hooked / "src/app.py").write_text("print(6)\n", encoding="utf-8")
+    git(hooked, "add", "src/app.py")
+    code = (
+        "import sys; from synapse_git.hooks import hook_commands;"
+        "code = hook_commands.pre_commit_main([]);"
+        "print('OURS', sorted(m for m in sys.modules if m.startswith('synapse_git.')));"
+        "print('HEAVY', [m for m in ('typing', 'dataclasses', 'hashlib', 'sqlite3', 'argparse',"
+        " 'pathspec', 'pygit2', 'typer', 'mcp') if m in sys.modules]); sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=hooked, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    ours = [
+        "synapse_git.data_folder",
+        "synapse_git.errors",
+        "synapse_git.escaping",
+        "synapse_git.exit_codes",
+        "synapse_git.git",
+        "synapse_git.git.git_command",
+        "synapse_git.hooks",
+        "synapse_git.hooks.hook_commands",
+        "synapse_git.session",
+        "synapse_git.session.snapshot_file",
+    ]
+    assert f"OURS {ours}" in done.stdout
+    assert "HEAVY []" in done.stdout

@@ -224,3 +224,37 @@ def test_the_commit_warning_forgets_a_stale_memory_once_forgotten(
     git(repo, "add", "README.md")
     quiet = run_git(repo, "commit", "-m", "two")
     assert "missing now" not in quiet.stdout, quiet.stdout
+
+
+def test_a_refresh_finding_a_named_file_gone_loads_neither_pygit2_nor_the_conflict_rules(
+    shop: tuple[Path, dict[str, int]],
+) -> None:
+    import subprocess
+    import sys
+
+    repo, ids = shop
+    git(repo, "checkout", "-q", "-b", "drop-db")
+    git(repo, "rm", "-q", "src/db.py")
+    commit_all(repo, "drop the db module")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "-c", "core.hooksPath=/dev/null", "checkout", "-q", "drop-db")
+    heavy = (
+        "pygit2",
+        "typer",
+        "click",
+        "mcp",
+        "synapse_git.service",
+        "synapse_git.drift.conflicts",
+        "synapse_git.drift.conflict_candidates",
+    )
+    code = (
+        "import sys; from synapse_git.hooks import hook_commands;"
+        "hook_commands.fast_main(['post-checkout', 'x', 'y', '1']);"
+        f"print('LOADED', [m for m in {heavy!r} if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert rechecked(done.stdout) == [ids["db"]], done.stdout + done.stderr
+    assert "became stale (1)" in done.stdout and "gone: src/db.py" in done.stdout
+    assert "LOADED []" in done.stdout
