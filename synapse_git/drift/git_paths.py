@@ -16,6 +16,7 @@ import contextlib
 import re
 import subprocess
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +32,19 @@ _OBJECT_ID = re.compile(r"^[0-9a-fA-F]{4,64}$")
 
 class GitCheckoutPaths(CheckoutPaths):
     """The checkout `scope` stands in, read with the git command; `head` is the
-    commit HEAD is at when the caller knows it (else git is asked once)."""
+    commit HEAD is at and `tracked` lists the index, when the caller has them (else
+    git is asked, once)."""
 
-    def __init__(self, scope: Scope, *, head: str | None = None, wait: bool = True) -> None:
+    def __init__(
+        self,
+        scope: Scope,
+        *,
+        head: str | None = None,
+        tracked: Callable[[], list[str]] | None = None,
+        wait: bool = True,
+    ) -> None:
         self._known_head = head
+        self._list_index = tracked
         self._head_read = head is not None
         self._reader: _BlobReader | None = None
         super().__init__(scope, wait=wait)
@@ -57,6 +67,8 @@ class GitCheckoutPaths(CheckoutPaths):
         return self._known_head
 
     def _index_paths(self) -> set[str]:
+        if self._list_index is not None:
+            return set(self._list_index())
         return set(git_command.tracked_files(self._git_root()))
 
     def _in_index(self, path: str) -> bool:

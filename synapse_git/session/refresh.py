@@ -116,10 +116,20 @@ def _rechecked(
     """The path findings (stale, unverified, changed) of the memories `ids`."""
     from synapse_git.drift import changed_since
     from synapse_git.drift.kept import not_kept
-    from synapse_git.drift.paths import find_paths
 
     memories = _memories(conn, ids)
     named = before.named or {}
+    # The snapshot holds the paths each body names (the store is unchanged since it
+    # was made): finding them again in every body would cost more than the check.
+    by_body = {memory.body: named[str(memory.id)] for memory in memories}
+    # The index is listed once, for the paths and for the `changed` counts alike.
+    index: list[list[str]] = []
+
+    def tracked() -> list[str]:
+        if not index:
+            index.append(git_command.tracked_files(checkout))
+        return index[0]
+
     # A path that is there is present whatever else is asked: only a memory naming
     # a missing one needs git's history and the memory's commit.
     missing = [m for m in memories if not all(_there(p, checkout) for p in named[str(m.id)])]
@@ -128,15 +138,15 @@ def _rechecked(
         from synapse_git.drift.path_findings import stale
 
         where = scope()
-        paths = _without_renames(where, head)
-        found += stale(missing, where, {"stale", "unverified"}, checkout=paths)
+        paths = _without_renames(where, head, tracked)
+        found += stale(missing, where, {"stale", "unverified"}, checkout=paths, named=by_body)
     found += changed_since.changed(
         memories,
         before.project,
         checkout,
         limits,
-        find_paths=find_paths,
-        tracked=lambda: git_command.tracked_files(checkout),
+        find_paths=lambda body: list(by_body[body]),
+        tracked=tracked,
     )
     return [finding.as_json() for finding in not_kept(conn, found)]
 
@@ -148,7 +158,7 @@ def _there(path: str, checkout: Path) -> bool:
     return os.path.lexists(os.path.join(checkout, path.rstrip("/")))
 
 
-def _without_renames(scope: Scope, head: str) -> Any:
+def _without_renames(scope: Scope, head: str, tracked: Callable[[], list[str]]) -> Any:
     """The checkout's paths, asked only whether each is there: a snapshot records
     which paths are gone, not where they went (`memory drift` says that), so a
     refresh skips rename detection and the history searches it would start, and
@@ -162,7 +172,7 @@ def _without_renames(scope: Scope, head: str) -> Any:
             return PathState(path, "stale")
 
     # A hook never waits for a first build of the path history (docs/drift.md).
-    return Presence(scope, head=head, wait=False)
+    return Presence(scope, head=head, tracked=tracked, wait=False)
 
 
 def _memories(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
