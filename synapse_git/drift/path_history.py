@@ -133,8 +133,14 @@ class PathHistory:
             return Status(0, False)
         conn = self._open()
         (count,) = conn.execute("SELECT count(*) FROM commits").fetchone()
-        done = conn.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
-        return Status(count, done is not None and done[0] == "1")
+        return Status(count, self.complete())
+
+    def complete(self) -> bool:
+        """`status().complete` without counting the commits (a hook asks on every checkout)."""
+        if not self.path.exists():
+            return False
+        done = self._open().execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
+        return done is not None and done[0] == "1"
 
     # -- building ------------------------------------------------------------------
 
@@ -160,7 +166,7 @@ class PathHistory:
             conn = self._open()
             digest, others, head = self._digest()
             done = conn.execute("SELECT value FROM meta WHERE key = 'refs'").fetchone()
-            if done is not None and done[0] == digest and self.status().complete:
+            if done is not None and done[0] == digest and self.complete():
                 return True  # no ref moved since the last complete update
             if self._head_moved_only(conn, digest, others, head):
                 return True
@@ -196,17 +202,16 @@ class PathHistory:
         """Bring the index up to date; without `wait`, a first build (or the rest of
         an interrupted one) of more than SMALL_HISTORY commits is started in the
         background instead. True when the index is complete afterwards."""
-        status = self.status()
-        if wait or status.complete:
+        if wait or self.complete():
             self.update(wait=wait)
         else:
             done = _git(["rev-list", "--count", *_REFS], self.checkout)
-            left = int(done.stdout.strip() or 0) - status.commits
+            left = int(done.stdout.strip() or 0) - self.status().commits
             if left <= SMALL_HISTORY:
                 self.update(wait=True)
             else:
                 build_in_background(self.checkout)
-        return self.status().complete
+        return self.complete()
 
     def _digest(self) -> tuple[str, str, str | None]:
         """Digests of where every ref and HEAD point (equal: nothing to do) and of
