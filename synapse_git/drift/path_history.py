@@ -395,6 +395,33 @@ class PathHistory:
             self._names = [row[0] for row in conn.execute("SELECT path FROM paths ORDER BY path")]
         return self._names
 
+    def first_ending(self, suffix: str) -> str | None:
+        """The first path, in `names()` order, that ends with `suffix` (one query,
+        SQLite's scan rather than every name read into Python)."""
+        found = (
+            self._open()
+            .execute(
+                "SELECT path FROM paths WHERE length(path) >= ? AND substr(path, -?) = ?"
+                " ORDER BY path LIMIT 1",
+                (len(suffix), len(suffix), suffix),
+            )
+            .fetchone()
+        )
+        return None if found is None else str(found[0])
+
+    def first_holding(self, part: str) -> str | None:
+        """The first path, in `names()` order, that `part` is in once a `/` is put
+        before it."""
+        found = (
+            self._open()
+            .execute(
+                "SELECT path FROM paths WHERE instr('/' || path, ?) > 0 ORDER BY path LIMIT 1",
+                (part,),
+            )
+            .fetchone()
+        )
+        return None if found is None else str(found[0])
+
     def has(self, path: str) -> bool:
         conn = self._open()
         return conn.execute("SELECT 1 FROM paths WHERE path = ?", (path,)).fetchone() is not None

@@ -258,18 +258,12 @@ class CheckoutPaths:
         tree = self._load_tracked()
         if from_root(path, tree.folders.__contains__):
             return None
-        longer = [name for name in history.names() if name.endswith("/" + path)]
-        if longer:
-            return longer[0]
+        longer = history.first_ending("/" + path)
+        if longer is not None:
+            return longer
         folder = "/" + path + "/"
-        return next(
-            (
-                name[: name.index(folder) + len(folder) - 1]
-                for name in history.names()
-                if folder in "/" + name
-            ),
-            None,
-        )
+        name = history.first_holding(folder)
+        return None if name is None else name[: name.index(folder) + len(folder) - 1]
 
     def _at_commit(self, commit_id: str | None, path: str) -> bool:
         if commit_id is None or self.repo is None:

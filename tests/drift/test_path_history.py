@@ -496,3 +496,25 @@ def test_leaving_a_commit_only_head_held_asks_git_whether_history_was_rewritten(
     # No ref reaches it any more: indexed again from nothing, as after a rewrite.
     assert history.seq_of(detached) is None
     assert history.status() == (6, True)
+
+
+def test_a_short_name_is_looked_up_in_the_index_as_a_pass_over_every_name_finds_it(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    h = History()
+    h.commit("main", ["M src/app/db.py x", "M lib/db.py y", "M docs/app/guide.md z"])
+    h.commit("main", ["D lib/db.py", "M src/émoji/app/ü.py w"])
+    h.write(repo)
+    history = path_history.for_checkout(repo)
+    assert history is not None
+    history.update()
+    names = history.names()
+    for suffix in ("/db.py", "/app/db.py", "/guide.md", "/ü.py", "/nothing.py", "/"):
+        expected = next((n for n in names if n.endswith(suffix)), None)
+        assert history.first_ending(suffix) == expected, suffix
+    for part in ("/app/", "/src/", "/émoji/", "/lib/", "/gone/"):
+        expected = next((n for n in names if part in "/" + n), None)
+        assert history.first_holding(part) == expected, part
+    assert history.first_ending("/db.py") == "lib/db.py"
+    assert history.first_holding("/app/") == "docs/app/guide.md"
