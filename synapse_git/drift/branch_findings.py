@@ -18,7 +18,7 @@ from pathlib import Path
 
 from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.settle import command
-from synapse_git.drift.short_forms import matching, names
+from synapse_git.drift.short_forms import matching, parents, tails
 from synapse_git.git import branches
 
 KINDS = ("unmerged", "orphaned")
@@ -40,9 +40,25 @@ def anchors_of(
     return {memory_id: found[memory_id] for memory_id in ids if memory_id in found}
 
 
-def _named_changed(named: Sequence[str], changed: Sequence[str], checkout: Path) -> list[str]:
+def _names_of(changed: Sequence[str]) -> frozenset[str]:
+    """Every name a path in `changed` goes by: itself, its shorter forms and the
+    folders holding it, so that each named path is one look-up."""
+    found: set[str] = set(changed)
+    for each in changed:
+        found.update(tails(each))
+        found.update(parents(each))
+    return frozenset(found)
+
+
+def _named_changed(
+    named: Sequence[str],
+    changed: Sequence[str],
+    checkout: Path,
+    names_of_changed: frozenset[str] | None = None,
+) -> list[str]:
     """The paths among `named` (as a memory writes them) that name a path in `changed`:
-    the path itself, a shorter form of it, a folder holding it or a pattern matching it."""
+    the path itself, a shorter form of it, a folder holding it or a pattern matching it
+    (`names_of_changed`: `_names_of(changed)`, when already made)."""
     root = str(checkout).rstrip("/") + "/"
     hits: list[str] = []
     for written in named:
@@ -59,9 +75,9 @@ def _named_changed(named: Sequence[str], changed: Sequence[str], checkout: Path)
         if any(ch in bare for ch in "*?["):
             found = bool(matching(bare, changed, rooted=False))
         else:
-            found = any(
-                names(bare, each, rooted=False) or each.startswith(bare + "/") for each in changed
-            )
+            if names_of_changed is None:
+                names_of_changed = _names_of(changed)
+            found = bare in names_of_changed
         if found:
             hits.append(written)
     return hits
@@ -84,11 +100,15 @@ def findings(
         return []
     standings = branches.standings(data_dir, checkout, head, set(anchors.values()))
     out: list[Finding] = []
+    names_by_anchor: dict[str, frozenset[str]] = {}
     for memory_id in sorted(anchors):
-        standing = standings.get(anchors[memory_id])
+        anchor = anchors[memory_id]
+        standing = standings.get(anchor)
         if standing is None or standing.state not in (branches.BRANCH, branches.GONE):
             continue
-        hits = _named_changed(named[memory_id], standing.changed, checkout)
+        if anchor not in names_by_anchor:
+            names_by_anchor[anchor] = _names_of(standing.changed)
+        hits = _named_changed(named[memory_id], standing.changed, checkout, names_by_anchor[anchor])
         if hits:
             out.append(_finding(memory_id, anchors[memory_id], standing, hits))
     return out

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from synapse_git.drift.finding_record import Finding
-from synapse_git.drift.short_forms import Tree, from_root, named_among
+from synapse_git.drift.short_forms import Tree, from_root
 from synapse_git.git import git_command
 from synapse_git.settings import DriftSettings
 from synapse_git.store.memories import Memory
@@ -126,7 +126,7 @@ def resolved(named: str, tree: Tree) -> str | None:
     if any(char in key for char in "*?[") or key.startswith(("/", "~", "../")):
         return None
     rooted = from_root(key, tree.folders.__contains__)
-    found = named_among(key, tree.files | tree.folders, rooted=rooted)
+    found = tree.named(key, rooted=rooted)
     return found[0] if len(found) == 1 and found[0] in tree.files else None
 
 

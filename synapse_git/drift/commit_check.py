@@ -264,6 +264,6 @@ def _meant_gone(named: str, files: list[str], staged: Tree, said: Said | None) -
     quoted identifier does not count)."""
     if said is None or not files:
         return False
-    kept = named_among(named, staged.files | staged.folders, rooted=False)
+    kept = staged.named(named, rooted=False)
     meant = narrow(named, [*files, *kept], said.text, said.others, lambda _: None)
     return all(path in files for path in meant)

@@ -28,9 +28,8 @@ RARE_MOST = 100
 SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
 SHORT_BODY = 160  # characters: a longer body rarely holds only two looked-up words
 KEPT_WORDS = 4096  # words whose lists TermLists keeps between recalls, at most
-# A candidate is compared by its opening characters, as drift reads every body
-# (drift/findings.py): a megabyte note costs no more than its opening.
-WINDOW = 16_384
+# A candidate is compared by its opening characters, as drift reads every body.
+WINDOW = memories.DRIFT_OPENING
 
 _WORD = re.compile(r"[^\W\d_][\w-]+")
 

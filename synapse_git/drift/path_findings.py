@@ -21,13 +21,13 @@ def stale(
     *,
     checkout: Any = None,
     search_older: bool = True,
-    named: Callable[[str], list[str]] = find_paths,
+    named: Callable[[str], Sequence[str]] = find_paths,
 ) -> list[Finding]:
     """Stale and unverified paths, one finding per memory and kind. The checkout
     (index, rules, history) is loaded once, and only when a memory names a path.
     Without `search_older` (recall), a path history index not built yet is not
     waited for (staleness.CheckoutPaths, `wait`). `named` finds a body's paths."""
-    found = [(memory, named(memory.body)) for memory in rows]
+    found = [(memory, list(named(memory.body))) for memory in rows]
     found = [(memory, paths) for memory, paths in found if paths]
     if not found:
         return []

@@ -16,10 +16,12 @@ has the same blob), and a module turned into a package in one commit
 
 Built once, then brought up to date with only the commits added since (`git log
 --all ^tip…`); the tips are the indexed commits no other indexed commit has as
-parent. Commits are written in batches, each batch one transaction that also
-moves the tips, so an interrupted build resumes where it stopped. History
-rewritten (a tip no ref reaches any more: `commit --amend`, a reset, a branch
-deleted unmerged) makes the next update start again from nothing.
+parent. A checkout that moves only HEAD, between commits refs point at and the
+index holds, costs one `git show-ref`. Commits are written in batches, each
+batch one transaction that also moves the tips, so an interrupted build
+resumes where it stopped. History rewritten (a tip no ref reaches any more:
+`commit --amend`, a reset, a branch deleted unmerged) makes the next update
+start again from nothing.
 
 No pygit2 here: hooks import this module.
 """
@@ -131,8 +133,14 @@ class PathHistory:
             return Status(0, False)
         conn = self._open()
         (count,) = conn.execute("SELECT count(*) FROM commits").fetchone()
-        done = conn.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
-        return Status(count, done is not None and done[0] == "1")
+        return Status(count, self.complete())
+
+    def complete(self) -> bool:
+        """`status().complete` without counting the commits (a hook asks on every checkout)."""
+        if not self.path.exists():
+            return False
+        done = self._open().execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
+        return done is not None and done[0] == "1"
 
     # -- building ------------------------------------------------------------------
 
@@ -156,10 +164,12 @@ class PathHistory:
             if not held:
                 return False
             conn = self._open()
-            digest = self._digest()
+            digest, others, head = self._digest()
             done = conn.execute("SELECT value FROM meta WHERE key = 'refs'").fetchone()
-            if done is not None and done[0] == digest and self.status().complete:
+            if done is not None and done[0] == digest and self.complete():
                 return True  # no ref moved since the last complete update
+            if self._head_moved_only(conn, digest, others, head):
+                return True
             refs = self._commit_refs()
             tips = [row[0] for row in conn.execute("SELECT id FROM tips ORDER BY id")]
             if tips and self._rewritten(conn, tips, refs):
@@ -178,7 +188,12 @@ class PathHistory:
                 conn.execute("BEGIN IMMEDIATE")
                 conn.executemany(
                     "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                    [("complete", "1"), ("refs", digest), ("refmap", json.dumps(refs))],
+                    [
+                        ("complete", "1"),
+                        ("refs", digest),
+                        ("refmap", json.dumps(refs)),
+                        ("others", others),
+                    ],
                 )
                 conn.execute("COMMIT")
             return True
@@ -187,22 +202,50 @@ class PathHistory:
         """Bring the index up to date; without `wait`, a first build (or the rest of
         an interrupted one) of more than SMALL_HISTORY commits is started in the
         background instead. True when the index is complete afterwards."""
-        status = self.status()
-        if wait or status.complete:
+        if wait or self.complete():
             self.update(wait=wait)
         else:
             done = _git(["rev-list", "--count", *_REFS], self.checkout)
-            left = int(done.stdout.strip() or 0) - status.commits
+            left = int(done.stdout.strip() or 0) - self.status().commits
             if left <= SMALL_HISTORY:
                 self.update(wait=True)
             else:
                 build_in_background(self.checkout)
-        return self.status().complete
+        return self.complete()
 
-    def _digest(self) -> str:
-        """A digest of where every ref and HEAD point: equal, nothing to do."""
+    def _digest(self) -> tuple[str, str, str | None]:
+        """Digests of where every ref and HEAD point (equal: nothing to do) and of
+        where every ref but HEAD points, and the commit HEAD is at (None: unborn)."""
         done = _git(["show-ref", "--head"], self.checkout)
-        return hashlib.sha256(done.stdout.encode("utf-8", "surrogateescape")).hexdigest()
+        lines = done.stdout.splitlines(keepends=True)
+        head = next((line.split(" ", 1)[0] for line in lines if line.endswith(" HEAD\n")), None)
+        others = "".join(line for line in lines if not line.endswith(" HEAD\n"))
+        return _sha256(done.stdout), _sha256(others), head
+
+    def _head_moved_only(
+        self, conn: sqlite3.Connection, digest: str, others: str, head: str | None
+    ) -> bool:
+        """After a complete update, only HEAD moved (a checkout of a branch or tag), from
+        a commit a ref still points at to one indexed: what a whole update would find
+        (nothing new, nothing rewritten) without asking git again. Records HEAD's place
+        as that update would; False when the whole update is needed."""
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        if head is None or meta.get("others") != others or meta.get("complete") != "1":
+            return False
+        refmap: dict[str, str] = json.loads(meta.get("refmap", "{}"))
+        before = refmap.get("HEAD")
+        if before is None or before not in {c for name, c in refmap.items() if name != "HEAD"}:
+            return False  # it left a commit only HEAD may have held: ask git
+        if conn.execute("SELECT 1 FROM commits WHERE id = ?", (head,)).fetchone() is None:
+            return False
+        refmap["HEAD"] = head
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+            [("refs", digest), ("refmap", json.dumps(refmap))],
+        )
+        conn.execute("COMMIT")
+        return True
 
     def _commit_refs(self) -> dict[str, str]:
         """The commit each ref (and HEAD) leads to; the stash and notes are no history."""
@@ -351,6 +394,33 @@ class PathHistory:
             conn = self._open()
             self._names = [row[0] for row in conn.execute("SELECT path FROM paths ORDER BY path")]
         return self._names
+
+    def first_ending(self, suffix: str) -> str | None:
+        """The first path, in `names()` order, that ends with `suffix` (one query,
+        SQLite's scan rather than every name read into Python)."""
+        found = (
+            self._open()
+            .execute(
+                "SELECT path FROM paths WHERE length(path) >= ? AND substr(path, -?) = ?"
+                " ORDER BY path LIMIT 1",
+                (len(suffix), len(suffix), suffix),
+            )
+            .fetchone()
+        )
+        return None if found is None else str(found[0])
+
+    def first_holding(self, part: str) -> str | None:
+        """The first path, in `names()` order, that `part` is in once a `/` is put
+        before it."""
+        found = (
+            self._open()
+            .execute(
+                "SELECT path FROM paths WHERE instr('/' || path, ?) > 0 ORDER BY path LIMIT 1",
+                (part,),
+            )
+            .fetchone()
+        )
+        return None if found is None else str(found[0])
 
     def has(self, path: str) -> bool:
         conn = self._open()
@@ -508,6 +578,10 @@ def _clear(conn: sqlite3.Connection) -> None:
         "BEGIN; DELETE FROM events; DELETE FROM commits; DELETE FROM paths; DELETE FROM tips;"
         f" DELETE FROM meta; INSERT INTO meta VALUES ('version', '{VERSION}'); COMMIT;"
     )
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _git(args: Sequence[str], cwd: Path, *, stdin: str = "") -> subprocess.CompletedProcess[str]:

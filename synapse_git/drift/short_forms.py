@@ -47,23 +47,36 @@ class Tree:
     def __init__(self, files: Iterable[str]) -> None:
         self.files = set(files)
         self.folders = {folder for path in self.files for folder in parents(path)}
-        self._tails: set[str] | None = None
+        self._tails: dict[str, list[str]] | None = None
 
     def holds(self, path: str) -> bool:
         return path in self.files or path in self.folders
 
+    def _longer(self) -> dict[str, list[str]]:
+        """Each shorter form -> the files and folders it is the end of, built once:
+        one look-up per named path rather than a pass over the whole tree."""
+        if self._tails is None:
+            found: dict[str, list[str]] = {}
+            for path in (*self.files, *self.folders):
+                for tail in tails(path):
+                    found.setdefault(tail, []).append(path)
+            self._tails = found
+        return self._tails
+
     def ends_with(self, named: str) -> bool:
         """Whether some file or folder ends with `named` (is `named` or longer)."""
-        if self._tails is None:
-            found: set[str] = set()
-            for path in (*self.files, *self.folders):
-                found.update(tails(path))
-            self._tails = found
-        return named in self._tails
+        return named in self._longer()
 
     def resolves(self, named: str, *, rooted: bool) -> bool:
         """Whether `named` names something in this tree, by the rule above."""
         return self.holds(named) or (not rooted and self.ends_with(named))
+
+    def named(self, named: str, *, rooted: bool) -> list[str]:
+        """`named_among(named, files and folders)`, from the index of shorter forms."""
+        exact = [named] if self.holds(named) else []
+        if rooted:
+            return exact
+        return exact + sorted(path for path in self._longer().get(named, ()) if path != named)
 
 
 def named_among(named: str, paths: Collection[str], *, rooted: bool) -> list[str]:

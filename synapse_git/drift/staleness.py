@@ -17,14 +17,12 @@ import posixpath
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-import pygit2
-
 from synapse_git.drift import path_history
 from synapse_git.drift.lineage import Lineage, when
 from synapse_git.drift.meant import LARGEST_READ, Said, narrow
 from synapse_git.drift.never_missing import NeverMissing
 from synapse_git.drift.paths import is_glob, weak
-from synapse_git.drift.short_forms import Tree, from_root, glob_rooted, matching, named_among
+from synapse_git.drift.short_forms import Tree, from_root, glob_rooted, matching
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope, open_repository
 
@@ -75,7 +73,7 @@ class CheckoutPaths:
         self.wait = wait
         self._tree = tree
         if scope.checkout is not None and scope.git_dir is not None:
-            self.repo = open_repository(scope)
+            self.repo = self._open(scope)
         self._rules = rules
         # Loaded on first need: most checks end at one stat of a path that exists.
         self._tracked: Tree | None = None
@@ -88,6 +86,40 @@ class CheckoutPaths:
         self._in_commit: dict[tuple[str, str], bool] = {}
         self._staged: dict[str, str] | None = None
         self._file_names: set[str] | None = None
+
+    # -- the repository: pygit2 here, the git command in git_paths.GitCheckoutPaths ------
+
+    def _open(self, scope: Scope) -> Any:
+        return open_repository(scope)
+
+    def _head(self) -> str | None:
+        """The commit HEAD is at; None on an unborn branch."""
+        if self.repo is None or self.repo.head_is_unborn:
+            return None
+        return str(self.repo.head.target)
+
+    def _paths_of(self, tree: Any) -> Tree:
+        """Every file and folder of a tree `_tree_of` gave."""
+        return Tree(path for path, _ in _walk_tree(tree, ""))
+
+    def _tree_holds(self, tree: Any, path: str) -> bool:
+        return path in tree
+
+    def _blob(self, commit_id: str, name: str) -> bytes | None:
+        """The file `name` at `commit_id`, when it is a file of at most LARGEST_READ bytes."""
+        import pygit2
+
+        tree = self._tree_of(commit_id)
+        if tree is None:
+            return None
+        try:
+            entry = tree[name]
+            blob = self.repo.get(entry.id) if self.repo is not None else None
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        if not isinstance(blob, pygit2.Blob) or blob.size > LARGEST_READ:
+            return None
+        return bytes(blob.data)
 
     def _load_tracked(self) -> Tree:
         """Tracked paths (the index, or the given tree) and their folders, read once."""
@@ -102,6 +134,8 @@ class CheckoutPaths:
         return self._tracked
 
     def _index_paths(self) -> set[str]:
+        import pygit2
+
         assert self.repo is not None
         try:
             return {entry.path for entry in self.repo.index}
@@ -183,6 +217,8 @@ class CheckoutPaths:
     def _in_index(self, path: str) -> bool:
         if self._tree is not None or self.repo is None:
             return path in self.tracked or path in self.tracked_dirs
+        import pygit2
+
         try:
             return path in self.repo.index  # one lookup in C, no full read
         except pygit2.GitError:
@@ -195,7 +231,7 @@ class CheckoutPaths:
         it was last read (or built in the background, without `wait`)."""
         if not self._history_read:
             self._history_read = True
-            if self.repo is not None and self.root is not None and not self.repo.head_is_unborn:
+            if self.repo is not None and self.root is not None and self._head() is not None:
                 found = path_history.for_checkout(self.root)
                 if found is not None:
                     self.history_building = not found.ensure(wait=self.wait)
@@ -205,8 +241,9 @@ class CheckoutPaths:
     def lineage(self) -> Lineage | None:
         if self._lineage is None:
             history = self.history()
-            if history is not None and self.repo is not None and self.root is not None:
-                self._lineage = Lineage(history, self.root, str(self.repo.head.target))
+            head = self._head()
+            if history is not None and head is not None and self.root is not None:
+                self._lineage = Lineage(history, self.root, head)
         return self._lineage
 
     def _history_has(self, path: str) -> str | None:
@@ -222,18 +259,12 @@ class CheckoutPaths:
         tree = self._load_tracked()
         if from_root(path, tree.folders.__contains__):
             return None
-        longer = [name for name in history.names() if name.endswith("/" + path)]
-        if longer:
-            return longer[0]
+        longer = history.first_ending("/" + path)
+        if longer is not None:
+            return longer
         folder = "/" + path + "/"
-        return next(
-            (
-                name[: name.index(folder) + len(folder) - 1]
-                for name in history.names()
-                if folder in "/" + name
-            ),
-            None,
-        )
+        name = history.first_holding(folder)
+        return None if name is None else name[: name.index(folder) + len(folder) - 1]
 
     def _at_commit(self, commit_id: str | None, path: str) -> bool:
         if commit_id is None or self.repo is None:
@@ -241,13 +272,15 @@ class CheckoutPaths:
         key = (commit_id, path)
         if key not in self._in_commit:
             tree = self._tree_of(commit_id)
-            self._in_commit[key] = tree is not None and path in tree
+            self._in_commit[key] = tree is not None and self._tree_holds(tree, path)
         return self._in_commit[key]
 
     def _tree_of(self, commit_id: str) -> Any | None:
         """The tree of a commit, once per commit; None when the commit is unknown
         here (written in a clone that never pushed it)."""
         if commit_id not in self._trees:
+            import pygit2
+
             try:
                 commit = self.repo.get(commit_id) if self.repo is not None else None
                 self._trees[commit_id] = None if commit is None else commit.peel(pygit2.Tree)
@@ -259,9 +292,7 @@ class CheckoutPaths:
         """Every file and folder of the memory's commit, for its short forms."""
         if commit_id not in self._anchor_trees:
             tree = self._tree_of(commit_id)
-            self._anchor_trees[commit_id] = (
-                None if tree is None else Tree(path for path, _ in _walk_tree(tree, ""))
-            )
+            self._anchor_trees[commit_id] = None if tree is None else self._paths_of(tree)
         return self._anchor_trees[commit_id]
 
     def _meant(self, path: str, commit_id: str | None) -> list[str] | None:
@@ -276,7 +307,7 @@ class CheckoutPaths:
         rooted = from_root(path, tree.folders.__contains__)
         if not tree.resolves(path, rooted=rooted):
             return []
-        return named_among(path, tree.files | tree.folders, rooted=rooted)
+        return tree.named(path, rooted=rooted)
 
     def _which(self, path: str, commit_id: str | None, said: Said) -> list[str] | None:
         """What `path` meant at the memory's commit, narrowed by what the memory says
@@ -287,27 +318,13 @@ class CheckoutPaths:
         then = self._anchor_tree(commit_id)
         if found == [path] and then is not None and then.ends_with(path):
             # A root file of that name, and longer paths ending with it: all candidates.
-            found = named_among(path, then.files | then.folders, rooted=False)
+            found = then.named(path, rooted=False)
         if len(found) < 2:
             return found
         # Only a choice between a file still here and one gone needs the clues.
         if all(self._exact(name) for name in found) or not any(self._exact(name) for name in found):
             return found
-        tree = self._tree_of(commit_id)
-
-        def read(name: str) -> bytes | None:
-            if tree is None:
-                return None
-            try:
-                entry = tree[name]
-                blob = self.repo.get(entry.id) if self.repo is not None else None
-            except (KeyError, ValueError, pygit2.GitError):
-                return None
-            if not isinstance(blob, pygit2.Blob) or blob.size > LARGEST_READ:
-                return None
-            return bytes(blob.data)
-
-        return narrow(path, found, said.text, said.others, read)
+        return narrow(path, found, said.text, said.others, lambda name: self._blob(commit_id, name))
 
     def _gone_since(self, path: str, commit_id: str | None, said: Said) -> str | None:
         """A short form present now only because another file has that name: "gone"
@@ -345,12 +362,8 @@ class CheckoutPaths:
             return "index"
         if self._meant(path, commit_id):
             return "memory commit"
-        repo = self.repo
-        if (
-            repo is not None
-            and not repo.head_is_unborn
-            and self._at_commit(str(repo.head.target), path)
-        ):
+        head = self._head()
+        if head is not None and self._at_commit(head, path):
             return "HEAD"
         return None
 
@@ -359,6 +372,8 @@ class CheckoutPaths:
     def _staged_renames(self) -> dict[str, str]:
         """Renames staged but not committed (`git mv`)."""
         if self._staged is None:
+            import pygit2
+
             self._staged = {}
             repo = self.repo
             if repo is not None and not repo.head_is_unborn and self._tree is None:

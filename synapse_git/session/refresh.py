@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from synapse_git.git.project_scope import Scope
     from synapse_git.store.memories import Memory
 
-# The drift machinery (and pygit2 with it) is imported only when some memory
-# names a changed path: a checkout touching none costs a tree diff and a write.
+# The drift machinery is imported only when some memory names a changed path: a
+# checkout touching none costs a tree diff and a write. pygit2 is never imported.
 
 _COMMIT = re.compile(r"^[0-9a-f]{40,64}$")
 
@@ -81,7 +81,7 @@ def incremental(
     if data_dir is not None:
         # HEAD moved, so what is merged here may have changed for any memory; one
         # from another line of work is labelled, and its paths (the branch's) are not
-        # checked here, which spares loading pygit2 for them.
+        # checked here.
         from synapse_git.drift import branch_findings
 
         named = {int(key): paths for key, paths in before.named.items()}
@@ -99,7 +99,7 @@ def incremental(
         held = {int(finding["ids"][0]) for finding in found}
         ids = [memory_id for memory_id in ids if memory_id not in held]
     if ids:
-        found += _rechecked(conn, before, ids, checkout, limits, scope)
+        found += _rechecked(conn, before, ids, checkout, head, limits, scope)
     snapshot = snapshots.updated(before, head=head, rows=rows, rechecked=ids, findings=found)
     return snapshot, Rechecked(tuple(ids), len(changed), before.head)
 
@@ -109,32 +109,46 @@ def _rechecked(
     before: Snapshot,
     ids: Sequence[int],
     checkout: Path,
+    head: str,
     limits: DriftSettings,
     scope: Callable[[], Scope],
 ) -> list[dict[str, Any]]:
     """The path findings (stale, unverified, changed) of the memories `ids`."""
     from synapse_git.drift import changed_since
     from synapse_git.drift.kept import not_kept
-    from synapse_git.drift.paths import find_paths
 
     memories = _memories(conn, ids)
     named = before.named or {}
+    # The snapshot holds the paths each body names (the store is unchanged since it
+    # was made): finding them again in every body would cost more than the check.
+    by_body = {memory.body: named[str(memory.id)] for memory in memories}
+    # The index is listed once, for the paths and for the `changed` counts alike.
+    index: list[list[str]] = []
+
+    def tracked() -> list[str]:
+        if not index:
+            index.append(git_command.tracked_files(checkout))
+        return index[0]
+
     # A path that is there is present whatever else is asked: only a memory naming
-    # a missing one needs git's history, and pygit2 (the larger cost) with it.
+    # a missing one needs git's history and the memory's commit.
     missing = [m for m in memories if not all(_there(p, checkout) for p in named[str(m.id)])]
     found = []
     if missing:
         from synapse_git.drift.path_findings import stale
 
         where = scope()
-        found += stale(missing, where, {"stale", "unverified"}, checkout=_without_renames(where))
+        paths = _without_renames(where, head, tracked)
+        found += stale(
+            missing, where, {"stale", "unverified"}, checkout=paths, named=by_body.__getitem__
+        )
     found += changed_since.changed(
         memories,
         before.project,
         checkout,
         limits,
-        find_paths=find_paths,
-        tracked=lambda: git_command.tracked_files(checkout),
+        find_paths=lambda body: list(by_body[body]),
+        tracked=tracked,
     )
     return [finding.as_json() for finding in not_kept(conn, found)]
 
@@ -146,28 +160,29 @@ def _there(path: str, checkout: Path) -> bool:
     return os.path.lexists(os.path.join(checkout, path.rstrip("/")))
 
 
-def _without_renames(scope: Scope) -> Any:
+def _without_renames(scope: Scope, head: str, tracked: Callable[[], list[str]]) -> Any:
     """The checkout's paths, asked only whether each is there: a snapshot records
     which paths are gone, not where they went (`memory drift` says that), so a
-    refresh skips rename detection and the history searches it would start."""
-    from synapse_git.drift.staleness import CheckoutPaths, PathState  # pygit2: only now
+    refresh skips rename detection and the history searches it would start, and
+    reads what it asks with the git command rather than loading pygit2."""
+    from synapse_git.drift.git_paths import GitCheckoutPaths
+    from synapse_git.drift.staleness import PathState
 
-    class Presence(CheckoutPaths):
+    class Presence(GitCheckoutPaths):
         def _renamed_once(self, path: str, commit_id: str | None) -> PathState:
             del commit_id
             return PathState(path, "stale")
 
     # A hook never waits for a first build of the path history (docs/drift.md).
-    return Presence(scope, wait=False)
+    return Presence(scope, head=head, tracked=tracked, wait=False)
 
 
 def _memories(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Memory]:
-    from synapse_git.drift.conflict_candidates import WINDOW
-    from synapse_git.store.memories import Memory, opening_columns
+    from synapse_git.store.memories import DRIFT_OPENING, Memory, opening_columns
 
     # Drift reads a body's opening only (docs/drift.md#long-bodies); so does a refresh.
     marks = ", ".join("?" for _ in ids)
-    columns = opening_columns(WINDOW)
+    columns = opening_columns(DRIFT_OPENING)
     rows = conn.execute(
         f"SELECT {columns} FROM memories WHERE id IN ({marks}) AND state = 'live' ORDER BY id",
         list(ids),

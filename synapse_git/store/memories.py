@@ -27,6 +27,11 @@ COLUMNS = (
 )
 
 
+# The opening of a body drift reads (drift/findings.py), refreshes and conflict
+# candidates included: a megabyte note costs no more than its opening.
+DRIFT_OPENING = 16_384
+
+
 def opening_columns(chars: int) -> str:
     """COLUMNS with the body cut by SQLite to its first `chars` characters: a reader
     that needs only a body's opening never holds a long one whole."""

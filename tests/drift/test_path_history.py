@@ -435,3 +435,86 @@ def test_linked_worktrees_share_one_index(tmp_path: Path) -> None:
     linked = path_history.for_checkout(tmp_path / "linked")
     assert main is not None and linked is not None and main.path == linked.path
     assert not main.path.is_relative_to(repo)
+
+
+def _meta(history: PathHistory) -> dict[str, str]:
+    conn = sqlite3.connect(history.path)
+    try:
+        return {key: value for key, value in conn.execute("SELECT key, value FROM meta")}
+    finally:
+        conn.close()
+
+
+def _git_commands(trace: Path) -> list[str]:
+    lines = trace.read_text(encoding="utf-8").splitlines() if trace.exists() else []
+    return [line.split("built-in: ", 1)[1] for line in lines if "built-in: git " in line]
+
+
+def test_a_checkout_of_an_indexed_commit_asks_git_once_and_records_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    h = _small(repo, 6)
+    h.commit("side", [f"M s.py {BODY['d']}"], start="main")
+    h.write(repo)
+    git(repo, "tag", "-a", "-m", "old", "v1", "main~3")
+    history = path_history.for_checkout(repo)
+    assert history is not None
+    history.update()
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    for target in ("v1", "side", "main"):
+        git(repo, "checkout", "-q", target)
+        trace.unlink(missing_ok=True)
+        history.update()
+        assert [c.split()[1] for c in _git_commands(trace)] == ["show-ref"], target
+        head = git(repo, "rev-parse", "HEAD").strip()
+        assert json.loads(_meta(history)["refmap"])["HEAD"] == head
+    monkeypatch.delenv("GIT_TRACE")
+    # What a whole update from nothing records at the same HEAD.
+    fresh = PathHistory(repo, history.common_dir, tmp_path / "fresh")
+    fresh.update()
+    assert _dump(history) == _dump(fresh)
+    assert _meta(history) == _meta(fresh)
+
+
+def test_leaving_a_commit_only_head_held_asks_git_whether_history_was_rewritten(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    _small(repo, 4)
+    git(repo, "checkout", "-q", "--detach")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "detached")
+    detached = git(repo, "rev-parse", "HEAD").strip()
+    history = path_history.for_checkout(repo)
+    assert history is not None
+    history.update()
+    assert history.seq_of(detached) is not None
+    git(repo, "checkout", "-q", "main")
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+    history.update()
+    # No ref reaches it any more: indexed again from nothing, as after a rewrite.
+    assert history.seq_of(detached) is None
+    assert history.status() == (6, True)
+
+
+def test_a_short_name_is_looked_up_in_the_index_as_a_pass_over_every_name_finds_it(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    h = History()
+    h.commit("main", ["M src/app/db.py x", "M lib/db.py y", "M docs/app/guide.md z"])
+    h.commit("main", ["D lib/db.py", "M src/émoji/app/ü.py w"])
+    h.write(repo)
+    history = path_history.for_checkout(repo)
+    assert history is not None
+    history.update()
+    names = history.names()
+    for suffix in ("/db.py", "/app/db.py", "/guide.md", "/ü.py", "/nothing.py", "/"):
+        expected = next((n for n in names if n.endswith(suffix)), None)
+        assert history.first_ending(suffix) == expected, suffix
+    for part in ("/app/", "/src/", "/émoji/", "/lib/", "/gone/"):
+        expected = next((n for n in names if part in "/" + n), None)
+        assert history.first_holding(part) == expected, part
+    assert history.first_ending("/db.py") == "lib/db.py"
+    assert history.first_holding("/app/") == "docs/app/guide.md"

@@ -262,3 +262,70 @@ def test_gitignores_may_come_from_the_index(tmp_path: Path) -> None:
     rules = NeverMissing.for_checkout(repo, gitignores=["a/.gitignore"])
     assert rules.skips("a/x.tmp")
     assert not rules.skips("x.tmp")
+
+
+def test_a_trees_index_of_shorter_forms_names_what_a_pass_over_it_names() -> None:
+    from synapse_git.drift.short_forms import Tree, named_among
+
+    files = [
+        "src/app/db.py",
+        "src/app/db/__init__.py",
+        "lib/db.py",
+        "db.py",
+        "docs/db.py/notes.md",
+        "a/a/a",
+        "README.md",
+        "tests/README.md",
+    ]
+    tree = Tree(files)
+    every = tree.files | tree.folders
+    asked = ["db.py", "app/db.py", "db", "a", "a/a", "README.md", "notes.md", "nothing.py", ""]
+    for named in asked:
+        for rooted in (False, True):
+            assert tree.named(named, rooted=rooted) == named_among(named, every, rooted=rooted)
+    assert tree.named("db.py", rooted=False) == [
+        "db.py",
+        "docs/db.py",
+        "lib/db.py",
+        "src/app/db.py",
+    ]
+
+
+def test_a_memory_names_a_changed_path_by_itself_a_shorter_form_a_folder_or_a_pattern() -> None:
+    from synapse_git.drift.branch_findings import _named_changed
+    from synapse_git.drift.short_forms import names
+
+    changed = ["src/app/db.py", "docs/guide/intro.md", "README.md"]
+    named = [
+        "src/app/db.py",
+        "app/db.py",
+        "db.py",
+        "src/app",
+        "src/app/",
+        "src",
+        "guide/",
+        "docs/guide/intro.md",
+        "intro.md",
+        "README.md",
+        "pp/db.py",
+        "src/ap",
+        "docs/*.md",
+        "docs/**/*.md",
+        "other.py",
+        "~/src/app/db.py",
+        "/srv/app/db.py",
+        "/work/repo/src/app/db.py",
+        "./src/app/db.py",
+    ]
+
+    def by_pass(written: str) -> bool:
+        # What each named path is held against, one changed path at a time.
+        return any(
+            names(written, each, rooted=False) or each.startswith(written + "/") for each in changed
+        )
+
+    hits = _named_changed(named, changed, Path("/work/repo"))
+    missed = {"guide/", "pp/db.py", "src/ap", "docs/*.md", "other.py", "~/src/app/db.py"}
+    assert hits == [w for w in named if w not in missed | {"/srv/app/db.py"}]
+    plain = [w for w in named if not w.startswith(("~", "/", ".")) and "*" not in w]
+    assert [w for w in plain if w in hits] == [w for w in plain if by_pass(w.rstrip("/"))]

@@ -188,18 +188,24 @@ def test_hook_never_writes_into_the_repository(hooked: Path) -> None:
     assert git(hooked, "status", "--porcelain", "--ignored") == ""
 
 
+def _commit_check_printing(hooked: Path, report: str) -> subprocess.CompletedProcess[str]:
+    """The commit check run in a new interpreter, which then prints `report`."""
+    code = (
+        "import sys; from synapse_git.hooks import hook_commands;"
+        f"code = hook_commands.pre_commit_main([]); {report}; sys.exit(code)"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=hooked, capture_output=True, text=True, check=False
+    )
+
+
 def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> None:
     remember(hooked, "Deploys go out with scripts/deploy.sh")
     git(hooked, "rm", "-q", "scripts/deploy.sh")
-    code = (
-        "import sys; from synapse_git.hooks import hook_commands;"
-        "code = hook_commands.pre_commit_main([]);"
-        "bad = [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime')"
-        " if m in sys.modules];"
-        "print('LOADED', bad); sys.exit(code)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=hooked, capture_output=True, text=True, check=False
+    done = _commit_check_printing(
+        hooked,
+        "print('LOADED', [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime')"
+        " if m in sys.modules])",
     )
     assert done.returncode == 1, done.stdout
     assert "LOADED []" in done.stdout
@@ -265,3 +271,30 @@ def test_diff_relative_in_the_config_changes_nothing(hooked: Path) -> None:
     done = run_git(hooked / "docs", "commit", "-m", "drop deploy")
     assert done.returncode != 0
     assert f"memory {memory}: Deploys go out with scripts/deploy.sh" in done.stdout
+
+
+def test_a_commit_deleting_nothing_imports_only_the_commit_path(hooked: Path) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    (hooked / "src/app.py").write_text("print(6)\n", encoding="utf-8")
+    git(hooked, "add", "src/app.py")
+    done = _commit_check_printing(
+        hooked,
+        "print('OURS', sorted(m for m in sys.modules if m.startswith('synapse_git.')));"
+        "print('HEAVY', [m for m in ('typing', 'dataclasses', 'hashlib', 'sqlite3', 'argparse',"
+        " 'pathspec', 'pygit2', 'typer', 'mcp') if m in sys.modules])",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    ours = [
+        "synapse_git.data_folder",
+        "synapse_git.errors",
+        "synapse_git.escaping",
+        "synapse_git.exit_codes",
+        "synapse_git.git",
+        "synapse_git.git.git_command",
+        "synapse_git.hooks",
+        "synapse_git.hooks.hook_commands",
+        "synapse_git.session",
+        "synapse_git.session.snapshot_file",
+    ]
+    assert f"OURS {ours}" in done.stdout
+    assert "HEAVY []" in done.stdout

@@ -77,14 +77,19 @@ def test_a_branch_switch_rechecks_only_memories_naming_changed_paths(
     assert snapshot(repo, isolated_store).head == git(repo, "rev-parse", "HEAD").strip()
 
 
-def test_a_switch_deleting_a_named_file_finds_it_stale_and_back_fine_again(
-    shop: tuple[Path, dict[str, int]], isolated_store: Path
-) -> None:
-    repo, ids = shop
+def drop_db_branch(repo: Path) -> None:
+    """Branch `drop-db`, deleting src/db.py; back on main, hooks fired."""
     git(repo, "checkout", "-q", "-b", "drop-db")
     git(repo, "rm", "-q", "src/db.py")
     commit_all(repo, "drop the db module")
     git(repo, "checkout", "-q", "main")
+
+
+def test_a_switch_deleting_a_named_file_finds_it_stale_and_back_fine_again(
+    shop: tuple[Path, dict[str, int]], isolated_store: Path
+) -> None:
+    repo, ids = shop
+    drop_db_branch(repo)
     gone = run_git(repo, "checkout", "drop-db")
     assert rechecked(gone.stdout) == [ids["db"]]
     assert "became stale (1)" in gone.stdout and "gone: src/db.py" in gone.stdout
@@ -224,3 +229,34 @@ def test_the_commit_warning_forgets_a_stale_memory_once_forgotten(
     git(repo, "add", "README.md")
     quiet = run_git(repo, "commit", "-m", "two")
     assert "missing now" not in quiet.stdout, quiet.stdout
+
+
+def test_a_refresh_finding_a_named_file_gone_loads_neither_pygit2_nor_the_conflict_rules(
+    shop: tuple[Path, dict[str, int]],
+) -> None:
+    import subprocess
+    import sys
+
+    repo, ids = shop
+    drop_db_branch(repo)
+    git(repo, "-c", "core.hooksPath=/dev/null", "checkout", "-q", "drop-db")
+    heavy = (
+        "pygit2",
+        "typer",
+        "click",
+        "mcp",
+        "synapse_git.service",
+        "synapse_git.drift.conflicts",
+        "synapse_git.drift.conflict_candidates",
+    )
+    code = (
+        "import sys; from synapse_git.hooks import hook_commands;"
+        "hook_commands.fast_main(['post-checkout', 'x', 'y', '1']);"
+        f"print('LOADED', [m for m in {heavy!r} if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert rechecked(done.stdout) == [ids["db"]], done.stdout + done.stderr
+    assert "became stale (1)" in done.stdout and "gone: src/db.py" in done.stdout
+    assert "LOADED []" in done.stdout
