@@ -48,24 +48,7 @@ STILL_BELOW: dict[str, set[str]] = {
         "store.memories",
         "textrules",
     },
-    "hooks": {
-        "drift.commit_check",
-        "drift.paths",
-        "drift.settle",
-        "git.git_command",
-        "git.project_scope",
-        "recall.query_terms",
-        "recall.ranking",
-        "recall.response",
-        "recall.rewordings",
-        "session.refresh",
-        "session.snapshot_file",
-        "session.snapshots",
-        "store.readonly",
-        "team.records",
-        "team.secrets",
-        "textrules",
-    },
+    "hooks": set(),
 }
 
 

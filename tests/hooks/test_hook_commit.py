@@ -192,8 +192,8 @@ def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> N
     remember(hooked, "Deploys go out with scripts/deploy.sh")
     git(hooked, "rm", "-q", "scripts/deploy.sh")
     code = (
-        "import sys; from synapse_git.hooks import hook_commands;"
-        "code = hook_commands.pre_commit_main([]);"
+        "import sys; from synapse_git.hooks import commit;"
+        "code = commit.pre_commit_main([]);"
         "bad = [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime')"
         " if m in sys.modules];"
         "print('LOADED', bad); sys.exit(code)"
@@ -259,9 +259,9 @@ def test_diff_relative_in_the_config_changes_nothing(hooked: Path) -> None:
     memory = remember(hooked, "Deploys go out with scripts/deploy.sh")
     git(hooked, "config", "diff.relative", "true")
     git(hooked, "rm", "-q", "scripts/deploy.sh")
-    from synapse_git.hooks import hook_commands
+    from synapse_git.hooks import commit
 
-    assert hook_commands.check_commit(folder=hooked / "docs") == hook_commands.BLOCK
+    assert commit.check_commit(folder=hooked / "docs") == commit.BLOCK
     done = run_git(hooked / "docs", "commit", "-m", "drop deploy")
     assert done.returncode != 0
     assert f"memory {memory}: Deploys go out with scripts/deploy.sh" in done.stdout
