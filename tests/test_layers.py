@@ -36,7 +36,7 @@ STILL_BELOW: dict[str, set[str]] = {
         "team.merge",
         "textrules",
     },
-    "mcp": {"git.project_scope", "session.guidance"},
+    "mcp": set(),
     "ui": {
         "drift.finding_record",
         "drift.kept",
