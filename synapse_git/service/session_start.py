@@ -40,7 +40,6 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
     from contextlib import closing
 
     from synapse_git.git import git_command
-    from synapse_git.service.checkout_refresh import moved_snapshot
     from synapse_git.session import snapshots
     from synapse_git.store import readonly
     from synapse_git.textrules import utf8
@@ -61,6 +60,8 @@ def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:
     if found is not None and found.current(head, version):
         return found
     if where is not None:
+        from synapse_git.service.checkout_refresh import moved_snapshot
+
         moved = moved_snapshot(where)
         if moved is not None:
             return moved.snapshot

@@ -194,8 +194,8 @@ def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> N
     code = (
         "import sys; from synapse_git.hooks import commit;"
         "code = commit.pre_commit_main([]);"
-        "bad = [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime')"
-        " if m in sys.modules];"
+        "bad = [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime',"
+        " 'pydantic', 'synapse_git.service.facade') if m in sys.modules];"
         "print('LOADED', bad); sys.exit(code)"
     )
     done = subprocess.run(
@@ -203,6 +203,31 @@ def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> N
     )
     assert done.returncode == 1, done.stdout
     assert "LOADED []" in done.stdout
+
+
+def test_a_commit_deleting_nothing_loads_only_the_review_git_and_the_snapshot_file(
+    hooked: Path,
+) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    run_cli("hook", "session", cwd=hooked)  # a snapshot, whose earlier drift is counted
+    (hooked / "src/app.py").write_text("print(7)\n", encoding="utf-8")
+    git(hooked, "add", "src/app.py")
+    code = (
+        "import sys; from synapse_git.hooks import commit; code = commit.pre_commit_main([]);"
+        "import json; print(json.dumps([m for m in sys.modules if m.startswith('synapse_git')]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=hooked, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = {m.removeprefix("synapse_git.") for m in json.loads(done.stdout)}
+    assert loaded == {
+        "synapse_git",
+        *("data_folder", "errors", "exit_codes"),
+        *("hooks", "hooks.commit", "hooks.terminal"),
+        *("service", "service.commit_review"),
+        *("git", "git.git_command", "session", "session.snapshot_file"),
+    }
 
 
 def test_a_commit_deleting_very_many_paths_reads_the_bodies_once(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,26 @@ def test_a_switch_changing_nothing_named_rechecks_no_memory(
     out = run_git(repo, "checkout", "readme").stdout
     assert rechecked(out) == []
     assert "re-checked 0 of 3 memories" in out
+
+
+def test_a_switch_whose_changes_no_memory_names_loads_no_git_library_nor_synapse(
+    shop: tuple[Path, dict[str, int]],
+) -> None:
+    repo, _ = shop
+    git(repo, "checkout", "-q", "-b", "notes")
+    (repo / "NOTES.md").write_text("notes\n", encoding="utf-8")
+    commit_all(repo, "notes")
+    code = (
+        "import sys; from synapse_git.cli.entry import main;"
+        "code = main(['hook', 'post-checkout', 'x', 'y', '1']);"
+        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp', 'pydantic',"
+        " 'synapse_git.service.facade') if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert "re-checked 0 of 3 memories" in done.stdout, done.stdout + done.stderr
+    assert "LOADED []" in done.stdout
 
 
 def test_a_fast_forward_merge_rechecks_what_it_brought(
