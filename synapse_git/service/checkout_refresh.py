@@ -22,28 +22,33 @@ from synapse_git.service.commit_review import TEAM_FILE
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import NamedTuple, TypeVar
+    from typing import TypeVar
 
     from synapse_git.git.project_scope import Scope
     from synapse_git.session.snapshots import Refresh
 
     T = TypeVar("T")
 
-    class Refreshed(NamedTuple):
-        """What a refresh has to say: about the team file (why it was not synced, the
-        lines skipped, what the sync changed) and the screen about the memories."""
 
-        team_unsynced: str | None
-        team_skipped: list[str]
-        team_summary: str | None
-        screen: list[str]
+class Refreshed:
+    """What a refresh has to say: about the team file (why it was not synced, the
+    lines skipped, what the sync changed) and the screen about the memories."""
 
-else:
-    from collections import namedtuple
+    __slots__ = ("screen", "team_skipped", "team_summary", "team_unsynced")
 
-    Refreshed = namedtuple("Refreshed", "team_unsynced team_skipped team_summary screen")
+    def __init__(
+        self,
+        team_unsynced: str | None,
+        team_skipped: list[str],
+        team_summary: str | None,
+        screen: list[str],
+    ) -> None:
+        self.team_unsynced = team_unsynced
+        self.team_skipped = team_skipped
+        self.team_summary = team_summary
+        self.screen = screen
 
-QUIET = Refreshed(None, [], None, [])
+
 # What one refresh screen names: a commit by its first SHORT_COMMIT hex digits, at most
 # LISTED_IDS re-checked ids, LISTED_MEMORIES memories of each kind and LISTED_PATHS
 # gone paths of each.
@@ -60,11 +65,11 @@ def after_checkout(folder: Path | None = None, *, rewrite: bool = False) -> Refr
     found = git_command.locate(folder)
     if not rewrite and found is not None and git_command.state(found.git_dir) == "rebase":
         # A rebase checks out its base first; post-rewrite refreshes once it is done.
-        return QUIET
+        return Refreshed(None, [], None, [])
     # lexists: a team file that is a symlink is synced, so that it is refused aloud.
     team = found is not None and os.path.lexists(found.toplevel / TEAM_FILE)
     if not team and not data_dir().joinpath("memory.db").is_file():
-        return QUIET
+        return Refreshed(None, [], None, [])
     quick = None if team or found is None else moved_snapshot(found)
     if quick is not None:
         return Refreshed(None, [], None, screen(quick))
@@ -90,7 +95,7 @@ def after_amend(folder: Path | None = None) -> Refreshed:
     """The refresh after `git commit --amend`, which says something only when a memory
     became stale or fine again."""
     if not data_dir().joinpath("memory.db").is_file():
-        return QUIET
+        return Refreshed(None, [], None, [])
     found = git_command.locate(folder)
     refresh = None if found is None else moved_snapshot(found)
     if refresh is None:
@@ -99,7 +104,7 @@ def after_amend(folder: Path | None = None) -> Refreshed:
         svc = Synapse()
         refresh = svc.refresh_checkout(svc.scope(folder))
     if refresh is None or not (refresh.became_stale or refresh.fine_again):
-        return QUIET
+        return Refreshed(None, [], None, [])
     return Refreshed(None, [], None, screen(refresh))
 
 
