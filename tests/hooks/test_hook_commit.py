@@ -195,7 +195,7 @@ def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> N
         "import sys; from synapse_git.hooks import commit;"
         "code = commit.pre_commit_main([]);"
         "bad = [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime',"
-        " 'pydantic', 'synapse_git.service.facade') if m in sys.modules];"
+        " 'pydantic', 'dataclasses', 'synapse_git.service.facade') if m in sys.modules];"
         "print('LOADED', bad); sys.exit(code)"
     )
     done = subprocess.run(
