@@ -6,7 +6,11 @@ served by the real command on a loopback port, in temporary folders removed afte
 Prints JSON: for each page, the wall time of a whole HTTP request (p50 and max over
 ITERS requests after one untimed warm-up), the server's CPU time over all requests
 of that page (from /proc, so Linux only) divided by their number, and the load
-average beside the figures.
+average beside the figures. A whole drift check runs in a process of the server's
+own (docs/ui.md): its CPU is given apart (`check_cpu_ms`, per check made). Before the
+pages: the first page asked while the server's first check runs, and how long that
+check took to be shown. After them: the server started again on the same data
+folder, and its first drift page (the kept check, nothing worked out again).
 """
 
 from __future__ import annotations
@@ -51,9 +55,55 @@ PAGES = [
 ]
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """The process's CPU time, or that of its children it has waited for."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    first = 13 if children else 11
+    return (int(fields[first]) + int(fields[first + 1])) / os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    """`synapse ui --no-open` in `repo`, entered with its token, over one connection."""
+
+    def __init__(self, exe: Path, repo: Path, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [str(exe), "ui", "--no-open"], cwd=repo, env=env, stdout=subprocess.PIPE, text=True
+        )
+        assert self.process.stdout is not None
+        found = re.search(
+            r"http://127\.0\.0\.1:(\d+)/search\?token=(\S+)", self.process.stdout.readline()
+        )
+        assert found, "no address printed"
+        self.conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=120)
+        self.conn.request("GET", f"/?token={found.group(2)}")
+        answer = self.conn.getresponse()
+        answer.read()
+        self.cookie = answer.getheader("set-cookie", "").split(";", 1)[0]
+
+    def get(self, page: str) -> tuple[float, bytes]:
+        start = time.perf_counter()
+        self.conn.request("GET", page, headers={"Cookie": self.cookie})
+        answer = self.conn.getresponse()
+        body = answer.read()
+        assert answer.status == 200, (page, answer.status)
+        return (time.perf_counter() - start) * 1000, body
+
+    def settled(self) -> float:
+        """Ask the drift page until no check is under way; the wall time it took."""
+        start = time.perf_counter()
+        while True:
+            _, body = self.get("/drift")
+            if b"being worked out" not in body and b"check is under way" not in body:
+                return (time.perf_counter() - start) * 1000
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def load() -> float:
+    return round(os.getloadavg()[0], 2)
 
 
 def main() -> None:
@@ -90,47 +140,52 @@ def main() -> None:
             check=True,
             capture_output=True,
         )
-        server = subprocess.Popen(
-            [str(exe), "ui", "--no-open"], cwd=repo, env=env, stdout=subprocess.PIPE, text=True
-        )
+        server = Server(exe, repo, env)
+        before: dict[str, object] = {}
         try:
-            assert server.stdout is not None
-            found = re.search(
-                r"http://127\.0\.0\.1:(\d+)/search\?token=(\S+)", server.stdout.readline()
-            )
-            assert found, "no address printed"
-            port, token = int(found.group(1)), found.group(2)
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-            conn.request("GET", f"/?token={token}")
-            answer = conn.getresponse()
-            answer.read()
-            cookie = answer.getheader("set-cookie", "").split(";", 1)[0]
+            pid = server.process.pid
+            wall, _ = server.get(PAGES[0])
+            before["first_page_during_first_check"] = {"page": PAGES[0], "wall_ms": round(wall, 1)}
+            before["first_check_shown_after_ms"] = round(server.settled() + wall, 1)
+            before["first_check_cpu_ms"] = round(cpu_seconds(pid, children=True) * 1000, 1)
+            before["load_average"] = load()
             results = {}
             for page in PAGES:
                 walls = []
-                conn.request("GET", page, headers={"Cookie": cookie})
-                answer = conn.getresponse()
-                answer.read()
-                assert answer.status == 200, (page, answer.status)
-                before = cpu_seconds(server.pid)
+                server.get(page)
+                cpu = cpu_seconds(pid)
+                checks = cpu_seconds(pid, children=True)
                 for _ in range(iters):
-                    start = time.perf_counter()
-                    conn.request("GET", page, headers={"Cookie": cookie})
-                    response = conn.getresponse()
-                    body = response.read()
-                    walls.append((time.perf_counter() - start) * 1000)
-                cpu = (cpu_seconds(server.pid) - before) * 1000 / iters
+                    wall, body = server.get(page)
+                    walls.append(wall)
+                served = (cpu_seconds(pid) - cpu) * 1000 / iters
+                if page == "/drift?fresh=1":
+                    # The checks it started are counted once they are done.
+                    server.settled()
                 results[page] = {
                     "wall_ms_p50": round(statistics.median(walls), 1),
                     "wall_ms_max": round(max(walls), 1),
-                    "server_cpu_ms": round(cpu, 1),
+                    "server_cpu_ms": round(served, 1),
+                    "check_cpu_ms": round((cpu_seconds(pid, children=True) - checks) * 1000, 1),
                     "bytes": len(body),
-                    "load_average": round(os.getloadavg()[0], 2),
+                    "load_average": load(),
                 }
         finally:
-            server.terminate()
-            server.wait(timeout=30)
-        print(json.dumps({"memories": count, "iters": iters, "pages": results}, indent=2))
+            server.stop()
+        again = Server(exe, repo, env)
+        try:
+            wall, body = again.get("/drift")
+            after = {
+                "first_drift_page_wall_ms": round(wall, 1),
+                "kept_check_shown": b"check is under way" not in body
+                and b"being worked out" not in body,
+                "check_cpu_ms": round(cpu_seconds(again.process.pid, children=True) * 1000, 1),
+                "load_average": load(),
+            }
+        finally:
+            again.stop()
+        answer = {"memories": count, "iters": iters, "start": before, "pages": results}
+        print(json.dumps({**answer, "started_again": after}, indent=2))
 
 
 if __name__ == "__main__":

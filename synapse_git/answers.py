@@ -1,5 +1,6 @@
-"""The JSON Synapse answers with (docs/json.md), as types: the MCP tools' answers
-and what commands print with `--json`.
+"""The answers Synapse gives, as types every layer may import: the JSON of the MCP
+tools and of `--json` (docs/json.md), the views of a recall the command line prints
+as text, and the names of the git hooks whose states `status` reports.
 
 The tools' types become their output schemas, so a client can check what it gets.
 `typing_extensions.TypedDict` (a dependency of the MCP SDK) because pydantic
@@ -8,9 +9,13 @@ reads nested stdlib TypedDicts only from Python 3.12.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from collections.abc import Sequence
+from typing import Any, NotRequired, Protocol
 
 from typing_extensions import TypedDict
+
+# The git hooks Synapse installs, in the order `hook install` and `status` name them.
+HOOKS = ("pre-commit", "pre-merge-commit", "post-checkout", "post-merge", "post-rewrite")
 
 
 class HitOut(TypedDict):
@@ -161,3 +166,170 @@ class SemanticOut(TypedDict):
     model: str
     vectors: int | None
     live: int | None
+
+
+class ListedOut(TypedDict):
+    """One memory of `memory list --json`: its state is the listing's, not repeated."""
+
+    id: int
+    project: str | None
+    source: str
+    body: str
+    created_at: str
+    updated_at: str
+    # Written on another line of work (docs/branches.md); its branch, or None.
+    elsewhere: NotRequired[dict[str, str | None]]
+
+
+class ListingOut(TypedDict):
+    """`memory list --json`."""
+
+    project: str | None
+    total: int
+    memories: list[ListedOut]
+
+
+class StoredRootOut(TypedDict):
+    stored_root: str
+    root: str | None
+
+
+# `project show --json`; "global" is a keyword, hence the functional form.
+ProjectOut = TypedDict(
+    "ProjectOut",
+    {
+        "folder": str,
+        "project": str | None,
+        "checkout": str | None,
+        "main_worktree": str | None,
+        "note": str | None,
+        "memories": dict[str, int],
+        "global": dict[str, int],
+        "moved_from": list[str],
+        "other_history": StoredRootOut | None,
+    },
+)
+
+
+class ImportOut(TypedDict):
+    """`memory import --json`: memories stored, duplicates skipped, lines read, the batch."""
+
+    imported: int
+    duplicates: int
+    lines: int
+    batch: int | None
+
+
+class CheckOut(TypedDict):
+    """`memory check --json`."""
+
+    ok: bool
+    live: int
+    problems: list[str]
+    vectors: NotRequired[CoverageOut]
+
+
+# What the command line reads of a recall to print it: the attributes of
+# recall/response.py's `Recalled` and `Hit` and of recall/ranking.py's `Candidate`.
+
+
+class _Ranked(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def weak(self) -> bool: ...
+
+
+class HitView(_Ranked, Protocol):
+    @property
+    def project(self) -> str | None: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def sourceabridged(self) -> bool: ...
+    @property
+    def body(self) -> str: ...
+    @property
+    def abridged(self) -> bool: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def author(self) -> str | None: ...
+
+
+class CandidateView(_Ranked, Protocol):
+    @property
+    def porter(self) -> int | None: ...
+    @property
+    def trigram(self) -> int | None: ...
+    @property
+    def held(self) -> tuple[str, ...]: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def why_weak(self) -> str: ...
+
+
+class RecalledView(Protocol):
+    @property
+    def hits(self) -> Sequence[HitView]: ...
+    @property
+    def drift(self) -> Sequence[dict[str, Any]]: ...
+    @property
+    def searched(self) -> int: ...
+    @property
+    def cut_floor(self) -> int: ...
+    @property
+    def cut_limit(self) -> int: ...
+    @property
+    def cut_budget(self) -> int: ...
+    @property
+    def cut_weak(self) -> int: ...
+    @property
+    def candidates(self) -> Sequence[CandidateView]: ...
+    @property
+    def notes(self) -> Sequence[str]: ...
+    @property
+    def semantic(self) -> str | None: ...
+
+
+class FindingOut(TypedDict):
+    """One drift finding (`memory drift --json`, docs/json.md)."""
+
+    kind: str
+    ids: list[int]
+    detail: str
+    suggest: str
+    paths: NotRequired[list[str]]
+    renamed: NotRequired[dict[str, str]]  # a gone path -> the name git followed it to
+    replaced: NotRequired[dict[str, dict[str, str]]]
+    newer: NotRequired[int]
+    older: NotRequired[int]
+    changes: NotRequired[dict[str, dict[str, int]]]
+    anchor: NotRequired[str | None]
+    branch: NotRequired[str | None]
+    quote: NotRequired[dict[str, Any]]
+    authors: NotRequired[dict[str, str]]  # memory id (as text) -> who shared it
+
+
+class DriftOut(TypedDict):
+    """`memory drift --json`."""
+
+    folder: str
+    project: str | None
+    checked: int
+    findings: list[FindingOut]
+    kept: NotRequired[int]
+
+
+class DriftCheckOut(TypedDict):
+    """A whole drift check as the viewer keeps it (docs/ui.md): the report, the stamp of
+    what it depends on (store version, HEAD, git's index), when it was made (seconds
+    since the epoch) and how long it took (seconds)."""
+
+    stamp: str
+    at: float
+    took: float
+    report: DriftOut

@@ -1,4 +1,5 @@
-"""Text for terminals and agents: control characters shown, never obeyed (docs/json.md).
+"""Text for terminals and agents: control characters shown, never obeyed (docs/json.md),
+commands quoted for a shell, and the small wording every output shares.
 
 A memory may have been written by an agent that read hostile input, so a body
 can hold ESC sequences (clear the screen, move the cursor, set the clipboard
@@ -56,3 +57,24 @@ def json_text(data: Any, **options: Any) -> str:
     back, a terminal or an agent shown the raw text sees no control characters. They
     can only occur inside JSON strings, where the escape means the same character."""
     return escape_json(json.dumps(data, ensure_ascii=False, **options))
+
+
+def shell_command(*words: str) -> str:
+    """`words` as one POSIX shell command line, each word quoted when it needs it."""
+    import shlex  # here: most outputs quote nothing, and the commit hook may not
+
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """`1 memory`, `2 memories`: a count with its noun in the right number."""
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+def first_line(body: str, width: int = 100) -> str:
+    """A body's first non-empty line, shortened to `width` characters for a table."""
+    for line in body.splitlines():
+        if line.strip():
+            line = line.strip().replace("\t", " ")
+            return line if len(line) <= width else line[: width - 1] + "…"
+    return ""

@@ -8,15 +8,14 @@ import unicodedata
 
 from synapse_git.errors import BadInput
 
+# Wording for output, which lives with escaping; still reached here by older callers.
+from synapse_git.escaping import counted as counted
+from synapse_git.escaping import first_line as first_line
+
 # The limits are read from settings where they are checked: settings loads dataclasses,
 # which costs a commit that only wants first lines a quarter of its instructions.
 
 _SPACE = re.compile(r"\s+")
-
-
-def counted(number: int, one: str, many: str | None = None) -> str:
-    """`1 memory`, `2 memories`: a count with its noun in the right number."""
-    return f"{number} {one if number == 1 else (many or one + 's')}"
 
 
 def utf8(text: str, what: str) -> bytes:
@@ -83,12 +82,3 @@ def cut_utf8(data: bytes, limit: int) -> bytes:
     while end > 0 and (data[end] & 0xC0) == 0x80:
         end -= 1
     return data[:end]
-
-
-def first_line(body: str, width: int = 100) -> str:
-    """A body's first non-empty line, shortened to `width` characters for a table."""
-    for line in body.splitlines():
-        if line.strip():
-            line = line.strip().replace("\t", " ")
-            return line if len(line) <= width else line[: width - 1] + "…"
-    return ""

@@ -122,7 +122,25 @@ def main() -> None:
                 row = follow(history, path)
                 now = row["now"]
                 if now is not None and now not in head_set:
-                    raise SystemExit(f"{path}: lineage ends at {now}, which is not at HEAD")
+                    # Non-merge commits never removed it: a merge resolution dropped it.
+                    merge = git(
+                        clone,
+                        "log",
+                        "-m",
+                        "--diff-filter=D",
+                        "--format=%H",
+                        f"{anchor}..HEAD",
+                        "--",
+                        now,
+                    ).split()
+                    if not merge:
+                        raise SystemExit(f"{path}: lineage ends at {now}, which is not at HEAD")
+                    row["steps"] = "; ".join(
+                        s
+                        for s in (row["steps"], f"{merge[-1][:10]} deleted {now} (in a merge)")
+                        if s
+                    )
+                    now = None
                 out["now"] = now
                 out["steps"] = row["steps"]
         elif is_folder(path, at_anchor):

@@ -17,6 +17,8 @@ the memory:
 - `missing` (warning): a memory the change adds or edits names a path HEAD's
   tree does not hold (not build output or an ignored path).
 - `duplicate` (warning): one it adds repeats another word for word.
+- `removed` (warning): a memory live at the base whose line the change takes out
+  (or the whole file): each teammate's next sync forgets it (team/sync.py).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from synapse_git.team import records, secrets
 from synapse_git.textrules import first_line, normalize
 
 BLOCKING = ("stale", "invalid", "conflict")
-WARNING = ("missing", "duplicate")
+WARNING = ("missing", "duplicate", "removed")
 KINDS = (*BLOCKING, *WARNING)
 
 
@@ -122,10 +124,43 @@ def run(folder: Path | None, base: str) -> Report:
         *(stale := _stale(root, start, head, after, live, head_tree)),
         *_conflicts(after, live, written),
         *_missing(root, after, live, written, head_tree, stale),
+        *_removed(before, after),
     ]
     findings.sort(key=lambda f: (f.line or 0, KINDS.index(f.kind), f.detail))
     report.findings.extend(findings)
     return report
+
+
+def _removed(before: TeamFile, after: TeamFile) -> list[Finding]:
+    """Memories live at the base that have no line at HEAD. A sync forgets a memory
+    whose line is gone, so the change forgets them for every teammate: a reviewer
+    should see that, whether it is meant (forgetting) or not (a file deleted)."""
+    gone = sorted(
+        uid
+        for uid, record in before.records.items()
+        if record.state == "live" and uid not in after.records
+    )
+    if gone and not after.records and not after.lines and not after.errors:
+        many = "memory" if len(gone) == 1 else "memories"
+        return [
+            Finding(
+                "removed",
+                None,
+                None,
+                f"this change deletes the team file: each teammate's next sync forgets its"
+                f" {len(gone)} live shared {many}",
+            )
+        ]
+    return [
+        Finding(
+            "removed",
+            None,
+            uid,
+            f"shared memory {uid} ({_quote(before.records[uid])!r}) was live at the base and"
+            " this change removes its line: each teammate's next sync forgets it",
+        )
+        for uid in gone
+    ]
 
 
 def _quote(record: records.Record) -> str:

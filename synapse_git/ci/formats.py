@@ -26,6 +26,7 @@ TITLES = {
     "conflict": "contradicts another shared memory",
     "missing": "names a path this commit does not have",
     "duplicate": "repeats another shared memory",
+    "removed": "loses its line, so a sync forgets it",
 }
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

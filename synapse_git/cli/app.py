@@ -190,9 +190,9 @@ def _run(argv: list[str] | None) -> int:
         return exit_codes.ERROR
     except sqlite3.Error as exc:
         # The service translates these; any that slips past is still the store's state.
-        from synapse_git.store.database import as_store_error
+        from synapse_git.service import Synapse
 
-        return report(as_store_error(exc, None))
+        return report(Synapse.store_error(exc))
     except BrokenPipeError:
         return 0
     except OSError as exc:

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.errors import BadInput
-
 app = typer.Typer(
     help="Checks for continuous integration; they use no store.", no_args_is_help=True
 )
@@ -38,18 +36,15 @@ def check(
     contradicts, and new ones naming paths HEAD lacks. Reads the team file at both
     commits from git; opens no store and writes nothing (but the job summary of
     --format github). Exit 1 on blocking findings, 0 otherwise, 2 on an error."""
-    from synapse_git.ci import formats
     from synapse_git.service import Synapse
 
-    if output not in formats.FORMATS:
-        raise BadInput(f"--format {output[:40]!r}: choose from {', '.join(formats.FORMATS)}")
-    report = Synapse().ci_check(folder, base)
-    typer.echo(formats.RENDER[output](report), nl=False)
+    report = Synapse().ci_report(folder, base, output)
+    typer.echo(report.text, nl=False)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if output == "github" and summary:
+    if report.summary is not None and summary:
         try:
             with open(summary, "a", encoding="utf-8") as handle:
-                handle.write(formats.markdown(report))
+                handle.write(report.summary)
         except OSError as exc:
             typer.echo(f"warning: cannot write the job summary: {exc.strerror or exc}", err=True)
     if report.blocking:

@@ -4,7 +4,7 @@ for a finding judged still true (docs/drift.md)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import typer
 
@@ -13,10 +13,7 @@ from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
 from synapse_git.errors import BadInput
-from synapse_git.textrules import counted
-
-if TYPE_CHECKING:
-    from synapse_git.drift.finding_record import Finding
+from synapse_git.escaping import counted
 
 
 def drift(
@@ -40,7 +37,7 @@ def drift(
     if as_json:
         print_json(report.as_json())
     else:
-        _table(report.findings, report.checked)
+        _table([finding.as_json() for finding in report.findings], report.checked)
         if report.kept:
             kept = counted(report.kept, "finding", "findings")
             typer.echo(f"{kept} kept as still true not shown (`synapse memory keep ID --undo`)")
@@ -96,22 +93,23 @@ def _kinds(kind: str | None) -> list[str] | None:
     return kinds
 
 
-def _table(rows: list[Finding], checked: int) -> None:
+def _table(rows: list[dict[str, Any]], checked: int) -> None:
+    """The findings as their JSON gives them (docs/json.md), one under another."""
     if not rows:
         typer.echo(f"no drift: {counted(checked, 'memory', 'memories')} checked")
         return
-    width = max(len(", ".join(map(str, f.ids))) for f in rows)
+    width = max(len(", ".join(map(str, f["ids"]))) for f in rows)
     typer.echo(f"{'KIND':<11} {'IDS':<{width}}  DETAIL")
     for finding in rows:
-        ids = ", ".join(map(str, finding.ids))
-        kind = paint(f"{finding.kind:<11}", finding.kind)
-        typer.echo(f"{kind} {ids:<{width}}  {finding.detail}")
-        typer.echo(f"{'':<11} {'':<{width}}  settle: {finding.suggest}")
-        for memory_id, who in finding.authors:
+        ids = ", ".join(map(str, finding["ids"]))
+        kind = paint(f"{finding['kind']:<11}", finding["kind"])
+        typer.echo(f"{kind} {ids:<{width}}  {finding['detail']}")
+        typer.echo(f"{'':<11} {'':<{width}}  settle: {finding['suggest']}")
+        for memory_id, who in finding.get("authors", {}).items():
             typer.echo(f"{'':<11} {'':<{width}}  memory {memory_id} shared by {who}")
     counts: dict[str, int] = {}
     for finding in rows:
-        counts[finding.kind] = counts.get(finding.kind, 0) + 1
+        counts[finding["kind"]] = counts.get(finding["kind"], 0) + 1
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     plural = "finding" if len(rows) == 1 else "findings"
     checked_text = counted(checked, "memory", "memories")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import typer
 
+from synapse_git.answers import HOOKS
 from synapse_git.cli.output import scope_of, service
 from synapse_git.errors import BadInput
-from synapse_git.git import hook_scripts
 from synapse_git.hooks import checkout, commit, session_hook
 
 app = typer.Typer(help="Git hooks and agent session start.", no_args_is_help=True)
@@ -23,9 +23,7 @@ app = typer.Typer(help="Git hooks and agent session start.", no_args_is_help=Tru
 FOLDER_OPTION = typer.Option(
     None, "--folder", "-C", help="Act as if run in this folder (default: here)."
 )
-HOOKS_OPTION = typer.Option(
-    ",".join(hook_scripts.HOOKS), "--hooks", help="Comma-separated hooks to act on."
-)
+HOOKS_OPTION = typer.Option(",".join(HOOKS), "--hooks", help="Comma-separated hooks to act on.")
 
 
 def _names(hooks: str) -> list[str]:
@@ -48,7 +46,7 @@ def install(hooks: str = HOOKS_OPTION, folder: Path = FOLDER_OPTION) -> None:
     svc = service()
     where, actions = svc.install_hooks(scope_of(svc, folder, quiet=True), _names(hooks), _bindir())
     for action in actions:
-        extra = f" (the previous hook runs first: {action.hook}{hook_scripts.CHAINED})"
+        extra = f" (the previous hook runs first: {action.chained})"
         typer.echo(f"{action.done:>9}  {action.path}" + (extra if action.done == "chained" else ""))
     typer.echo(f"hooks folder: {where}")
 

@@ -14,13 +14,13 @@ import typer
 
 from synapse_git import exit_codes
 from synapse_git.cli.output import JSON_OPTION, print_json, service, write_bytes
+from synapse_git.cli.semantic import embedding_bar
 from synapse_git.errors import BadInput
+from synapse_git.escaping import counted
 from synapse_git.settings import MAX_BODY_BYTES, MAX_SOURCE_BYTES
-from synapse_git.textrules import counted
 
 if TYPE_CHECKING:
-    from synapse_git.service import Synapse
-    from synapse_git.store.transfer import ImportReport
+    from synapse_git.answers import ImportOut
 
 # Bytes: a file this large shows a progress bar.
 PROGRESS_FROM = 256 * 1024
@@ -33,12 +33,10 @@ def check(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Verify the two search indexes against the stored rows (exit 1 when damaged)."""
-    svc = service()
-    report = svc.check(repair=repair)
-    vectors = svc.vector_coverage(repair=repair)
+    checked = service().check_store(repair=repair)
+    report, vectors = checked.report, checked.vectors
     if as_json:
-        data = {"ok": report.ok, "live": report.live, "problems": list(report.problems)}
-        print_json(data if vectors is None else {**data, "vectors": vectors.as_json()})
+        print_json(checked.as_json())
     elif report.ok:
         typer.echo(f"ok: {report.live} live memories, both indexes in step")
     else:
@@ -83,40 +81,34 @@ def import_(
 ) -> None:
     """Import memories from JSON Lines (or a CLAUDE.md / AGENTS.md file's bullet points);
     one bad line stops it and nothing is imported."""
+
+    def said(report: ImportOut) -> None:
+        if as_json:
+            print_json(report)
+            return
+        typer.echo(
+            f"imported {report['imported']} memories ({report['duplicates']} duplicates skipped)"
+        )
+        if report["batch"] is not None:
+            batch = report["batch"]
+            typer.echo(f"batch {batch}; undo: synapse memory forget --import {batch}")
+
     if kind != "jsonl":
-        from synapse_git.clients.memory_files import KINDS
-
-        if kind not in KINDS:
-            raise BadInput(f"unknown --from {kind!r}: choose one of {', '.join(KINDS)}")
-        svc = service()
-        folder = source.parent if source.parent != Path("") else Path(".")
-        _imported(svc, svc.import_memory_file(source, svc.scope(folder)), 0, as_json)
-        return
-    try:
-        handle = sys.stdin.buffer if str(source) == "-" else source.open("rb")
-    except OSError as exc:
-        raise BadInput(f"cannot read {source}: {exc.strerror}") from None
-    svc = service()
-    with handle:
-        reader = _Lines(handle)
-        report = svc.import_lines(reader, _progress(reader, _size(handle), sys.stderr))
-    _imported(svc, report, reader.done, as_json)
-
-
-def _imported(svc: Synapse, report: ImportReport, done: int, as_json: bool) -> None:
-    if as_json:
-        print_json(vars(report))
+        # A memory file is small: its vectors are computed without a bar.
+        done = service().import_notes(source, kind, said=said)
     else:
-        typer.echo(f"imported {report.imported} memories ({report.duplicates} duplicates skipped)")
-        if report.batch is not None:
-            typer.echo(f"batch {report.batch}; undo: synapse memory forget --import {report.batch}")
-    if report.imported and svc.semantic.installed():
-        from synapse_git.cli.semantic import run_embed
-
-        # The import is committed; its vectors follow, resumable by `memory embed`.
-        embedded = run_embed(svc, show=not as_json and done > PROGRESS_FROM)
-        if embedded.notice is not None:
-            typer.echo(f"synapse: semantic recall {embedded.notice}", err=True)
+        try:
+            handle = sys.stdin.buffer if str(source) == "-" else source.open("rb")
+        except OSError as exc:
+            raise BadInput(f"cannot read {source}: {exc.strerror}") from None
+        with handle:
+            reader = _Lines(handle)
+            progress = _progress(reader, _size(handle), sys.stderr)
+            # A bar for the vectors too, after a file large enough to have had one.
+            with embedding_bar(lambda: not as_json and reader.done > PROGRESS_FROM) as bar:
+                done = service().import_jsonl(reader, progress=progress, said=said, embedding=bar)
+    if done.embedded is not None and done.embedded.notice is not None:
+        typer.echo(f"synapse: semantic recall {done.embedded.notice}", err=True)
 
 
 class _Lines:

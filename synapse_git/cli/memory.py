@@ -7,8 +7,8 @@ check, import, export); `cli/app.py` imports them all.
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -17,6 +17,7 @@ from synapse_git.cli.output import (
     JSON_OPTION,
     body_arg,
     moved_hints,
+    note_global_only,
     other_history_hints,
     print_json,
     scope_of,
@@ -24,15 +25,13 @@ from synapse_git.cli.output import (
     write_bytes,
 )
 from synapse_git.errors import BadInput, NotFound
-from synapse_git.escaping import visible
+from synapse_git.escaping import counted, first_line, visible
 from synapse_git.service import Remembered
 from synapse_git.service.inspection import PathNow, TeamStatus
 from synapse_git.service.results import elsewhere_note
-from synapse_git.store import listing_filter
-from synapse_git.store.memories import Memory
-from synapse_git.textrules import counted, first_line
 
-HIDDEN_KEYS = ("state", "superseded_by")
+if TYPE_CHECKING:
+    from synapse_git.answers import MemoryOut
 
 app = typer.Typer(help="Remember, recall, read and look after memories.", no_args_is_help=True)
 
@@ -109,12 +108,14 @@ def edit(
     if body is None and source is None:
         from synapse_git.cli.editor import edited
 
-        body = edited(memory_id, svc.history(memory_id, scope).memory.body)
-        if body is None:
+        done = svc.edit_with(memory_id, scope, lambda now: edited(memory_id, now))
+        if done is None:
             typer.echo(f"no change: memory {memory_id} is as it was")
             return
+        _print_state(done.as_json(), "edited", as_json)
+        return
     memory = svc.edit(memory_id, scope, body=body, source=source)
-    _print_state(memory, "edited", as_json)
+    _print_state(memory.as_json(), "edited", as_json)
 
 
 @app.command("supersede")
@@ -133,7 +134,7 @@ def supersede(
     body = None if text is None else body_arg(text)
     done = svc.replace(old_id, scope_of(svc, folder), body=body, by=by, source=source)
     if by is not None:
-        _print_state(done.old, "superseded", as_json, f" by {by}")
+        _print_state(done.old.as_json(), "superseded", as_json, f" by {by}")
     else:
         _print_remembered(done.new, as_json, old_id)
 
@@ -160,7 +161,7 @@ def forget(
             left = f" ({undone.left} already hidden, left as they were)" if undone.left else ""
             typer.echo(f"forgot {forgot} of import {batch}{left}")
         return
-    _print_state(svc.forget(memory_id, scope_of(svc, folder)), "forgotten", as_json)
+    _print_state(svc.forget(memory_id, scope_of(svc, folder)).as_json(), "forgotten", as_json)
 
 
 @app.command("purge")
@@ -199,14 +200,14 @@ def restore(
 ) -> None:
     """Bring back a superseded or forgotten memory."""
     svc = service()
-    _print_state(svc.restore(memory_id, scope_of(svc, folder)), "restored", as_json)
+    _print_state(svc.restore(memory_id, scope_of(svc, folder)).as_json(), "restored", as_json)
 
 
-def _print_state(memory: Memory, what: str, as_json: bool, why: str = "") -> None:
+def _print_state(memory: MemoryOut, what: str, as_json: bool, why: str = "") -> None:
     if as_json:
-        print_json(memory.as_json())
+        print_json(memory)
     else:
-        typer.echo(f"{what} {memory.id}{why}: {first_line(memory.body)}")
+        typer.echo(f"{what} {memory['id']}{why}: {first_line(memory['body'])}")
 
 
 @app.command("history")
@@ -262,7 +263,11 @@ def show(
         ("source", memory.source or "-"),
         ("created", memory.created_at),
         ("updated", memory.updated_at),
-        ("commit", _commit_line(memory) + (" (inferred)" if page.anchor_inferred else "")),
+        (
+            "commit",
+            _commit_line(memory.head_commit, memory.branch)
+            + (" (inferred)" if page.anchor_inferred else ""),
+        ),
         ("supersedes", ", ".join(map(str, found.supersedes)) or "-"),
         ("superseded by", "-" if memory.superseded_by is None else str(memory.superseded_by)),
         ("chain", " -> ".join(map(str, found.chain)) if len(found.chain) > 1 else "-"),
@@ -276,7 +281,8 @@ def show(
     if page.paths:
         typer.echo("  paths")
         for path in page.paths:
-            typer.echo(f"    {visible(path.path)}: {visible(_path_line(path, memory))}")
+            said = _path_line(path, memory.head_commit)
+            typer.echo(f"    {visible(path.path)}: {visible(said)}")
     typer.echo("")
     sys.stdout.flush()
     write_bytes(visible(memory.body).encode("utf-8"))
@@ -295,7 +301,7 @@ def _team_line(team: TeamStatus | None) -> str:
     return f"{who} as {team.uid}, by {team.author or '?'}; {where}"
 
 
-def _path_line(path: PathNow, memory: Memory) -> str:
+def _path_line(path: PathNow, anchor: str | None) -> str:
     if path.state == "stale":
         said = "gone from this checkout"
         if path.renamed_to:
@@ -310,19 +316,19 @@ def _path_line(path: PathNow, memory: Memory) -> str:
     if path.state == "skipped":
         return "never called missing (build output, ignored, or outside the checkout)"
     if path.commits is None:
-        return "present" if memory.head_commit else "present (no commit known to compare with)"
+        return "present" if anchor else "present (no commit known to compare with)"
     if path.commits == 0:
-        return f"present, unchanged since {memory.head_commit[:12] if memory.head_commit else '?'}"
+        return f"present, unchanged since {anchor[:12] if anchor else '?'}"
     named = f" ({path.file})" if path.file != path.path else ""
     noun = "commit" if path.commits == 1 else "commits"
     return f"present{named}, {path.commits} {noun} and {path.lines} lines changed since"
 
 
-def _commit_line(memory: Memory) -> str:
-    if memory.head_commit is None:
+def _commit_line(commit: str | None, branch: str | None) -> str:
+    if commit is None:
         return "-"
-    branch = f" on {memory.branch}" if memory.branch else ""
-    return f"{memory.head_commit[:12]}{branch}"
+    on = f" on {branch}" if branch else ""
+    return f"{commit[:12]}{on}"
 
 
 @app.command("blame")
@@ -353,7 +359,8 @@ def blame(
         return
     for named in found.memories:
         memory = named.memory
-        anchor = _commit_line(memory) + (" (inferred)" if named.anchor_inferred else "")
+        anchor = _commit_line(memory.head_commit, memory.branch)
+        anchor += " (inferred)" if named.anchor_inferred else ""
         who = f", shared by {named.author}" if named.author else ""
         state = paint(memory.state, memory.state)
         typer.echo(f"memory {memory.id} [{state}] written at {anchor}{who}")
@@ -438,36 +445,23 @@ def list_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Visible memories, newest first; with QUERY, every memory that matches it."""
-    narrow = listing_filter.make(
-        scope=scope_name, source=source, author=author, since=since, state=state
-    )
     svc = service()
-    scope = scope_of(svc, folder, quiet=as_json)
-    if query:
-        found = svc.matching(query, scope, narrow)
-        if limit is not None:
-            found = replace(found, memories=found.memories[:limit])
-    else:
-        found = svc.list_memories(scope, limit=50 if limit is None else limit, narrow=narrow)
+    scope = scope_of(svc, folder, quiet=True)
+    found = svc.listing(
+        scope,
+        query,
+        limit=limit,
+        scope_name=scope_name,
+        source=source,
+        author=author,
+        since=since,
+        state=state,
+    )
     if as_json:
-        print_json(
-            {
-                "project": found.project,
-                "total": found.total,
-                "memories": [
-                    {
-                        **{k: v for k, v in m.as_json().items() if k not in HIDDEN_KEYS},
-                        **(
-                            {"elsewhere": {"branch": found.elsewhere[m.id]}}
-                            if m.id in found.elsewhere
-                            else {}
-                        ),
-                    }
-                    for m in found.memories
-                ],
-            }
-        )
+        print_json(found.as_json())
         return
+    # After the call: a filter refused is its one line of error, with no note before it.
+    note_global_only(scope)
     for line in moved_hints(found.moved_from, found.project):
         typer.echo(line, err=True)
     for line in other_history_hints(found.other_history, found.project):
@@ -476,7 +470,7 @@ def list_(
         if query:
             typer.echo(f"no memories match {query!r}")
         else:
-            typer.echo("no memories yet" if narrow.empty else "no memories pass these filters")
+            typer.echo("no memories pass these filters" if found.filtered else "no memories yet")
         return
     for memory in found.memories:
         scope_name = "global " if memory.project is None else "project"

@@ -14,9 +14,8 @@ import typer
 
 from synapse_git.cli.colour import shown
 from synapse_git.errors import BadInput, output_failed, report
-from synapse_git.escaping import json_text
-from synapse_git.git.project_scope import Scope
-from synapse_git.service import Synapse
+from synapse_git.escaping import json_text, shell_command
+from synapse_git.service import Scope, Synapse
 from synapse_git.settings import MAX_BODY_BYTES
 
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of text.")
@@ -29,9 +28,15 @@ def service() -> Synapse:
 def scope_of(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -> Scope:
     """The scope of `folder`; outside a project, say once that only global memory shows."""
     found = svc.scope(folder)
-    if found.project is None and not quiet:
-        typer.echo(f"note: {found.note}; only global memory is visible.", err=True)
+    if not quiet:
+        note_global_only(found)
     return found
+
+
+def note_global_only(found: Scope) -> None:
+    """Outside a project, the note that only global memory shows (on standard error)."""
+    if found.project is None:
+        typer.echo(f"note: {found.note}; only global memory is visible.", err=True)
 
 
 def print_json(data: Any) -> None:
@@ -129,8 +134,6 @@ def body_arg(text: str) -> str:
 def other_history_hints(other: tuple[str, str | None] | None, project: str | None) -> list[str]:
     """What to say when another repository stands where this project's memories were
     written (its root commit is not the one stored)."""
-    from synapse_git.drift.settle import command
-
     if other is None or project is None:
         return []
     stored, current = other
@@ -138,18 +141,16 @@ def other_history_hints(other: tuple[str, str | None] | None, project: str | Non
     return [
         f"note: the memories of {project} were written in a repository whose first commit"
         f" is {stored[:12]}, and {now}: perhaps a new repository at the same path. If"
-        f" the old one moved, run: {command('synapse', 'project', 'move', project, 'NEW')};"
+        f" the old one moved, run: {shell_command('synapse', 'project', 'move', project, 'NEW')};"
         " to keep them here, run:"
-        f" {command('synapse', 'project', 'move', project, project)}"
+        f" {shell_command('synapse', 'project', 'move', project, project)}"
     ]
 
 
 def moved_hints(moved_from: list[str], project: str | None) -> list[str]:
     """What to run when this repository's memories still carry its old path."""
-    from synapse_git.drift.settle import command
-
     return [
         f"hint: {old} no longer exists and has this repository's root commit; "
-        f"run: {command('synapse', 'project', 'move', old, project or '.')}"
+        f"run: {shell_command('synapse', 'project', 'move', old, project or '.')}"
         for old in moved_from
     ]

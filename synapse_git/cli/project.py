@@ -28,21 +28,7 @@ def show(
     info = svc.project_info(scope_of(svc, folder, quiet=True))
     scope = info.scope
     if as_json:
-        print_json(
-            {
-                "folder": str(scope.folder),
-                "project": scope.project,
-                "checkout": None if scope.checkout is None else str(scope.checkout),
-                "main_worktree": None if scope.main_worktree is None else str(scope.main_worktree),
-                "note": scope.note,
-                "memories": info.counts,
-                "global": info.global_counts,
-                "moved_from": info.moved_from,
-                "other_history": None
-                if info.other_history is None
-                else {"stored_root": info.other_history[0], "root": info.other_history[1]},
-            }
-        )
+        print_json(info.as_json())
         return
     if scope.project is None:
         typer.echo(f"no project: {scope.note}; only global memory is visible.")

@@ -11,12 +11,10 @@ from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
 from synapse_git.cli.memory import FOLDER_OPTION
 from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
-from synapse_git.recall.coverage import WEAK_SHARE
-from synapse_git.recall.response import Recalled
-from synapse_git.textrules import counted, first_line
+from synapse_git.escaping import counted, first_line
 
 if TYPE_CHECKING:
-    from synapse_git.recall.ranking import Candidate
+    from synapse_git.answers import CandidateView, RecalledView
 
 BUDGET_OPTION = typer.Option(None, "--budget", "-b", help="lean, balanced (default) or full.")
 
@@ -64,7 +62,7 @@ def recall(
         _print_explain(found)
 
 
-def _print(found: Recalled, question: str) -> None:
+def _print(found: RecalledView, question: str) -> None:
     from synapse_git.service.results import elsewhere_note
 
     elsewhere = {
@@ -102,7 +100,7 @@ def _print(found: Recalled, question: str) -> None:
     typer.echo(summary)
 
 
-def _print_explain(found: Recalled) -> None:
+def _print_explain(found: RecalledView) -> None:
     """Every candidate: the hits in score order, the weak ones last with why, then
     what was left out and by what."""
     # With semantic recall on, each candidate also has its dense rank and cosine,
@@ -131,7 +129,7 @@ def _print_explain(found: Recalled) -> None:
             typer.echo(f"  {_explained(c, dense, reworded)}")
 
 
-def _explained(c: Candidate, dense: bool, reworded: bool) -> str:
+def _explained(c: CandidateView, dense: bool, reworded: bool) -> str:
     ranks = f"{_rank(c.porter):>3}  {_rank(c.trigram):>3}"
     if dense:
         ranks += f"  {_rank(getattr(c, 'dense', None)):>3}  {_cosine(getattr(c, 'cosine', None))}"
@@ -140,23 +138,11 @@ def _explained(c: Candidate, dense: bool, reworded: bool) -> str:
     held = ",".join(c.held) or "-"
     verdict = c.verdict
     if verdict == "kept" and c.weak:
-        verdict = f"kept, weak: {_why_weak(c)}"
+        verdict = f"kept, weak: {c.why_weak}"
     elif verdict.startswith("weak"):
         # Left out as one weak hit too many: say what made it weak.
-        verdict = f"weak, left out: {_why_weak(c)}"
+        verdict = f"weak, left out: {c.why_weak}"
     return f"{c.id:>6}  {ranks}  {c.score:.4f}  {held}  {verdict}"
-
-
-def _why_weak(c: Candidate) -> str:
-    """Why a candidate is weak evidence: the semantic extra says (fusion.Blended.why);
-    else it covers too little of the question."""
-    why = getattr(c, "why", None)
-    if isinstance(why, str):
-        return why
-    judged = c.share if c.evidence is None else c.evidence
-    if judged >= WEAK_SHARE:
-        return "weak by its words"
-    return f"covers {judged:.2f} of the question < {WEAK_SHARE:.2f}"
 
 
 def _cosine(value: float | None) -> str:

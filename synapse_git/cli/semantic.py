@@ -10,10 +10,9 @@ import typer
 
 from synapse_git import exit_codes
 from synapse_git.cli.output import JSON_OPTION, print_json, service
-from synapse_git.service import Synapse
 
 if TYPE_CHECKING:
-    from synapse_git.semantic.engine import EmbedReport
+    from rich.progress import Progress, TaskID
 
 
 def embed(as_json: bool = JSON_OPTION) -> None:
@@ -24,7 +23,8 @@ def embed(as_json: bool = JSON_OPTION) -> None:
     """
     svc = service()
     try:
-        report = run_embed(svc, show=not as_json)
+        with embedding_bar(lambda: not as_json) as advance:
+            report = svc.embed(advance)
     except KeyboardInterrupt:
         typer.echo("interrupted; run `synapse memory embed` again to resume", err=True)
         raise typer.Exit(exit_codes.INTERRUPTED) from None
@@ -39,38 +39,39 @@ def embed(as_json: bool = JSON_OPTION) -> None:
         raise typer.Exit(exit_codes.NEEDS_ATTENTION)
 
 
-def run_embed(svc: Synapse, *, show: bool) -> EmbedReport:
-    """Embed what lacks a vector, with a progress bar on stderr when `show`."""
-    with _bar(show) as progress:
-        return svc.embed(progress)
-
-
 @contextmanager
-def _bar(show: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar on stderr, drawn from the first finished batch (none when
-    there is nothing to embed)."""
-    if not show:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    bar = Progress(
-        "embedding",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-    )
-    task = bar.add_task("embed", total=None)
-
-    def advance(done: int, total: int) -> None:
-        if not bar.live.is_started:
-            bar.start()
-        bar.update(task, completed=done, total=total)
-
+def embedding_bar(show: Callable[[], bool]) -> Iterator[Callable[[int, int], None]]:
+    """How far embedding has come, as a progress bar on stderr drawn from the first
+    finished batch when `show()` says so then (none when there is nothing to embed)."""
+    bar = _Bar(show)
     try:
-        yield advance
+        yield bar.advance
     finally:
-        if bar.live.is_started:
-            bar.stop()
+        if bar.progress is not None and bar.progress.live.is_started:
+            bar.progress.stop()
+
+
+class _Bar:
+    def __init__(self, show: Callable[[], bool]) -> None:
+        self.show = show
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
+
+    def advance(self, done: int, total: int) -> None:
+        if self.progress is None:
+            if not self.show():
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            self.progress = Progress(
+                "embedding",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+            )
+            self.task = self.progress.add_task("embed", total=None)
+            self.progress.start()
+        assert self.task is not None
+        self.progress.update(self.task, completed=done, total=total)

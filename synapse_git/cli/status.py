@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from synapse_git.cli.output import JSON_OPTION, print_json, service
-from synapse_git.clients.status import Status
 
 
 def status(
@@ -23,12 +23,14 @@ def status(
     if as_json:
         print_json(found.as_json())
     else:
-        for line in lines(found):
+        semantic = None if found.semantic is None else found.semantic.line()
+        for line in lines(found.as_json(), found.scope.note, semantic):
             typer.echo(line)
 
 
-def lines(found: Status) -> list[str]:
-    data = found.as_json()
+def lines(data: dict[str, Any], note: str | None, semantic: str | None) -> list[str]:
+    """`status` as text: from its JSON (docs/json.md), with why the folder is no
+    project (`note`) and semantic recall in a line."""
     store = data["store"]
     out = [f"store     {store['path']} (chosen by {store['chosen_by']})"]
     if store["problem"]:
@@ -39,16 +41,18 @@ def lines(found: Status) -> list[str]:
         out.append(f"schema    {store['schema']} (this Synapse writes {store['schema_supported']})")
     memories = data["memories"]
     counted = "-" if memories["global"] is None else str(memories["global"])
-    if found.scope.project is None:
+    if data["project"] is None:
         out.append(f"memories  {counted} global")
-        out.append(f"project   none: {found.scope.note}")
+        out.append(f"project   none: {note}")
     else:
         mine = "-" if memories["project"] is None else str(memories["project"])
         out.append(f"memories  {counted} global, {mine} in this project")
-        out.append(f"project   {found.scope.project}")
-    if found.hooks_folder is not None:
-        hooks = ", ".join(f"{name} {state}" for name, state in found.hooks.items())
-        out.append(f"hooks     {hooks} (in {found.hooks_folder})")
+        out.append(f"project   {data['project']}")
+    hooks = dict(data["hooks"])
+    folder = hooks.pop("folder")
+    if folder is not None:
+        states = ", ".join(f"{name} {state}" for name, state in hooks.items())
+        out.append(f"hooks     {states} (in {folder})")
     clients = data["mcp_clients"]
     if not clients:
         out.append("mcp       no client file here: `synapse mcp config claude|codex --write`")
@@ -69,6 +73,6 @@ def lines(found: Status) -> list[str]:
         out.append(f"agent     {wired['client']} ({wired['scope']}): {what} in {wired['file']}")
     if not data["agents"]:
         out.append("agent     none wired here: `synapse setup claude|codex|cursor`")
-    if found.semantic is not None:
-        out.append(f"semantic  {found.semantic.line()}")
+    if semantic is not None:
+        out.append(f"semantic  {semantic}")
     return out

@@ -77,14 +77,10 @@ def merge_file(
     name: str = typer.Argument(None, help="The file's path in the repository (%P)."),
 ) -> None:
     """The git merge driver of the team file: merges shared memories by id."""
-    from synapse_git.team.merge import merge_files
-
     for path in (base, ours, theirs):
         if not path.is_file():
             raise BadInput(f"{path}: no such file")
-    # OURS is overwritten: never when it is the store or a file SQLite keeps beside it.
-    service().output_target(ours, force=True)
-    code, said = merge_files(base, ours, theirs, name)
+    code, said = service().merge_team_file(base, ours, theirs, name)
     for line in said:
         print(line, file=sys.stderr)
     raise typer.Exit(code)

@@ -176,9 +176,14 @@ def changed(
     return sorted(findings, key=lambda f: f.ids)
 
 
-def in_scope(rows: Sequence[Memory], scope: Scope, limits: DriftSettings) -> list[Finding]:
+def in_scope(
+    rows: Sequence[Memory],
+    scope: Scope,
+    limits: DriftSettings,
+    find_paths: Callable[[str], list[str]] | None = None,
+) -> list[Finding]:
     """`changed` findings about `rows` for the checkout `scope` stands in."""
-    from synapse_git.drift.paths import find_paths
+    from synapse_git.drift.paths import find_paths as every_path
 
     root = scope.checkout
     if root is None:
@@ -188,7 +193,7 @@ def in_scope(rows: Sequence[Memory], scope: Scope, limits: DriftSettings) -> lis
         scope.project,
         root,
         limits,
-        find_paths=find_paths,
+        find_paths=every_path if find_paths is None else find_paths,
         tracked=lambda: git_command.tracked_files(root),
     )
 

@@ -211,6 +211,10 @@ PERIODS: dict[str, float] = {
     "day": DAY,
     "night": DAY,
     "weekday": DAY,
+    # `every Monday`: once a week
+    **dict.fromkeys(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"), 7 * DAY
+    ),
     "week": 7 * DAY,
     "fortnight": 14 * DAY,
     "month": 30 * DAY,

@@ -23,7 +23,7 @@ pair, `terms` for the candidate map.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from synapse_git.drift import alternatives
@@ -266,11 +266,37 @@ def _parse_cached(body: str) -> Parsed:
     return _parse(body)
 
 
+def _contrast(clause: Clause) -> bool:
+    """A negator and no verb after a comma (`…, not the test helper`)."""
+    return (
+        bool(clause.tokens)
+        and _negator(clause.tokens[0])
+        and not any(token in VERBS for token in clause.tokens)
+    )
+
+
+def _contrasted(clause: Clause, before: Clause) -> Clause:
+    """`X is in utils.js, not the test helper` denies the test helper of the
+    sentence's subject: the clause carries the subject's words, else it would deny
+    whatever another note says of test helpers."""
+    words, _ = _subject(before)
+    return replace(clause, content=clause.content | words) if words else clause
+
+
 def _parse(body: str) -> Parsed:
     text = claims(body)
-    clauses = [
-        found for part in _CLAUSE.split(text) if part and (found := _clause(part)) is not None
-    ]
+    clauses: list[Clause] = []
+    for sentence in _SENTENCE.split(text):
+        before: Clause | None = None  # the clause before, in this sentence
+        for part in _CLAUSE.split(sentence) if sentence else ():
+            found = _clause(part) if part else None
+            if found is None:
+                continue
+            if _contrast(found):
+                found = _contrasted(found, before) if before is not None else found
+            else:
+                before = found
+            clauses.append(found)
     terms = frozenset().union(*(clause.content for clause in clauses)) if clauses else frozenset()
     tools = frozenset().union(*(clause.tools for clause in clauses))
     # A job its tools do is a term too: `format with black` and `ruff formats` share
@@ -363,7 +389,9 @@ def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
         window_a = _value_window(a, pos_a, value_a.kind)
         for pos_b, value_b in b.values:
             name_b = _named_by(b, pos_b, value_b)
-            if value_b.kind != value_a.kind or (name_b, value_b.kind, value_b.amount) in a_amounts:
+            if (name_b, value_b.kind, value_b.amount) in a_amounts:
+                continue
+            if value_b.kind != value_a.kind and not _release_of(name_a, name_b, value_a, value_b):
                 continue
             if value_b.amount == value_a.amount:
                 continue  # the same value, whatever it is said to be of
@@ -373,6 +401,16 @@ def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
             if window_a and window_b and _strict_slot(window_a, window_b):
                 return Contradiction("value", a.written[pos_a], b.written[pos_b])
     return None
+
+
+def _release_of(name_a: str, name_b: str, a: Value, b: Value) -> bool:
+    """A dotted version and a plain number right after the same name are two releases
+    of one thing (`Node.js 0.10` / `Node.js 18`), unless one is the start of the other
+    (`Python 3` / `Python 3.12`)."""
+    if not name_a or name_a != name_b or {a.kind, b.kind} != {"version", "number"}:
+        return False
+    dotted, plain = (a, b) if a.kind == "version" else (b, a)
+    return plain.amount.isdigit() and not dotted.amount.startswith(plain.amount + ".")
 
 
 def _strict_slot(a: frozenset[str], b: frozenset[str]) -> bool:

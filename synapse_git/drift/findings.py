@@ -11,7 +11,7 @@ makes the stale and unverified ones, pair_findings the conflicts and duplicates.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -122,15 +122,16 @@ def check(
     paths are another line's (docs/branches.md)."""
     chosen = set(kinds)
     rows, cut = visible_live(conn, scope)
-    findings = branch_findings(conn, scope, rows, data_dir)
+    named = paths_once()
+    findings = branch_findings(conn, scope, rows, data_dir, named)
     held = labelled(findings)
     findings = [f for f in findings if f.kind in chosen]
     here = [row for row in rows if row.id not in held]
     if chosen & {"stale", "unverified"}:
-        found = stale(here, scope, chosen, checkout=checkout, search_older=wait)
+        found = stale(here, scope, chosen, checkout=checkout, search_older=wait, named=named)
         findings += _settled_whole(conn, found, cut)
     if "changed" in chosen:
-        findings += changed_files(here, scope, limits)
+        findings += changed_files(here, scope, limits, named)
     if "conflict" in chosen:
         findings += conflicts_among(rows)
         findings += _team_forks(conn, scope, findings)
@@ -141,16 +142,38 @@ def check(
     return Report(str(scope.folder), scope.project, len(rows), labeled, len(findings) - len(shown))
 
 
+def paths_once() -> Callable[[str], list[str]]:
+    """`find_paths`, worked out once per body: a whole check asks it of every memory
+    for branch, path and changed findings alike, and finding them is most of the cost
+    of a store whose memories name paths."""
+    from synapse_git.drift.paths import find_paths
+
+    found: dict[str, list[str]] = {}
+
+    def named(body: str) -> list[str]:
+        paths = found.get(body)
+        if paths is None:
+            paths = found[body] = find_paths(body)
+        return paths
+
+    return named
+
+
 def branch_findings(
-    conn: sqlite3.Connection, scope: Scope, rows: Sequence[Memory], data_dir: Path | None
+    conn: sqlite3.Connection,
+    scope: Scope,
+    rows: Sequence[Memory],
+    data_dir: Path | None,
+    find_paths: Callable[[str], list[str]] | None = None,
 ) -> list[Finding]:
     """`unmerged` and `orphaned` findings about the project memories among `rows`."""
     if data_dir is None or scope.project is None or scope.checkout is None:
         return []
     from synapse_git.drift import branch_findings as branch
-    from synapse_git.drift.paths import find_paths
     from synapse_git.git import project_scope
 
+    if find_paths is None:
+        find_paths = paths_once()
     named = {row.id: find_paths(row.body) for row in rows if row.project == scope.project}
     named = {memory_id: paths for memory_id, paths in named.items() if paths}
     if not named:
@@ -217,12 +240,15 @@ def _team_forks(conn: sqlite3.Connection, scope: Scope, found: Sequence[Finding]
 
 
 def changed_files(
-    rows: Sequence[Memory], scope: Scope, limits: DriftSettings | None
+    rows: Sequence[Memory],
+    scope: Scope,
+    limits: DriftSettings | None,
+    find_paths: Callable[[str], list[str]] | None = None,
 ) -> list[Finding]:
     """`changed` findings about `rows` (docs/drift.md, changed)."""
     from synapse_git.drift.changed_since import in_scope
 
-    return in_scope(rows, scope, limits or DriftSettings())
+    return in_scope(rows, scope, limits or DriftSettings(), find_paths)
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:

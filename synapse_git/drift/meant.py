@@ -67,7 +67,7 @@ def narrow(
     if len(kept) < 2:
         return kept
     clues: list[Callable[[list[str]], list[str]]] = [
-        lambda paths: _beside(paths, others),
+        lambda paths: _beside(paths, others, named, text),
         lambda paths: _long_enough(paths, line_of(text, named), read),
         lambda paths: _quoting(paths, identifiers(text), read),
         lambda paths: [path for path in paths if path == named],
@@ -82,15 +82,29 @@ def narrow(
     return kept
 
 
-def _beside(paths: list[str], others: Sequence[str]) -> list[str]:
+def _beside(paths: list[str], others: Sequence[str], named: str, text: str) -> list[str]:
     """Those inside a folder the memory also names (`requirements-skip/` and its
-    `README.md`)."""
+    `README.md`). A file deeper down counts only when the memory's words name the
+    folders between (`lib/` and the router's `index.js`), or when no file has the
+    name exactly as written: `index.js and lib/` in a list is the root `index.js`,
+    not `lib/router/index.js`."""
     folders = {other.rstrip("/") for other in others if other.rstrip("/")}
-    return [
-        path
-        for path in paths
-        if any(("/" + path).find("/" + folder + "/") >= 0 for folder in folders)
-    ]
+    said = set(_WORDS.findall(text.lower()))
+    direct: list[str] = []
+    deeper: list[str] = []
+    for path in paths:
+        for folder in folders:
+            at = ("/" + path).find("/" + folder + "/")
+            if at < 0:
+                continue
+            between = path[at + len(folder) + 1 :].split("/")[:-1]
+            if not between:
+                direct.append(path)
+                break
+            if named not in paths or all(part.strip("_.").lower() in said for part in between):
+                deeper.append(path)
+                break
+    return direct or deeper
 
 
 def _long_enough(

@@ -3,7 +3,7 @@ has, or that git has never seen (docs/drift.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from synapse_git.drift import settle
@@ -21,21 +21,22 @@ def stale(
     *,
     checkout: Any = None,
     search_older: bool = True,
+    named: Callable[[str], list[str]] = find_paths,
 ) -> list[Finding]:
     """Stale and unverified paths, one finding per memory and kind. The checkout
     (index, rules, history) is loaded once, and only when a memory names a path.
     Without `search_older` (recall), a path history index not built yet is not
-    waited for (staleness.CheckoutPaths, `wait`)."""
-    named = [(memory, find_paths(memory.body)) for memory in rows]
-    named = [(memory, paths) for memory, paths in named if paths]
-    if not named:
+    waited for (staleness.CheckoutPaths, `wait`). `named` finds a body's paths."""
+    found = [(memory, named(memory.body)) for memory in rows]
+    found = [(memory, paths) for memory, paths in found if paths]
+    if not found:
         return []
     if checkout is None:
         from synapse_git.drift.staleness import CheckoutPaths  # pygit2 only when paths need it
 
         checkout = CheckoutPaths(scope, wait=search_older)
     findings: list[Finding] = []
-    for memory, paths in named:
+    for memory, paths in found:
         gone: list[str] = []
         renamed: list[tuple[str, str]] = []
         unknown: list[str] = []

@@ -67,6 +67,11 @@ _PRODUCTS = _words(
     """
 )
 
+# `name.js` followed by a dotted version (`io.js 1.8`, `Vue.js v3`) is a product and
+# its version; a bare number after it is more often an argument (`server.js 8080`).
+_VERSIONED_PRODUCT = re.compile(r"^[A-Za-z][\w-]*\.js$")
+_VERSION_NEXT = re.compile(r"[ \t]+(?:v\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w.]*[/\w])")
+
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://|^(?:www\.|mailto:|data:|urn:)", re.I)
 _DOMAIN = re.compile(
     r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|app|ai|co|edu|gov|info|me|sh|so|"
@@ -126,6 +131,9 @@ def _mentions(text: str) -> list[tuple[str, bool]]:
 
     def words(start: int, end: int) -> None:
         for word in _WORD.finditer(text, start, end):
+            product = _VERSIONED_PRODUCT.match(word.group().lstrip(_LEAD))
+            if product and _VERSION_NEXT.match(text, word.end()):
+                continue  # a product and its version, not a file
             add(word.group(), word.start(), word.end(), quoted=False)
 
     # Back-quoted spans in order, then the text outside them, keeping first-seen order.
@@ -148,7 +156,7 @@ def _mentions(text: str) -> list[tuple[str, bool]]:
 # says the opposite of the file, so the word must stand right before the path.
 _ABSENT_BEFORE = re.compile(
     r"(?:\b(?:there\s+is|there's|there\s+are|we\s+have|has|have|with)\s+no"
-    r"|\bno\s+more|\bno"
+    r"|\bno\s+more|\bno|\bnot"  # `not`: the one not meant (`Readme.md, not README.md`)
     r"|\b(?:do|does|did)(?:\s+not|n't)\s+(?:have|use|need|ship|keep|exist)"
     r"|\b(?:has|have|had)\s*n[o']t\s+(?:got\s+)?"
     r"|\bno\s+longer\s+(?:\w+\s+)?(?:uses?|has|have|needs?|ships?|keeps?|contains?|includes?)"

@@ -11,19 +11,18 @@ Imported by the commit hook: standard library only.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
+
+from synapse_git.escaping import shell_command
+
+# The quoting every output shares, by the name suggestions call it.
+command = shell_command
 
 # What may sit next to a path inside a longer path or word; anything else
 # (space, quote, backtick, bracket, comma, colon, end of text) ends it.
 _PATH_CHARS = frozenset("_-/~+@%")
 # An argument longer than this cannot be passed to a program on Linux.
 _MAX_ARGUMENT = 100_000
-
-
-def command(*words: str) -> str:
-    """`words` as one POSIX shell command line, each word quoted when it needs it."""
-    return " ".join(shlex.quote(word) for word in words)
 
 
 def _joins(char: str) -> bool:

@@ -87,6 +87,7 @@ class CheckoutPaths:
         self._anchor_trees: dict[str, Tree | None] = {}
         self._in_commit: dict[tuple[str, str], bool] = {}
         self._staged: dict[str, str] | None = None
+        self._file_names: set[str] | None = None
 
     def _load_tracked(self) -> Tree:
         """Tracked paths (the index, or the given tree) and their folders, read once."""
@@ -442,9 +443,25 @@ class CheckoutPaths:
         judged = self._judge(key, commit_id, said)
         # What git has tracked is checked whatever its folders are called
         # (`src/pkg/build/wheel.py`); the never-missing rules are for the rest.
-        if judged.status == "unverified" and (weak(path) or self.rules.skips(path)):
+        if judged.status == "unverified" and (
+            weak(path) or self.rules.skips(path) or self._kind_of_file(key)
+        ):
             return PathState(path, "skipped")
         return replace(judged, path=path)
+
+    def _kind_of_file(self, key: str) -> bool:
+        """A dotted name alone that git never held as a file but that ends files
+        tracked here (`.ejs` beside `views/index.ejs`): an extension, a kind of file
+        the memory speaks of, not a dotfile still to be written."""
+        if "/" in key or not key.startswith(".") or len(key) < 2:
+            return False
+        return any(name.endswith(key) and name != key for name in self._names())
+
+    def _names(self) -> set[str]:
+        """The file names (last parts) tracked here, read once."""
+        if self._file_names is None:
+            self._file_names = {path.rsplit("/", 1)[-1] for path in self.tracked}
+        return self._file_names
 
     def _pattern(self, named: str, commit_id: str | None) -> PathState:
         """A glob is there while something tracked matches it; stale when nothing does

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from synapse_git.answers import HOOKS as HOOKS
 from synapse_git.errors import BadInput
 
-HOOKS = ("pre-commit", "pre-merge-commit", "post-checkout", "post-merge", "post-rewrite")
 MARK = "# synapse-managed hook"
 CHAINED = ".synapse-chained"
 
@@ -48,6 +48,11 @@ class Action:
     hook: str
     done: str  # installed, chained, updated, unchanged, removed, restored, left alone, absent
     path: Path
+
+    @property
+    def chained(self) -> str:
+        """The name the hook it found there is kept under, run first."""
+        return self.hook + CHAINED
 
 
 def _quote(text: str) -> str:

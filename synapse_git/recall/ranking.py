@@ -65,6 +65,14 @@ class Candidate:
         judged = self.share if self.evidence is None else self.evidence
         return (judged < coverage.WEAK_SHARE and not self.vouched) or self.offpoint
 
+    @property
+    def why_weak(self) -> str:
+        """Why `--explain` calls it weak evidence, in its words."""
+        judged = self.share if self.evidence is None else self.evidence
+        if judged >= coverage.WEAK_SHARE:
+            return "weak by its words"
+        return f"covers {judged:.2f} of the question < {coverage.WEAK_SHARE:.2f}"
+
     def as_json(self) -> dict[str, object]:
         return {
             "id": self.id,

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
-from synapse_git.recall import coverage
 from synapse_git.recall import fusion as rrf
 from synapse_git.recall.query_terms import Query
 from synapse_git.recall.ranking import Candidate, K, Search
@@ -69,14 +68,13 @@ class Blended(Candidate):
             return f"far in meaning: cosine {self.near:.2f} < {LEAST:.2f} to {to}"
         return self._covers_little()
 
+    @property
+    def why_weak(self) -> str:
+        return super().why_weak if self.why is None else self.why
+
     def _covers_little(self) -> str | None:
         """The lexical reason (coverage.WEAK_SHARE), worded for `--explain`."""
-        if not super().weak:
-            return None
-        judged = self.share if self.evidence is None else self.evidence
-        if judged >= coverage.WEAK_SHARE:
-            return "weak by its words"  # a lexical reason other than its share
-        return f"covers {judged:.2f} of the question < {coverage.WEAK_SHARE:.2f}"
+        return super().why_weak if super().weak else None
 
     def as_json(self) -> dict[str, object]:
         rounded = {

@@ -1,6 +1,8 @@
-"""The service: the one API every edge calls (docs/architecture.md).
+"""The service: the one API every edge calls (docs/architecture.md). Its face is
+`Synapse`, the `Scope` every call takes (what `Synapse.scope` makes of a folder) and
+the values it answers with.
 
-`Synapse` and its values load on first use: the light part of the service (the
+They load on first use: the light part of the service (the
 commit check, checkout refresh, session start and prompt recall the hooks call,
 the MCP server's instructions) is imported through this package on every commit
 and must not pay for the whole service, pygit2 included.

@@ -1,5 +1,6 @@
 """The store as one data folder sees it: connections, and the helpers every part of
-the service shares (drift about new memories, team-file upkeep, moved projects).
+the service shares (drift about new memories, team-file upkeep, moved projects, the
+files the user names for a command to write).
 
 Each method that writes opens the store for that one operation and closes it,
 so a long-lived caller (the MCP server) never holds a lock between calls;
@@ -10,19 +11,20 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git import settings
-from synapse_git.errors import BadInput, NotFound
+from synapse_git.errors import BadInput, NotFound, StoreError
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.settings import Config
 from synapse_git.store import (
     database,
     memories,
+    output_file,
     read_counts,
 )
 from synapse_git.store.reader import Reader
@@ -65,6 +67,12 @@ class StoreAccess:
             if self.long_lived:
                 self._reader.keep_open()
 
+    @staticmethod
+    def store_error(exc: sqlite3.Error) -> StoreError:
+        """What SQLite said, as an error the user can act on: for one that slipped past
+        the translation every connection makes."""
+        return database.as_store_error(exc, None)
+
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
         """A connection in one write transaction; the team files it changes are written
@@ -83,6 +91,18 @@ class StoreAccess:
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return project_scope.resolve(folder)
+
+    def output_target(self, target: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """`target` checked as a file a command may write: never the store or its
+        companions, a folder, or an existing file unless `force`."""
+        return output_file.checked_target(target, self.config.db_path, force=force)
+
+    def write_lines(
+        self, target: str | os.PathLike[str], lines: Iterable[str], *, force: bool = False
+    ) -> tuple[Path, int]:
+        """Write `lines` to `target` whole or not at all; returns the path and the count."""
+        path = self.output_target(target, force=force)
+        return path, output_file.write_lines(path, lines)
 
     def _exists(self) -> bool:
         return self.config.db_path.exists()

@@ -150,7 +150,7 @@ def moved_snapshot(found: git_command.Worktree) -> Refresh | None:
 def screen(refresh: Refresh) -> list[str]:
     """What a refresh says: how many memories it checked, those that became stale or
     fine again, and what a session will be told."""
-    from synapse_git.textrules import counted
+    from synapse_git.escaping import counted
 
     snap = refresh.snapshot
     where = f" at {snap.head[:SHORT_COMMIT]}" if snap.head else ""

@@ -164,7 +164,7 @@ def _find_paths(text: str) -> list[str]:
 def _settled_by(items: Sequence[Broken]) -> list[StaleMemory]:
     """Each memory of `items` once, by id, with the paths it loses and its settling."""
     from synapse_git.drift import settle
-    from synapse_git.textrules import first_line
+    from synapse_git.escaping import first_line
 
     stale = []
     for memory_id in sorted({b.memory_id for b in items}):

@@ -12,7 +12,7 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import History
+from synapse_git.service.results import CiRendered, History
 from synapse_git.store import memories
 from synapse_git.team import records, shared_table
 
@@ -87,6 +87,17 @@ class Inspection(StoreAccess):
 
         return check.run(folder, base)
 
+    def ci_report(self, folder: Path | None, base: str, output: str) -> CiRendered:
+        """`synapse ci check --format OUTPUT`: the check of `ci_check`, rendered (and for
+        GitHub its job summary too); an unknown format is refused before any git runs."""
+        from synapse_git.ci import formats
+
+        if output not in formats.FORMATS:
+            raise BadInput(f"--format {output[:40]!r}: choose from {', '.join(formats.FORMATS)}")
+        report = self.ci_check(folder, base)
+        summary = formats.markdown(report) if output == "github" else None
+        return CiRendered(formats.RENDER[output](report), summary, report.blocking)
+
     if TYPE_CHECKING:
         # Lifecycle's, which `Synapse` joins with this part (service/facade.py).
         def history(self, memory_id: int, scope: Scope) -> History: ...
@@ -158,6 +169,12 @@ class Inspection(StoreAccess):
             tuple(found[: blame.MOST]),
             len(found),
         )
+
+    def paths_in(self, text: str) -> list[str]:
+        """The paths drift reads in `text`, in order, once each (drift/paths.py)."""
+        from synapse_git.drift.paths import find_paths
+
+        return find_paths(text)
 
     def memory_page(self, memory_id: int, scope: Scope) -> MemoryPage:
         """One memory with its anchor, the paths it names as they are now and what

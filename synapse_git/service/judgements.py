@@ -38,6 +38,12 @@ def _kinds(kinds: Sequence[str] | None) -> tuple[str, ...]:
 class Judgements(StoreAccess):
     """A person's word on drift findings, kept in the store."""
 
+    def keepable(self, kind: str) -> bool:
+        """Whether a finding of `kind` may be kept as still true."""
+        from synapse_git.drift.kept import KEEPABLE
+
+        return kind in KEEPABLE
+
     def keep(
         self,
         ids: Sequence[int],

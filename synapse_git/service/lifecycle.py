@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import project_scope
@@ -137,6 +138,37 @@ class Lifecycle(StoreAccess):
                 self.semantic.store(conn, [(memory_id, body, vector)])
             self._follow(conn, scope, [memory_id])
             return memories.require(conn, memory_id, scope.projects)
+
+    def edit_with(
+        self, memory_id: int, scope: Scope, compose: Callable[[str], str | None]
+    ) -> Memory | None:
+        """Edit a memory's text by `compose`, given the text as it is (`memory edit ID`
+        with no text: a person's editor), with no store connection open meanwhile;
+        None, and nothing written, when `compose` returns None (no change)."""
+        body = compose(self.history(memory_id, scope).memory.body)
+        if body is None:
+            return None
+        return self.edit(memory_id, scope, body=body)
+
+    if TYPE_CHECKING:
+        # Queries', which `Synapse` joins with this part (service/facade.py).
+        def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]: ...
+
+    def follow_renames(self, memory_id: int, scope: Scope) -> Memory:
+        """Settle a stale memory whose gone paths git followed to new names: its text
+        made to name the new ones, worked out again from the store and the checkout
+        as `memory drift` words its settle command."""
+        from synapse_git.drift.settle import corrected
+
+        fixed = None
+        for found in self.drift_about(scope, [memory_id]):
+            if found.get("kind") == "stale" and found.get("ids") == [memory_id]:
+                body = self.history(memory_id, scope).memory.body
+                renamed = list(dict(found.get("renamed", {})).items())
+                fixed = corrected(body, found.get("paths", []), renamed)
+        if fixed is None:
+            raise BadInput(f"memory {memory_id} names no gone path that git saw renamed")
+        return self.edit(memory_id, scope, body=fixed)
 
     def supersede(self, old_id: int, new_id: int, scope: Scope) -> Memory:
         """Mark memory `old_id` superseded by the existing memory `new_id`."""

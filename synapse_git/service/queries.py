@@ -7,7 +7,7 @@ import dataclasses
 import json
 import sqlite3
 from collections.abc import Sequence
-from contextlib import closing
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,7 @@ from synapse_git.session import snapshots
 from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
 from synapse_git.store import (
     database,
+    listing_filter,
     memories,
     output_file,
     pages,
@@ -235,6 +236,33 @@ class Queries(StoreAccess):
             elsewhere = self._elsewhere(conn, scope, rows)
         return Listing(scope.project, len(rows), rows, moved, None, elsewhere)
 
+    def listing(
+        self,
+        scope: Scope,
+        query: str | None = None,
+        *,
+        limit: int | None = None,
+        scope_name: str | None = None,
+        source: str | None = None,
+        author: str | None = None,
+        since: str | None = None,
+        state: str | None = None,
+    ) -> Listing:
+        """`memory list`: the visible memories newest first, at most `limit` (default
+        50), or with `query` every one that matches it; narrowed by the filters a user
+        typed (a scope name, text of the source or team author, a date or an age, a
+        state), which are checked first."""
+        narrow = listing_filter.make(
+            scope=scope_name, source=source, author=author, since=since, state=state
+        )
+        if query:
+            found = self.matching(query, scope, narrow)
+            if limit is not None:
+                found = dataclasses.replace(found, memories=found.memories[:limit])
+        else:
+            found = self.list_memories(scope, limit=50 if limit is None else limit, narrow=narrow)
+        return dataclasses.replace(found, filtered=not narrow.empty)
+
     def evaluate(
         self, cases: Sequence[evaluation.Case], *, budget: str | None = None
     ) -> evaluation.Report:
@@ -285,6 +313,39 @@ class Queries(StoreAccess):
             output_file.write_lines(target, [text])
         worse = [] if expected is None else evaluation.regressions(report, expected)
         return EvalRun(report, sample, target, worse)
+
+    def list_filter(
+        self,
+        *,
+        scope: str | None = None,
+        source: str | None = None,
+        author: str | None = None,
+        since: str | None = None,
+        state: str | None = None,
+    ) -> ListFilter:
+        """What a listing may be narrowed to, from what a user typed (`memory list`'s
+        options); a value that cannot be read is refused."""
+        return listing_filter.make(
+            scope=scope, source=source, author=author, since=since, state=state
+        )
+
+    def projects(self) -> list[str]:
+        """The keys of the projects this store holds memories of, in order."""
+        if not self._exists():
+            return []
+        with self.connection(create=False) as conn:
+            return sorted(memories.known_projects(conn))
+
+    def project_scope(self, key: str) -> Scope:
+        """What a command run in project `key`'s folder sees; when that folder is gone
+        or is now another repository, that project's memories and global ones alone."""
+        if key not in self.projects():
+            raise BadInput(f"no project {key[:200]!r} holds memories in this store")
+        with suppress(BadInput):
+            found = self.scope(key)
+            if found.project == key:
+                return found
+        return Scope(Path(key), key, None, None, None, f"{key}: no repository there now")
 
     def drift_about(self, scope: Scope, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Findings (docs/json.md) that involve any of `ids`, as recall lists them; a newer

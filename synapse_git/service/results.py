@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from synapse_git.git.project_scope import Scope
 from synapse_git.store.memories import Memory, Version
 
 if TYPE_CHECKING:
-    from synapse_git.answers import HistoryOut, RememberOut, ShownOut, SupersedeOut
+    from synapse_git.answers import (
+        CheckOut,
+        HistoryOut,
+        ImportOut,
+        ListedOut,
+        ListingOut,
+        ProjectOut,
+        RememberOut,
+        ShownOut,
+        SupersedeOut,
+    )
+    from synapse_git.semantic.engine import EmbedReport
+    from synapse_git.semantic.vectors import Coverage
+    from synapse_git.store.integrity import CheckReport
+    from synapse_git.store.transfer import ImportReport
+
+# What `memory list --json` leaves out of each memory: the listing picked the state.
+HIDDEN_KEYS = ("state", "superseded_by")
 
 
 @dataclass(frozen=True)
@@ -93,6 +110,21 @@ class Listing:
     # Memories written on another line of work (docs/branches.md): id -> the branch
     # that holds them, None when no branch does any more.
     elsewhere: dict[int, str | None] = field(default_factory=dict)
+    # Narrowed by a filter of `memory list` (scope, source, author, age, state).
+    filtered: bool = False
+
+    def as_json(self) -> ListingOut:
+        """`memory list --json`."""
+        return {"project": self.project, "total": self.total, "memories": self._listed()}
+
+    def _listed(self) -> list[ListedOut]:
+        listed = []
+        for memory in self.memories:
+            shown = {k: v for k, v in memory.as_json().items() if k not in HIDDEN_KEYS}
+            if memory.id in self.elsewhere:
+                shown["elsewhere"] = {"branch": self.elsewhere[memory.id]}
+            listed.append(cast("ListedOut", shown))
+        return listed
 
 
 def elsewhere_note(branch: str | None) -> str:
@@ -109,3 +141,56 @@ class ProjectInfo:
     global_counts: dict[str, int]
     moved_from: list[str]
     other_history: tuple[str, str | None] | None = None
+
+    def as_json(self) -> ProjectOut:
+        """`project show --json`."""
+        scope, other = self.scope, self.other_history
+        return {
+            "folder": str(scope.folder),
+            "project": scope.project,
+            "checkout": None if scope.checkout is None else str(scope.checkout),
+            "main_worktree": None if scope.main_worktree is None else str(scope.main_worktree),
+            "note": scope.note,
+            "memories": self.counts,
+            "global": self.global_counts,
+            "moved_from": self.moved_from,
+            "other_history": None if other is None else {"stored_root": other[0], "root": other[1]},
+        }
+
+
+@dataclass(frozen=True)
+class StoreCheck:
+    """`memory check`: the two indexes against the rows, and the vectors' coverage
+    (None when semantic recall is not installed and no vector is stored)."""
+
+    report: CheckReport
+    vectors: Coverage | None
+
+    def as_json(self) -> CheckOut:
+        report = self.report
+        data: CheckOut = {"ok": report.ok, "live": report.live, "problems": list(report.problems)}
+        if self.vectors is not None:
+            data["vectors"] = self.vectors.as_json()
+        return data
+
+
+@dataclass(frozen=True)
+class Imported:
+    """`memory import`: what was stored, and the vectors computed for it after (None
+    when nothing was stored or semantic recall is not installed)."""
+
+    report: ImportReport
+    embedded: EmbedReport | None
+
+    def as_json(self) -> ImportOut:
+        return self.report.as_json()
+
+
+@dataclass(frozen=True)
+class CiRendered:
+    """`ci check`: the report in the chosen format, the job summary for GitHub (None in
+    other formats), and how many findings block the change."""
+
+    text: str
+    summary: str | None
+    blocking: int

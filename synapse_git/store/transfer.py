@@ -14,13 +14,16 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.git import project_scope
 from synapse_git.line_fields import check_text, check_times
 from synapse_git.store import batches, memories
 from synapse_git.textrules import utf8
+
+if TYPE_CHECKING:
+    from synapse_git.answers import ImportOut
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,14 @@ class ImportReport:
     duplicates: int
     lines: int
     batch: int | None = None  # None when nothing new was stored
+
+    def as_json(self) -> ImportOut:
+        return {
+            "imported": self.imported,
+            "duplicates": self.duplicates,
+            "lines": self.lines,
+            "batch": self.batch,
+        }
 
 
 def export_lines(conn: sqlite3.Connection) -> Iterator[str]:

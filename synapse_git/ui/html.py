@@ -5,7 +5,7 @@ a body holding markup or terminal codes is shown as the characters it holds."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import urlencode
 
 from synapse_git.escaping import visible
@@ -69,7 +69,7 @@ def button(
     action: str,
     label: str,
     csrf: str,
-    fields: dict[str, object] | None = None,
+    fields: Mapping[str, object] | None = None,
     *,
     danger: bool = False,
 ) -> str:

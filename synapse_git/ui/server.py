@@ -76,8 +76,9 @@ def serve(
     sock = bind(address, port)
     bound = int(sock.getsockname()[1])
     keys = Secrets()
+    viewer = Viewer(svc, scope, keys.csrf)
     app = Guard(
-        Viewer(svc, scope, keys.csrf).app(),
+        viewer.app(),
         hosts=host_names(address, bound),
         keys=keys,
         port=bound,
@@ -106,6 +107,7 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
+        viewer.drift.close()
         sock.close()
         svc.reads.flush()
     print("synapse ui: stopped", file=sys.stderr)

@@ -164,6 +164,33 @@ def test_a_missing_path_alone_only_warns(shop: Path) -> None:
     assert "memory e5" not in done.stdout and f"{TEAM}:5:" not in done.stdout
 
 
+def test_a_line_taken_out_warns_that_a_sync_forgets_it(shop: Path) -> None:
+    (shop / TEAM).write_text(
+        team(
+            line("a1", "The API server listens on port 8080."),
+            line("c3", "Invoices are built in src/billing/invoice.py."),
+        ),
+        encoding="utf-8",
+    )
+    commit_all(shop, "drop a shared memory")
+    done = run(shop, "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    [finding] = json.loads(done.stdout)["findings"]
+    assert finding["kind"] == "removed" and finding["level"] == "warning"
+    assert finding["memory"] == "b2" and finding["line"] is None
+    assert "next sync forgets it" in finding["detail"]
+
+
+def test_deleting_the_team_file_is_one_warning_for_the_file(shop: Path) -> None:
+    git(shop, "rm", "-q", TEAM)
+    commit_all(shop, "no more team memory")
+    done = run(shop)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{TEAM}: warning [removed] this change deletes the team file" in done.stdout
+    assert "forgets its 3 live shared memories" in done.stdout
+    assert done.stdout.count("[removed]") == 1
+
+
 def test_a_conflict_the_base_already_had_is_not_this_change(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path / "r",

@@ -74,6 +74,8 @@ ABSENT = [
     ("requirements.txt no longer exists; see pyproject.toml", ["requirements.txt"]),
     ("we dropped Pipfile", ["Pipfile"]),
     ("use pyproject.toml instead of setup.py", ["setup.py"]),
+    ("The changelog is Changes.md (not CHANGES.md).", ["CHANGES.md"]),
+    ("Settings live in app.toml, not the config.ini file.", ["config.ini"]),
 ]
 
 

@@ -55,6 +55,13 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
             "M guide.rst the guide",
             "M guide.md already here beside it",
             "M old/notes.rst old notes",
+            # A package entry at the root and a file of that name deep in the source.
+            f"M main.js {BODY['a']}",
+            f"M src/handlers/main.js {BODY['b']}",
+            "M LICENSE MIT",
+            # Templates of one kind.
+            "M templates/page.hbs {{title}}",
+            "M templates/list.hbs {{items}}",
         ],
     )
     anchor = h.commit("main", ["M src/app/cli.py print()"])
@@ -79,6 +86,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
     h.when += 90 * DAY
     h.commit("main", ["M old/notes.md new notes, long after"])
     h.commit("main", ["D docs/_static/logo.png"])
+    h.commit("main", ["D src/handlers/main.js"])
     h.write(path)
     yield path, commit_of(path, anchor)
 
@@ -187,3 +195,29 @@ def test_a_name_many_files_share_is_a_kind_of_file(repo: tuple[Path, str]) -> No
     path, anchor = repo
     state = checkout(path).check("build.py", anchor, said=said("Each build.py is tiny."))
     assert state.status == "present"
+
+
+def test_a_folder_in_a_list_does_not_take_the_root_file_of_that_name(
+    repo: tuple[Path, str],
+) -> None:
+    path, anchor = repo
+    paths = checkout(path)
+    listed = "The package ships LICENSE, main.js and src/."
+    state = paths.check("main.js", anchor, said=said(listed, "LICENSE", "main.js", "src/"))
+    assert state.status == "present"
+    # The folders between are named: the handlers' main.js, gone.
+    inside = "Under src/ the handlers main.js dispatches requests."
+    state = paths.check("main.js", anchor, said=said(inside, "src/", "main.js"))
+    assert state.status == "stale" and state.deleted is not None
+    # Right inside a folder the memory names: gone.
+    direct = "src/handlers/ holds main.js."
+    state = paths.check("main.js", anchor, said=said(direct, "src/handlers/", "main.js"))
+    assert state.status == "stale"
+
+
+def test_an_extension_alone_of_files_here_is_a_kind_of_file(repo: tuple[Path, str]) -> None:
+    path, anchor = repo
+    paths = checkout(path)
+    assert paths.check(".hbs", anchor).status == "skipped"
+    # No file here ends so: still a dotfile git never saw.
+    assert paths.check(".npmrc", anchor).status == "unverified"

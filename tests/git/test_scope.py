@@ -159,6 +159,10 @@ def test_cli_isolation_and_the_outside_note_said_once(
     assert "handshake" not in listed.stdout and "a global habit" in listed.stdout
     assert listed.stderr.count("only global memory is visible") == 1
     assert listed.stderr.count("\n") == 1
+    refused = run_cli("memory", "list", "--since", "someday", cwd=outside)
+    assert refused.returncode == 2
+    # A filter refused is its one line of error, with no note about the scope before it.
+    assert refused.stderr.count("\n") == 1 and "only global" not in refused.stderr
 
 
 def test_history_elsewhere_does_not_name_a_replacement_from_another_project(

@@ -8,11 +8,14 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from synapse_git.service import Synapse
+from tests.conftest import make_repo
 from tests.ui.conftest import Viewer
 from tests.ui.devtools import DevTools, page_socket
 
@@ -56,6 +59,30 @@ def browse(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@contextmanager
+def driven(profile: Path, url: str) -> Iterator[DevTools]:
+    """Chromium opened at `url`, driven through the DevTools protocol."""
+    assert BROWSER is not None
+    command = [BROWSER, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0"]
+    browser = subprocess.Popen(
+        [*command, url], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        end = time.monotonic() + 60
+        while not (port_file.exists() and port_file.read_text().strip()):
+            assert time.monotonic() < end, "no DevTools port"
+            time.sleep(0.2)
+        tools = DevTools(page_socket(int(port_file.read_text().splitlines()[0])))
+        try:
+            yield tools
+        finally:
+            tools.close()
+    finally:
+        browser.terminate()
+        browser.wait(timeout=30)
+
+
 def test_the_search_page_shows_a_recalled_memory(viewer: Viewer, tmp_path: Path) -> None:
     done = browse(tmp_path / "profile", "--dump-dom", viewer.url("/search?q=old+config"))
     dom = done.stdout
@@ -97,40 +124,44 @@ def test_search_open_a_memory_and_settle_its_drift_by_clicks(
 ) -> None:
     """Search, a hit's link, the drift page, the forget button: the browser's own
     clicks, form POST and redirects; then the store is asked what it holds."""
-    assert BROWSER is not None
-    profile = tmp_path / "profile"
-    command = [BROWSER, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0"]
-    browser = subprocess.Popen(
-        [*command, viewer.url("/search?q=old+config")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        port_file = profile / "DevToolsActivePort"
-        end = time.monotonic() + 60
-        while not (port_file.exists() and port_file.read_text().strip()):
-            assert time.monotonic() < end, "no DevTools port"
-            time.sleep(0.2)
-        port = int(port_file.read_text().splitlines()[0])
-        tools = DevTools(page_socket(port))
-        try:
-            found = tools.wait_for("Settings are read")
-            assert 'class="card hit"' in found
-            tools.click('.hit a[href="/memory/2"]')
-            memory = tools.wait_for("Paths it names")
-            assert "<h1>Memory 2</h1>" in memory and "gone from the checkout" in memory
-            tools.click('header a[href="/drift"]')
-            drift = tools.wait_for("Forget 2")
-            assert 'action="/memory/2/forget"' in drift
-            tools.click('form[action="/memory/2/forget"] button')
-            after = tools.wait_for("forgot memory 2")
-            assert "forgot memory 2" in after
-            assert 'action="/memory/2/forget"' not in after
-        finally:
-            tools.close()
-    finally:
-        browser.terminate()
-        browser.wait(timeout=30)
+    with driven(tmp_path / "profile", viewer.url("/search?q=old+config")) as tools:
+        found = tools.wait_for("Settings are read")
+        assert 'class="card hit"' in found
+        tools.click('.hit a[href="/memory/2"]')
+        memory = tools.wait_for("Paths it names")
+        assert "<h1>Memory 2</h1>" in memory and "gone from the checkout" in memory
+        tools.click('header a[href="/drift"]')
+        drift = tools.wait_for("Forget 2")
+        assert 'action="/memory/2/forget"' in drift
+        tools.click('form[action="/memory/2/forget"] button')
+        after = tools.wait_for("forgot memory 2")
+        assert "forgot memory 2" in after
+        assert 'action="/memory/2/forget"' not in after
     svc = Synapse()
     assert svc.history(2, svc.scope(viewer.repo)).memory.state == "forgotten"
     assert svc.history(4, svc.scope(viewer.repo)).memory.state == "live"
+
+
+def test_the_list_narrowed_to_another_project_by_clicks(viewer: Viewer, tmp_path: Path) -> None:
+    """The project filter as a person uses it: chosen in the list's form, submitted by
+    the button, the next page followed by its link, one memory opened from the list."""
+    other = make_repo(tmp_path / "other", {"README.md": "x\n"})
+    svc = Synapse()
+    there = svc.scope(other)
+    ids = [svc.remember(f"Other project note {n}", there).id for n in range(51)]
+    with driven(tmp_path / "profile", viewer.url("/memories")) as tools:
+        listed = tools.wait_for("The cache timeout")
+        assert "Other project note" not in listed
+        root = tools.call("DOM.getDocument", depth=-1)["root"]["nodeId"]
+        option = f'select[name="project"] option[value="{there.project}"]'
+        node = tools.call("DOM.querySelector", nodeId=root, selector=option)["nodeId"]
+        tools.call("DOM.setAttributeValue", nodeId=node, name="selected", value="selected")
+        tools.click('form[action="/memories"] button')
+        first = tools.wait_for("Other project note 50")
+        assert "page 1 of 2" in first and "The cache timeout" not in first
+        tools.click(".pager a")
+        second = tools.wait_for("page 2 of 2")
+        assert "Other project note 0" in second and "Other project note 50" not in second
+        tools.click(f'a[href^="/memory/{ids[0]}?project="]')
+        shown = tools.wait_for(f"Memory {ids[0]}")
+        assert "Other project note 0" in shown and "project" in shown

@@ -1,50 +1,127 @@
-"""The drift page's cache: worked out once while its stamp holds, never twice at once."""
+"""The drift page's checks (ui/drift_cache.py): a slow one runs as a process of its own
+while the page shows the last, a quick one is made while the page waits, and the kept
+check outlives the run."""
 
 from __future__ import annotations
 
-import threading
+import subprocess
 import time
+from pathlib import Path
 
-from synapse_git.ui.drift_cache import Cached
-
-
-def test_the_value_is_worked_out_again_only_when_asked_or_changed() -> None:
-    calls: list[int] = []
-    stamp = ["a"]
-
-    def count() -> int:
-        calls.append(1)
-        return len(calls)
-
-    cached = Cached(count, lambda: stamp[0], max_age=60)
-    assert cached.get()[0] == 1 and cached.get()[0] == 1
-    stamp[0] = "b"
-    assert cached.get()[0] == 2
-    assert cached.get(fresh=True)[0] == 3
-    cached.drop()
-    assert cached.get()[0] == 4
-    old = Cached(count, lambda: "", max_age=0)
-    first = old.get()[0]
-    time.sleep(0.01)
-    assert old.get()[0] == first + 1
+from synapse_git.service import Synapse
+from synapse_git.ui.drift_cache import DriftChecks, Shown, start_worker
+from tests.conftest import git, make_repo
 
 
-def test_callers_during_the_warm_up_wait_for_it() -> None:
-    started, release = threading.Event(), threading.Event()
-    calls: list[int] = []
+def stocked(tmp_path: Path) -> tuple[Synapse, Path]:
+    repo = make_repo(tmp_path / "repo", {"src/a.py": "x = 1\n", "src/b.py": "y = 2\n"})
+    svc = Synapse()
+    scope = svc.scope(repo)
+    svc.remember("Settings are read in src/b.py at start", scope)
+    svc.remember("The cache timeout is 30 seconds", scope)
+    git(repo, "rm", "-q", "src/b.py")
+    git(repo, "commit", "-q", "-m", "drop b")
+    return svc, repo
 
-    def slow() -> int:
-        calls.append(1)
-        started.set()
-        release.wait(5)
-        return 7
 
-    cached = Cached(slow, lambda: "")
-    cached.warm()
-    assert started.wait(5)
-    answers: list[int] = []
-    waiter = threading.Thread(target=lambda: answers.append(cached.get()[0]))
-    waiter.start()
-    release.set()
-    waiter.join(5)
-    assert answers == [7] and len(calls) == 1
+class Counted:
+    """The real worker process, counting how often it was started."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def __call__(self) -> subprocess.Popen[bytes]:
+        self.started.append(start_worker(str(self.folder)))
+        return self.started[-1]
+
+    def finish(self) -> None:
+        for process in self.started:
+            process.wait(timeout=120)
+
+
+def settled(checks: DriftChecks) -> Shown:
+    end = time.monotonic() + 120
+    while (shown := checks.get()).refreshing:
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    return shown
+
+
+def kinds(shown: Shown) -> list[str]:
+    assert shown.check is not None
+    return [f["kind"] for f in shown.check["report"]["findings"]]
+
+
+def test_a_first_check_runs_beside_the_page_and_is_kept_for_the_next_run(
+    tmp_path: Path,
+) -> None:
+    svc, repo = stocked(tmp_path)
+    scope = svc.scope(repo)
+    spawn = Counted(repo)
+    checks = DriftChecks(svc, scope, spawn=spawn)
+    first = checks.get()
+    assert first.check is None and first.refreshing and len(spawn.started) == 1
+    # Asked again while it runs: no second process.
+    checks.get()
+    assert len(spawn.started) == 1
+    spawn.finish()
+    done = settled(checks)
+    assert kinds(done) == ["stale"] and len(spawn.started) == 1
+    assert done.check == svc.kept_drift(scope)
+    # Another run with nothing changed shows the kept check and starts nothing.
+    again = Counted(repo)
+    later = DriftChecks(svc, scope, spawn=again)
+    assert later.get() == Shown(done.check, False) and again.started == []
+
+
+def test_a_change_shows_the_last_check_until_the_new_one_is_done(tmp_path: Path) -> None:
+    svc, repo = stocked(tmp_path)
+    scope = svc.scope(repo)
+    spawn = Counted(repo)
+    # sync=0: every check is expected slow, so each runs as a process.
+    checks = DriftChecks(svc, scope, spawn=spawn, sync=0)
+    spawn.finish()
+    old = settled(checks)
+    svc.forget(1, scope)
+    checks.written([1])
+    during = checks.get()
+    assert during.refreshing and during.check == old.check and 1 in during.touched
+    spawn.finish()
+    after = settled(checks)
+    assert kinds(after) == [] and after.touched == frozenset() and len(spawn.started) == 2
+
+
+def test_a_quick_check_is_made_while_the_page_waits(tmp_path: Path) -> None:
+    svc, repo = stocked(tmp_path)
+    scope = svc.scope(repo)
+    spawn = Counted(repo)
+    checks = DriftChecks(svc, scope, spawn=spawn, sync=3600)
+    spawn.finish()
+    settled(checks)
+    svc.forget(1, scope)
+    shown = checks.get()
+    assert not shown.refreshing and kinds(shown) == [] and len(spawn.started) == 1
+    assert checks.get(fresh=True).check != shown.check  # worked out again when asked
+    assert len(spawn.started) == 1
+
+
+def test_a_check_that_fails_is_one_line_on_the_page(tmp_path: Path) -> None:
+    svc, repo = stocked(tmp_path)
+    checks = DriftChecks(svc, svc.scope(repo), spawn=Counted(tmp_path / "gone"))
+    checks.get()
+    end = time.monotonic() + 120
+    while not (shown := checks.get()).error:
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    assert shown.check is None and "gone" in shown.error and "\n" not in shown.error
+
+
+def test_a_purge_removes_the_kept_check_which_quotes_memories(tmp_path: Path) -> None:
+    svc, repo = stocked(tmp_path)
+    scope = svc.scope(repo)
+    kept = svc.keep_drift(scope)
+    assert kept["report"]["findings"] and svc.kept_drift(scope) == kept
+    svc.purge([1], scope)
+    assert svc.kept_drift(scope) is None
+    assert not list((svc.config.data_dir / "sessions").glob("*.check.json"))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote_plus, urlencode
 
 import pytest
 
 from synapse_git import settings
 from synapse_git.service import Synapse
-from tests.conftest import git, run_cli
+from tests.conftest import git, make_repo, run_cli
 from tests.ui.conftest import Viewer, start, stop
 
 PAGES = ["/search", "/search?q=deploy&explain=1", "/memories", "/memory/1", "/drift", "/team"]
@@ -162,7 +163,7 @@ def test_the_memory_page_shows_commit_chain_and_paths(viewer: Viewer) -> None:
 
 def test_the_settle_buttons_change_the_store(viewer: Viewer) -> None:
     viewer.enter()
-    drift = viewer.request("GET", "/drift").text
+    drift = viewer.drift()
     assert "stale" in drift and "conflict" in drift
     assert 'action="/memory/2/forget"' in drift
     assert 'action="/memory/4/supersede"' in drift and 'name="by" value="5"' in drift
@@ -178,7 +179,7 @@ def test_the_settle_buttons_change_the_store(viewer: Viewer) -> None:
         viewer.post("/memory/4/supersede", {"csrf": csrf, "by": 5, "back": "/drift"}).status == 303
     )
     assert state(viewer.repo, 4)[:2] == ("superseded", 5)
-    assert "conflict" not in viewer.request("GET", "/drift").text
+    assert "conflict" not in viewer.drift()
 
     edited = viewer.post("/memory/3/edit", {"csrf": csrf, "body": "Tests run with\r\npytest -x"})
     assert edited.status == 303 and edited.headers["location"].startswith("/memory/3?")
@@ -288,9 +289,9 @@ def test_drift_findings_come_fifty_a_page(viewer: Viewer) -> None:
     for n in range(60):
         svc.remember(f"Helper number {n} lives in src/gone_{n}.py", scope)
     viewer.enter()
-    first = viewer.request("GET", "/drift").text
+    first = viewer.drift()
     assert first.count('class="card finding"') == 50 and "page 1 of 2" in first
-    second = viewer.request("GET", "/drift?page=2").text
+    second = viewer.drift("/drift?page=2")
     assert "page 2 of 2" in second and "later →" not in second
     assert first.count('class="card finding"') + second.count('class="card finding"') == 62
 
@@ -302,7 +303,7 @@ def test_a_renamed_path_is_settled_by_one_button(viewer: Viewer) -> None:
     git(viewer.repo, "mv", "src/deploy.py", "src/ship.py")
     git(viewer.repo, "commit", "-q", "-m", "rename")
     viewer.enter()
-    drift = viewer.request("GET", "/drift").text
+    drift = viewer.drift()
     assert f'action="/memory/{new}/follow-renames"' in drift
     csrf = viewer.csrf()
     # Memory 2's path was deleted, not renamed: nothing to follow, nothing changed.
@@ -311,7 +312,7 @@ def test_a_renamed_path_is_settled_by_one_button(viewer: Viewer) -> None:
     done = viewer.post(f"/memory/{new}/follow-renames", {"csrf": csrf, "back": "/drift"})
     assert done.status == 303
     assert state(viewer.repo, new)[2] == "Deploy steps live in src/ship.py (see make ship)"
-    assert f'action="/memory/{new}/follow-renames"' not in viewer.request("GET", "/drift").text
+    assert f'action="/memory/{new}/follow-renames"' not in viewer.drift()
 
 
 def test_a_body_a_form_would_change_is_not_offered_for_editing(viewer: Viewer) -> None:
@@ -329,7 +330,7 @@ def test_a_body_a_form_would_change_is_not_offered_for_editing(viewer: Viewer) -
 
 def test_keep_leaves_one_finding_out_of_drift_as_the_cli_would(viewer: Viewer) -> None:
     viewer.enter()
-    drift = viewer.request("GET", "/drift").text
+    drift = viewer.drift()
     assert 'action="/memory/2/keep"' in drift and 'action="/memory/5/keep"' in drift
     csrf = viewer.csrf("/drift")
     done = viewer.post(
@@ -369,10 +370,38 @@ def test_the_drift_page_is_kept_a_while_and_drawn_over_time(viewer: Viewer) -> N
     Synapse().forget(5, Synapse().scope(viewer.repo))
     run_cli("hook", "session", cwd=viewer.repo)
     viewer.enter()
-    page = viewer.request("GET", "/drift").text
+    page = viewer.drift()
     assert "Over time" in page and 'aria-label="drift findings at each refresh' in page
     assert "checked at" in page and 'href="/drift?fresh=1"' in page
-    # A write made elsewhere shows at once: it changes the store's version.
+    # A write made elsewhere changes the store's version: the check is made again.
     Synapse().forget(2, Synapse().scope(viewer.repo))
-    assert 'action="/memory/2/keep"' not in viewer.request("GET", "/drift").text
+    assert 'action="/memory/2/keep"' not in viewer.drift()
     assert viewer.request("GET", "/drift?fresh=1").status == 200
+
+
+def test_the_list_narrows_to_another_project_and_acts_there(viewer: Viewer, tmp_path: Path) -> None:
+    other = make_repo(tmp_path / "other", {"README.md": "x\n"})
+    svc = Synapse()
+    there = svc.scope(other)
+    ids = [svc.remember(f"Other project note {n}", there).id for n in range(51)]
+    key = str(there.project)
+    viewer.enter()
+    here = viewer.request("GET", "/memories").text
+    assert f'<option value="{key}">' in here and "Other project note" not in here
+    query = urlencode({"project": key})
+    first = viewer.request("GET", f"/memories?{query}").text
+    assert "page 1 of 2 · 51 live memories" in first and "Other project note 50" in first
+    # Paging keeps the project; the links open the memory in it.
+    assert f"project={quote_plus(key)}" in first and "page=2" in first
+    second = viewer.request("GET", f"/memories?{query}&page=2").text
+    assert "Other project note 0" in second and "The cache timeout" not in second
+    shown = viewer.request("GET", f"/memory/{ids[0]}?{query}").text
+    assert "Other project note 0" in shown and 'name="project"' in shown
+    # Without the project, that memory is not visible from the folder served.
+    assert viewer.request("GET", f"/memory/{ids[0]}").status == 404
+    csrf = viewer.csrf("/team")
+    done = viewer.post(f"/memory/{ids[0]}/forget", {"csrf": csrf, "project": key})
+    assert done.status == 303 and done.headers["location"].startswith(f"/memory/{ids[0]}?")
+    assert svc.history(ids[0], there).memory.state == "forgotten"
+    bad = viewer.request("GET", "/memories?project=/nowhere")
+    assert bad.status == 400 and "no project" in bad.text
