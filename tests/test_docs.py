@@ -12,7 +12,7 @@ import pytest
 import typer
 
 from synapse_git.cli.app import app
-from synapse_git.hooks.hook_commands import pre_commit_main
+from synapse_git.hooks.commit import pre_commit_main
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

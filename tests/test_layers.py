@@ -18,26 +18,9 @@ SHARED = {"errors", "exit_codes", "escaping", "settings", "data_folder", "answer
 # below goes through the service instead.
 STILL_BELOW: dict[str, set[str]] = {
     "cli": set(),
-    "mcp": {"git.project_scope", "session.guidance"},
+    "mcp": set(),
     "ui": set(),
-    "hooks": {
-        "drift.commit_check",
-        "drift.paths",
-        "drift.settle",
-        "git.git_command",
-        "git.project_scope",
-        "recall.query_terms",
-        "recall.ranking",
-        "recall.response",
-        "recall.rewordings",
-        "session.refresh",
-        "session.snapshot_file",
-        "session.snapshots",
-        "store.readonly",
-        "team.records",
-        "team.secrets",
-        "textrules",
-    },
+    "hooks": set(),
 }
 
 

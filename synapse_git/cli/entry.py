@@ -40,11 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return prompt_hook.main(args[2:])
     if len(args) >= 2 and args[0] == "hook" and not {"--help", "-h"} & set(args):
-        from synapse_git.hooks import hook_commands
+        from synapse_git.hooks import dispatch
 
-        if args[1] in hook_commands.FAST:
+        if args[1] in dispatch.FAST:
             try:
-                return hook_commands.fast_main(args[1:])
+                return dispatch.fast_main(args[1:])
             except BrokenPipeError:
                 # The reader went away (`| head`): nothing left to say, and no
                 # second error when Python flushes standard output at exit.

@@ -1,7 +1,7 @@
 """`synapse hook …`: install the git hooks, and the hook commands git and agents run.
 
 `session`, `post-checkout` and `post-merge` are normally served by
-`hook_commands.fast_main` before typer loads (see `cli/entry.py`); these typer
+`hooks.dispatch.fast_main` before typer loads (see `cli/entry.py`); these typer
 commands give them help text and serve them when called as `python -m synapse_git`.
 """
 
@@ -16,7 +16,7 @@ import typer
 from synapse_git.answers import HOOKS
 from synapse_git.cli.output import scope_of, service
 from synapse_git.errors import BadInput
-from synapse_git.hooks import hook_commands
+from synapse_git.hooks import checkout, commit, session_hook
 
 app = typer.Typer(help="Git hooks and agent session start.", no_args_is_help=True)
 
@@ -72,7 +72,7 @@ def session(
     """Print what an agent session starting here should know (at most 8 KiB)."""
     if fmt not in ("text", "claude", "cursor"):
         raise BadInput(f"unknown format {fmt!r}: choose text, claude or cursor")
-    raise typer.Exit(hook_commands.session(folder, budget, fmt))
+    raise typer.Exit(session_hook.session(folder, budget, fmt))
 
 
 @app.command("prompt")
@@ -96,8 +96,8 @@ def post_checkout(
     folder: Path = FOLDER_OPTION,
 ) -> None:
     """After a branch switch: re-check drift, print a summary, refresh the session snapshot."""
-    chosen = flag if flag is not None else hook_commands.checkout_flag()
-    raise typer.Exit(hook_commands.post_checkout(old, new, chosen, folder))
+    chosen = flag if flag is not None else checkout.checkout_flag()
+    raise typer.Exit(checkout.post_checkout(old, new, chosen, folder))
 
 
 @app.command("post-merge")
@@ -107,7 +107,7 @@ def post_merge(
 ) -> None:
     """After a merge or pull: the same refresh as a branch switch."""
     del squash
-    raise typer.Exit(hook_commands.post_checkout(None, None, "1", folder))
+    raise typer.Exit(checkout.post_checkout(None, None, "1", folder))
 
 
 @app.command("post-rewrite")
@@ -116,7 +116,7 @@ def post_rewrite(
     folder: Path = FOLDER_OPTION,
 ) -> None:
     """After a rebase or amend: the same refresh, for the rewritten commits."""
-    raise typer.Exit(hook_commands.post_rewrite(command, folder))
+    raise typer.Exit(checkout.post_rewrite(command, folder))
 
 
 @app.command("pre-commit")
@@ -124,4 +124,4 @@ def pre_commit(
     warn_only: bool = typer.Option(False, "--warn-only", help="Report, never block."),
 ) -> None:
     """Check the staged commit (the same check as `synapse-drift-hook`)."""
-    raise typer.Exit(hook_commands.pre_commit_main(["--warn-only"] if warn_only else []))
+    raise typer.Exit(commit.pre_commit_main(["--warn-only"] if warn_only else []))

@@ -43,8 +43,7 @@ from synapse_git.settings import Config
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from synapse_git.git.project_scope import Scope
-    from synapse_git.service import Synapse
+    from synapse_git.service import Scope, Synapse
 
 # How long a client that offers roots gets to list them before the fallback folder
 # is served instead: a client that never answers must not hold every call forever.

@@ -39,7 +39,6 @@ from synapse_git.mcp.scoped_server import (
     tool_errors,
     with_roots_note,
 )
-from synapse_git.session.guidance import instructions
 from synapse_git.settings import BUDGET_NAMES, Config
 
 BudgetName = Literal["lean", "balanced", "full"]
@@ -311,7 +310,10 @@ def build(
     fallback = Path.cwd() if project is None else project.expanduser()
     if not fallback.is_dir():
         raise BadInput(f"--project {project}: not a folder")
-    server = SynapseServer(config, fallback, budget, instructions(config))
+    # The light part of the service: no store, no git library before the first call.
+    from synapse_git.service.session_start import server_instructions
+
+    server = SynapseServer(config, fallback, budget, server_instructions(config))
     for tool, title, hints in (
         (recall, "Recall memories", READ_ONLY),
         (readmemory, "Read a memory exactly", READ_ONLY),

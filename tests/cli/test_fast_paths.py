@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from synapse_git.cli.app import app
-from synapse_git.hooks import hook_commands
+from synapse_git.hooks import dispatch
 from synapse_git.mcp import launch
 
 
@@ -41,7 +41,7 @@ def test_mcp_fast_path_takes_exactly_the_typer_options() -> None:
 
 
 def test_hook_fast_paths_take_exactly_the_typer_options_and_arguments() -> None:
-    for name in hook_commands.FAST:
+    for name in dispatch.FAST:
         command = _command("hook", name)
-        assert set(hook_commands._VALUED[name]) == _valued_options(command), name
-        assert hook_commands._POSITIONALS[name] == _positionals(command), name
+        assert set(dispatch._VALUED[name]) == _valued_options(command), name
+        assert dispatch._POSITIONALS[name] == _positionals(command), name

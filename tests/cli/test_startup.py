@@ -105,6 +105,11 @@ def test_session_start_loads_no_cli_nor_git_library(
     assert not {m for m in HEAVY if m in loaded}
     assert _ours(loaded, "synapse_git.cli") == {"synapse_git.cli", "synapse_git.cli.entry"}
     assert not {m for prefix in NOT_FOR_READING for m in _ours(loaded, prefix)}
+    # The light part of the service only: `Synapse` is not built for a current snapshot.
+    assert _ours(loaded, "synapse_git.service") == {
+        "synapse_git.service",
+        "synapse_git.service.session_start",
+    }
 
 
 # Each is run through the tree built for it and through the whole tree; what the user

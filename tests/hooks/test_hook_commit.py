@@ -191,8 +191,8 @@ def test_hook_never_writes_into_the_repository(hooked: Path) -> None:
 def _commit_check_printing(hooked: Path, report: str) -> subprocess.CompletedProcess[str]:
     """The commit check run in a new interpreter, which then prints `report`."""
     code = (
-        "import sys; from synapse_git.hooks import hook_commands;"
-        f"code = hook_commands.pre_commit_main([]); {report}; sys.exit(code)"
+        "import sys; from synapse_git.hooks import commit;"
+        f"code = commit.pre_commit_main([]); {report}; sys.exit(code)"
     )
     return subprocess.run(
         [sys.executable, "-c", code], cwd=hooked, capture_output=True, text=True, check=False
@@ -204,11 +204,36 @@ def test_commit_path_imports_neither_typer_nor_pygit2_nor_mcp(hooked: Path) -> N
     git(hooked, "rm", "-q", "scripts/deploy.sh")
     done = _commit_check_printing(
         hooked,
-        "print('LOADED', [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime')"
-        " if m in sys.modules])",
+        "print('LOADED', [m for m in ('typer', 'pygit2', 'mcp', 'click', 'numpy', 'onnxruntime',"
+        " 'pydantic', 'dataclasses', 'synapse_git.service.facade') if m in sys.modules])",
     )
     assert done.returncode == 1, done.stdout
     assert "LOADED []" in done.stdout
+
+
+def test_a_commit_deleting_nothing_loads_only_the_review_git_and_the_snapshot_file(
+    hooked: Path,
+) -> None:
+    remember(hooked, "Deploys go out with scripts/deploy.sh")
+    run_cli("hook", "session", cwd=hooked)  # a snapshot, whose earlier drift is counted
+    (hooked / "src/app.py").write_text("print(7)\n", encoding="utf-8")
+    git(hooked, "add", "src/app.py")
+    code = (
+        "import sys; from synapse_git.hooks import commit; code = commit.pre_commit_main([]);"
+        "import json; print(json.dumps([m for m in sys.modules if m.startswith('synapse_git')]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=hooked, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = {m.removeprefix("synapse_git.") for m in json.loads(done.stdout)}
+    assert loaded == {
+        "synapse_git",
+        *("data_folder", "errors", "exit_codes"),
+        *("hooks", "hooks.commit", "hooks.terminal"),
+        *("service", "service.commit_review"),
+        *("git", "git.git_command", "session", "session.snapshot_file"),
+    }
 
 
 def test_a_commit_deleting_very_many_paths_reads_the_bodies_once(
@@ -265,9 +290,9 @@ def test_diff_relative_in_the_config_changes_nothing(hooked: Path) -> None:
     memory = remember(hooked, "Deploys go out with scripts/deploy.sh")
     git(hooked, "config", "diff.relative", "true")
     git(hooked, "rm", "-q", "scripts/deploy.sh")
-    from synapse_git.hooks import hook_commands
+    from synapse_git.hooks import commit
 
-    assert hook_commands.check_commit(folder=hooked / "docs") == hook_commands.BLOCK
+    assert commit.check_commit(folder=hooked / "docs") == commit.BLOCK
     done = run_git(hooked / "docs", "commit", "-m", "drop deploy")
     assert done.returncode != 0
     assert f"memory {memory}: Deploys go out with scripts/deploy.sh" in done.stdout
@@ -287,12 +312,14 @@ def test_a_commit_deleting_nothing_imports_only_the_commit_path(hooked: Path) ->
     ours = [
         "synapse_git.data_folder",
         "synapse_git.errors",
-        "synapse_git.escaping",
         "synapse_git.exit_codes",
         "synapse_git.git",
         "synapse_git.git.git_command",
         "synapse_git.hooks",
-        "synapse_git.hooks.hook_commands",
+        "synapse_git.hooks.commit",
+        "synapse_git.hooks.terminal",
+        "synapse_git.service",
+        "synapse_git.service.commit_review",
         "synapse_git.session",
         "synapse_git.session.snapshot_file",
     ]

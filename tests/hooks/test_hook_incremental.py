@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,6 +116,17 @@ def test_a_switch_changing_nothing_named_rechecks_no_memory(
     out = run_git(repo, "checkout", "readme").stdout
     assert rechecked(out) == []
     assert "re-checked 0 of 3 memories" in out
+    # Back again, in a process that says what it loaded: no git library, no Synapse.
+    git(repo, "checkout", "-q", "main")
+    code = (
+        "import sys; from synapse_git.cli.entry import main;"
+        "code = main(['hook', 'post-checkout', 'x', 'y', '1']);"
+        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp', 'pydantic',"
+        " 'synapse_git.service.facade') if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True)
+    assert "re-checked 0 of 3 memories" in done.stdout, done.stdout + done.stderr
+    assert "LOADED []" in done.stdout
 
 
 def test_a_fast_forward_merge_rechecks_what_it_brought(
@@ -245,13 +258,13 @@ def test_a_refresh_finding_a_named_file_gone_loads_neither_pygit2_nor_the_confli
         "typer",
         "click",
         "mcp",
-        "synapse_git.service",
+        "synapse_git.service.facade",
         "synapse_git.drift.conflicts",
         "synapse_git.drift.conflict_candidates",
     )
     code = (
-        "import sys; from synapse_git.hooks import hook_commands;"
-        "hook_commands.fast_main(['post-checkout', 'x', 'y', '1']);"
+        "import sys; from synapse_git.hooks import dispatch;"
+        "dispatch.fast_main(['post-checkout', 'x', 'y', '1']);"
         f"print('LOADED', [m for m in {heavy!r} if m in sys.modules])"
     )
     done = subprocess.run(

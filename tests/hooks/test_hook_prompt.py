@@ -137,7 +137,8 @@ def test_text_format_and_the_fast_path_loads_no_heavy_module(repo: Path) -> None
     assert not done.stdout.startswith("{")
     code = (
         "import sys; from synapse_git.cli.entry import main; code = main(['hook', 'prompt']);"
-        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp', 'numpy')"
+        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp', 'numpy',"
+        " 'pydantic', 'synapse_git.service.facade')"
         " if m in sys.modules])"
     )
     ran = subprocess.run(

@@ -84,7 +84,8 @@ def test_current_snapshot_path_loads_neither_typer_nor_pygit2(repo: Path) -> Non
     run_cli("hook", "session", cwd=repo)
     code = (
         "import sys; from synapse_git.cli.entry import main; code = main(['hook', 'session']);"
-        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp') if m in sys.modules])"
+        "print('LOADED', [m for m in ('typer', 'click', 'pygit2', 'mcp', 'pydantic',"
+        " 'synapse_git.service.facade') if m in sys.modules])"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False
