@@ -23,7 +23,6 @@ import json
 import os
 import signal
 import threading
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +64,7 @@ SURROGATE = (
 
 def definitions() -> dict[str, Any]:
     """mcp/tools.json: what `initialize` and `tools/list` carry, as the SDK makes them."""
-    text = resources.files("synapse_git.mcp").joinpath("tools.json").read_text("utf-8")
+    text = Path(__file__).with_name("tools.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

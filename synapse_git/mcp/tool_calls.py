@@ -8,16 +8,15 @@ mcp/stdio_server.py calls them directly. Standard library only; a failure is a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from synapse_git.answers import ForgetOut, ReadOut, RecallOut, RememberOut, SupersedeOut
 from synapse_git.errors import BadInput
 
 if TYPE_CHECKING:
+    # Types only: answers.py loads typing_extensions, which start-up need not pay for.
+    from synapse_git.answers import ForgetOut, ReadOut, RecallOut, RememberOut, SupersedeOut
     from synapse_git.git.project_scope import Scope
     from synapse_git.mcp.scope_state import ServerState
-
-Noted = TypeVar("Noted", RecallOut, RememberOut)
 
 
 def recall(
@@ -38,7 +37,10 @@ def recall(
         at=at,
     )
     state.tell_semantic(found.semantic)
-    return with_roots_note(state, found.as_json())
+    answer = found.as_json()
+    if state.roots_note is not None:
+        answer["note"] = state.roots_note  # the client's roots could not be had
+    return answer
 
 
 def readmemory(
@@ -82,7 +84,10 @@ def remember(
         share=share,
         everywhere=everywhere,
     )
-    return with_roots_note(state, result.as_json())
+    answer = result.as_json()
+    if state.roots_note is not None:
+        answer["note"] = state.roots_note
+    return answer
 
 
 def supersede(
@@ -104,13 +109,6 @@ def forget(state: ServerState, where: Scope, id: int) -> ForgetOut:
     # The agent never sees hidden memories: only a live, visible one can be forgotten.
     memory = state.synapse.forget(id, where, live_only=True)
     return memory.state_json()
-
-
-def with_roots_note(state: ServerState, answer: Noted) -> Noted:
-    """`answer`, saying so when the client's roots could not be had and the fallback was used."""
-    if state.roots_note is not None:
-        answer["note"] = state.roots_note
-    return answer
 
 
 def internal_error(name: str, cause: BaseException) -> str:
