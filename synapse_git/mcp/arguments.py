@@ -124,7 +124,10 @@ def _boolean(given: Any, where: str) -> bool:
         return bool(given)
     if isinstance(given, str) and given.lower() in TRUE_WORDS | FALSE_WORDS:
         return given.lower() in TRUE_WORDS
-    if isinstance(given, str | int | float):
+    # pydantic reads a number as a 64-bit whole number first: one that is not (0.5, 2**64)
+    # is no boolean at all; one that is, but neither 0 nor 1, cannot be interpreted.
+    whole = isinstance(given, int) or (isinstance(given, float) and given.is_integer())
+    if isinstance(given, str) or (whole and -(2**63) <= given < 2**63):
         raise Problem(where, "Input should be a valid boolean, unable to interpret input", given)
     raise Problem(where, "Input should be a valid boolean", given)
 

@@ -82,6 +82,8 @@ def test_arguments_are_checked_as_the_sdk_checks_them(
         ("recall", {"at": "x" * 257, "limit": "0"}),
         ("remember", {"body": "b", "share": "YES", "everywhere": 1.0, "scope": '"global"'}),
         ("remember", {"share": 2, "everywhere": "maybe", "scope": ["global"]}),
+        ("remember", {"share": 2.0**63, "everywhere": 0.5, "body": "b"}),
+        ("remember", {"share": 2**64, "everywhere": -1.0, "body": "b"}),
         ("readmemory", {"id": "12", "project": 5, "offset": -1}),
         ("supersede", {"id": 1, "body": ["x"], "source": None}),
     ],
