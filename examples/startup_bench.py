@@ -1,6 +1,7 @@
 """Start-up benchmark: what a person or an MCP client waits for, process by process.
 
-    python examples/startup_bench.py [RUNS] [N] [--synapse PATH ...]   (defaults 20, 10000)
+    python examples/startup_bench.py [RUNS] [N] [--synapse PATH ...] [--only PREFIX]
+                                                               (defaults 20, 10000)
 
 Seeds a store with N all-global memories of the retrieval benchmark's corpus in
 a temporary folder (removed afterwards), makes a git repository there, and runs
@@ -21,7 +22,8 @@ barely moves), with the load average before and after the run. `--synapse`
 (repeatable) measures other installations' console scripts, a venv made with a
 regular `pip install .` beside an editable one, or an older version beside this
 one; their runs take turns too, so they see the same load. By default the
-console script beside this Python. Prints JSON.
+console script beside this Python. `--only mcp` measures only the commands whose
+name starts so. Prints JSON.
 """
 
 from __future__ import annotations
@@ -136,12 +138,18 @@ def main(argv: list[str]) -> int:
         at = args.index("--synapse")
         scripts.extend(args[at + 1 : at + 2])
         del args[at : at + 2]
+    only = ""
+    if "--only" in args:
+        at = args.index("--only")
+        only = "".join(args[at + 1 : at + 2])
+        del args[at : at + 2]
     scripts = scripts or [str(Path(sys.executable).with_name("synapse"))]
     runs = int(args[0]) if args else 20
     n = int(args[1]) if len(args) > 1 else 10_000
     if not (1 <= runs <= 1000 and 1 <= n <= MAX_N):
         print(
-            f"usage: startup_bench.py [RUNS] [N 1..{MAX_N}] [--synapse PATH ...]", file=sys.stderr
+            f"usage: startup_bench.py [RUNS] [N 1..{MAX_N}] [--synapse PATH ...] [--only PREFIX]",
+            file=sys.stderr,
         )
         return 2
     with temporary_data("synapse-startup-") as folder:
@@ -156,7 +164,14 @@ def main(argv: list[str]) -> int:
         # As users run it: Python keeps the compiled modules (an editable install's own
         # are written on the warm-up run); without them every start compiles the package.
         no_bytecode = env.pop("PYTHONDONTWRITEBYTECODE", None) is not None
-        commands = {script: _commands(script, repo, env, n) for script in scripts}
+        commands = {
+            script: {
+                name: run
+                for name, run in _commands(script, repo, env, n).items()
+                if name.startswith(only)
+            }
+            for script in scripts
+        }
         for table in commands.values():
             for run in table.values():
                 run()  # warm the page cache, the snapshot and the store's first-use work

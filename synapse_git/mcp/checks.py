@@ -8,9 +8,11 @@ import json
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+if TYPE_CHECKING:
+    # Only the SDK-backed server reports pydantic's errors; the stdio server never loads it.
+    from pydantic import ValidationError
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _WHOLE = re.compile(r"-?(0|[1-9][0-9]{0,18})")
@@ -33,8 +35,12 @@ class CheckedInput:
             os.dup2(null, sys.stdin.fileno())
             os.close(null)
         self.source = os.fdopen(private, "rb")
+        # Lines read already, given again first (a session handed to the SDK).
+        self.pending: list[str] = []
 
     def readline(self) -> str:
+        if self.pending:
+            return self.pending.pop(0)
         line = self.source.readline().decode("utf-8", errors="replace")
         if not _SURROGATE_ESCAPE.search(line):
             return line

@@ -1,8 +1,8 @@
-"""Starting `synapse mcp`: checks its options, then imports the SDK-backed server.
+"""Starting `synapse mcp`: checks its options, then serves stdio (mcp/stdio_server.py).
 
-Kept apart from `mcp/server.py` so that both ways of reaching `synapse mcp`
+Kept apart from the servers so that both ways of reaching `synapse mcp`
 (the console script's fast path and the typer command) share this body
-without importing the MCP SDK until the server really starts.
+without importing the server until it really starts.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def serve_mcp(project: Path | None, budget: str | None) -> None:
         config.budget(budget)
     if project is not None and not project.expanduser().is_dir():
         raise BadInput(f"--project {project}: not a folder")
-    # Imported only now: nothing else should pay for the MCP SDK.
-    from synapse_git.mcp import server
+    # Imported only now: the other commands need none of it.
+    from synapse_git.mcp import stdio_server
 
-    server.serve(config, project=project, budget=budget)
+    stdio_server.serve(config, project=project, budget=budget)

@@ -1,23 +1,22 @@
-"""`synapse mcp`: the memory store served to an agent over MCP stdio.
+"""The five tools as the MCP SDK sees them: typed signatures, descriptions and hints.
 
-Every tool is a thin wrapper over `Synapse`: it finds the caller's scope
-(mcp/scoped_server.py), makes one service call and returns the JSON shapes
-of docs/json.md as structured output. Only this module and
-mcp/scoped_server.py import `mcp`.
+These signatures are the one definition of what the tools take and answer: the SDK
+derives each tool's input and output JSON schemas from them. What `initialize`
+and `tools/list` carry, as this server puts them on the wire, is kept in
+mcp/tools.json, which the standard-library stdio server (mcp/stdio_server.py)
+serves and checks arguments against; tests/mcp/test_mcp_wire.py regenerates
+the file from this server and compares, so the two cannot drift. Each tool body is one call of
+mcp/tool_calls.py. Only this module and mcp/scoped_server.py import `mcp`.
 
-Nothing heavy happens at start (no store opening, no migration, no git
-walk): the client's roots are asked for, and the project resolved, on the
-first tool call, then kept until the client says its roots changed.
+The SDK serves a client that speaks the 2026-07-28 protocol (`serve_sdk`);
+the handshake protocols are served without it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import inspect
-import os
-import signal
 from pathlib import Path
-from types import FrameType
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
@@ -31,14 +30,10 @@ from synapse_git.answers import (
     RememberOut,
     SupersedeOut,
 )
-from synapse_git.errors import BadInput
-from synapse_git.mcp.scoped_server import (
-    ClientRoots,
-    SynapseServer,
-    server_of,
-    tool_errors,
-    with_roots_note,
-)
+from synapse_git.mcp import tool_calls
+from synapse_git.mcp.checks import CheckedInput, EscapedOutput
+from synapse_git.mcp.scope_state import ServerState
+from synapse_git.mcp.scoped_server import ClientRoots, SynapseServer, scoped, tool_errors
 from synapse_git.settings import BUDGET_NAMES, Config
 
 BudgetName = Literal["lean", "balanced", "full"]
@@ -108,19 +103,9 @@ def recall(
     "score": 1.032}], "drift": [], "searched": 140, "cut": {"floor": 2, "limit": 0,
     "budget": 0, "weak": 0}}
     """
-    server = server_of(ctx)
     with tool_errors():
-        where = server.scope_for(roots, ctx.protocol_version)
-        found = server.synapse.recall(
-            query,
-            where,
-            budget=server.budget_or_default(budget),
-            limit=limit,
-            alternatives=alternatives or (),
-            at=at,
-        )
-    server.tell_semantic(found.semantic)
-    return with_roots_note(server, found.as_json())
+        state, where = scoped(ctx, roots)
+        return tool_calls.recall(state, where, query, budget, limit, alternatives, at)
 
 
 def readmemory(
@@ -153,19 +138,9 @@ def readmemory(
     "sourceabridged": false, "body": "…", "offset": 0, "next": 6000, "total": 9120}},
     then readmemory(id=42, project="/home/me/src/app", offset=6000).
     """
-    server = server_of(ctx)
     with tool_errors():
-        where = server.scope_for(roots, ctx.protocol_version)
-        page = server.synapse.read(
-            id,
-            where,
-            offset=offset,
-            budget=server.budget_or_default(budget),
-            project=project,
-            check_project=True,
-            count=True,
-        )
-    return {"memory": None if page is None else page.as_json()}
+        state, where = scoped(ctx, roots)
+        return tool_calls.readmemory(state, where, id, project, offset, budget)
 
 
 def remember(
@@ -213,21 +188,9 @@ def remember(
     port 5433.", source="Makefile") -> {"id": 57, "project": "/home/me/src/app",
     "duplicate_of": null, "drift": []}
     """
-    server = server_of(ctx)
     with tool_errors():
-        where = server.scope_for(roots, ctx.protocol_version)
-        if scope == "project" and where.project is None:
-            raise BadInput(f'{where.note}: pass scope "global" to remember globally')
-        result = server.synapse.remember(
-            body,
-            where,
-            source=source,
-            is_global=scope == "global",
-            supersedes=supersedes,
-            share=share,
-            everywhere=everywhere,
-        )
-    return with_roots_note(server, result.as_json())
+        state, where = scoped(ctx, roots)
+        return tool_calls.remember(state, where, body, source, scope, supersedes, share, everywhere)
 
 
 def supersede(
@@ -255,14 +218,9 @@ def supersede(
     -> {"id": 58, "project": "/home/me/src/app", "duplicate_of": null,
     "drift": [], "supersedes": 12}
     """
-    server = server_of(ctx)
     with tool_errors():
-        where = server.scope_for(roots, ctx.protocol_version)
-        if (body is None) == (by is None):
-            # Worded with this tool's argument names; the service checks the same.
-            raise BadInput("give either body (the corrected fact) or by (an existing memory id)")
-        done = server.synapse.replace(id, where, body=body, by=by, source=source, live_only=True)
-    return done.as_json()
+        state, where = scoped(ctx, roots)
+        return tool_calls.supersede(state, where, id, body, by, source)
 
 
 def forget(
@@ -281,12 +239,9 @@ def forget(
     Example: forget(id=31) -> {"id": 31, "project": "/home/me/src/app",
     "state": "forgotten"}
     """
-    server = server_of(ctx)
     with tool_errors():
-        where = server.scope_for(roots, ctx.protocol_version)
-        # The agent never sees hidden memories: only a live, visible one can be forgotten.
-        memory = server.synapse.forget(id, where, live_only=True)
-    return memory.state_json()
+        state, where = scoped(ctx, roots)
+        return tool_calls.forget(state, where, id)
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -305,15 +260,14 @@ def build(
     config: Config, *, project: Path | None = None, budget: str | None = None
 ) -> SynapseServer:
     """The server with its tools; cheap: nothing is opened or walked here."""
-    if budget is not None:
-        config.budget(budget)
-    fallback = Path.cwd() if project is None else project.expanduser()
-    if not fallback.is_dir():
-        raise BadInput(f"--project {project}: not a folder")
+    return with_tools(ServerState.of(config, project, budget))
+
+
+def with_tools(state: ServerState) -> SynapseServer:
     # The light part of the service: no store, no git library before the first call.
     from synapse_git.service.session_start import server_instructions
 
-    server = SynapseServer(config, fallback, budget, server_instructions(config))
+    server = SynapseServer(state, server_instructions(state.config))
     for tool, title, hints in (
         (recall, "Recall memories", READ_ONLY),
         (readmemory, "Read a memory exactly", READ_ONLY),
@@ -333,23 +287,8 @@ def build(
     return server
 
 
-def serve(config: Config, *, project: Path | None = None, budget: str | None = None) -> None:
-    """Serve over stdio until the client closes the connection, or Ctrl-C."""
-    server = build(config, project=project, budget=budget)
-    # The SDK reads stdin in a worker thread that no cancellation reaches: Ctrl-C
-    # in a terminal, turned into a cancelled task, would wait for a line forever.
-    # It stops the process instead, as SIGTERM does; every write is one
-    # transaction, so nothing confirmed is lost.
-    signal.signal(signal.SIGINT, _interrupted)
-    try:
-        with contextlib.suppress(KeyboardInterrupt):
-            server.run("stdio")
-    finally:
-        if server.started:
-            server.synapse.reads.flush()
-
-
-def _interrupted(signum: int, frame: FrameType | None) -> None:
-    with contextlib.suppress(OSError):
-        os.write(2, b"synapse mcp: interrupted, stopped\n")
-    os._exit(128 + signal.SIGINT)
+def serve_sdk(state: ServerState, lines: CheckedInput, wire: EscapedOutput) -> None:
+    """Serve the rest of the stdio session with the SDK, from the lines already read
+    (`lines` gives them first); Ctrl-C is handled by the stdio server that called."""
+    with contextlib.suppress(KeyboardInterrupt):
+        with_tools(state).run_over(lines, wire)

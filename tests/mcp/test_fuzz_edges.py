@@ -111,16 +111,19 @@ def test_every_command_answers_hostile_input(
         assert fingerprint(store) == before, (args, err)
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Session, Path]]:
-    """One server for the module; its store, made here, outlives the per-test one."""
+@pytest.fixture(scope="module", params=["auto", "legacy"])
+def served(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[tuple[Session, Path]]:
+    """One server per protocol era (the SDK's and the stdio server's) for the module; its
+    store, made here, outlives the per-test one."""
     data = tmp_path_factory.mktemp("fuzz-mcp-data")
     repo = make_repo(tmp_path_factory.mktemp("fuzz-mcp") / "repo")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SYNAPSE_DATA", str(data))
         svc = Synapse()
         svc.remember("The app listens on port 5433.", svc.scope(repo))
-    with mcp_session(data, cwd=repo) as session:
+    with mcp_session(data, cwd=repo, mode=request.param) as session:
         yield session, data / "memory.db"
 
 

@@ -24,6 +24,15 @@ from synapse_git.session.guidance import READING_HINT as HINT
 from synapse_git.session.guidance import instructions
 from synapse_git.settings import Config
 
+
+class World(dict[str, Path]):
+    """The store's folder, the repository and a plain folder, by name; and the mode."""
+
+    def __init__(self, *, mode: str, **folders: Path) -> None:
+        super().__init__(folders)
+        self.mode = mode
+
+
 SNAPSHOT = Path(__file__).parent / "snapshots" / "mcp_tools.json"
 UPDATE = "SYNAPSE_UPDATE_SNAPSHOT"
 
@@ -32,19 +41,21 @@ LONG_BODY = "".join(
 )
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+@pytest.fixture(scope="module", params=["auto", "legacy"])
+def world(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> World:
+    """A store and a repository per protocol era: `auto` opens with server/discover
+    (served by the SDK), `legacy` with initialize (the standard-library stdio server)."""
     base = tmp_path_factory.mktemp("mcp")
     data = base / "data"
     data.mkdir()
-    return {"data": data, "repo": make_repo(base / "repo"), "plain": base}
+    return World(data=data, repo=make_repo(base / "repo"), plain=base, mode=request.param)
 
 
 @pytest.fixture(scope="module")
-def session(world: dict[str, Path]) -> Iterator[Session]:
+def session(world: World) -> Iterator[Session]:
     """No roots offered: the server serves --project."""
     args = ["--project", str(world["repo"])]
-    with mcp_session(world["data"], cwd=world["plain"], args=args) as s:
+    with mcp_session(world["data"], cwd=world["plain"], args=args, mode=world.mode) as s:
         yield s
 
 
