@@ -291,7 +291,11 @@ def search(
     alike = {term.word: [*forms[term.word], *term.alike] for term in query.terms}
     substrings = [term.raw for term in query.terms if term.substring]
     family = [form for word in words for form in alike[word]]
-    porter = index_ranking.plan_for(counts, "memory", [*words, *family, *query.joined], notes)
+    # A word and its forms are asked before its synonyms (index_ranking._within_budget).
+    own = [*words, *(form for word in words for form in forms[word]), *query.joined]
+    porter = index_ranking.plan_for(
+        counts, "memory", [*words, *family, *query.joined], notes, first=own
+    )
     for term in query.terms:
         # A word in a large share of the store is at least as common as a
         # substring: spare the trigram index the phrase matching that shows it.
