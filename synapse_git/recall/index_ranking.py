@@ -113,14 +113,22 @@ class TermCounts:
 
 
 def _within_budget(
-    counts: TermCounts, index: str, rare: list[str], notes: list[str], most: int
+    counts: TermCounts,
+    index: str,
+    rare: list[str],
+    notes: list[str],
+    most: int,
+    first: frozenset[str] = frozenset(),
 ) -> list[str]:
-    """The rare items whose matches together stay within `most`, rarest first (at
-    least one). Each is under COMMON_AT alone, but bm25 over a dozen of them in a
-    large store scores most of it: tens of milliseconds at 100,000."""
+    """The rare items whose matches together stay within `most`, those in `first`
+    (the question's own words and their forms) before the others, each rarest first (at least
+    one). Each is under COMMON_AT alone, but bm25 over a dozen of them in a large
+    store scores most of it: tens of milliseconds at 100,000. A word's rarer
+    synonym (`asynchronous` for `background`) would otherwise take the budget, and
+    the note holding the question's own words would never be ranked."""
     kept: set[str] = set()
     total = 0
-    for item in sorted(rare, key=lambda each: (counts(index, each), each)):
+    for item in sorted(rare, key=lambda each: (each not in first, counts(index, each), each)):
         total += counts(index, item)
         if kept and total > most:
             break
@@ -133,7 +141,13 @@ def _within_budget(
 
 
 def plan_for(
-    counts: TermCounts, index: str, items: Iterable[str], notes: list[str], *, scored: bool = False
+    counts: TermCounts,
+    index: str,
+    items: Iterable[str],
+    notes: list[str],
+    *,
+    scored: bool = False,
+    first: Iterable[str] = (),
 ) -> Plan:
     found = [item for item in dict.fromkeys(items) if counts(index, item)]
     if not found:
@@ -146,7 +160,9 @@ def plan_for(
         notes.append(f"{index}: ranked within the newest {WINDOW} memories (common terms only)")
     if index != "memorygram":
         if rare:
-            rare = _within_budget(counts, index, rare, notes, WORDS_SCORED_AT_MOST)
+            rare = _within_budget(
+                counts, index, rare, notes, WORDS_SCORED_AT_MOST, frozenset(first)
+            )
         return Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
     if rare and all(fts.exact(item) for item in rare):
         # Single trigrams (a misspelled word's, mostly): bm25 scores every row

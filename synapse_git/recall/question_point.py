@@ -144,7 +144,7 @@ def point(text: str) -> Point | None:
             if after[0] == "time" or after[0] in ("day", "date", "month", "year"):
                 return Point.TIME
             nouns = [w for w in words[n + 1 : n + 7] if w not in _FILLER][:3]
-            if any(noun in _NUMBER_NOUNS or noun[:-1] in _NUMBER_NOUNS for noun in nouns):
+            if any(_valued(noun) for noun in nouns):
                 return Point.NUMBER
         if word == "when" and n == 0:
             return Point.TIME
@@ -152,7 +152,26 @@ def point(text: str) -> Point | None:
             return Point.PERSON
         if word == "where" and n == 0:
             return Point.PLACE
+    last = text.split()[-1] if text.split() else ""
+    # Not an identifier's part: `CACHE_TTL` or `X-App-Version` asks for the name.
+    if (
+        len(words) >= 2
+        and last.isalpha()
+        and not _ASKING.intersection(words)
+        and words[-1] in _NUMBER_NOUNS
+    ):
+        # A few words naming a thing and then one of its values ("postgres version",
+        # "redis port") ask for that value, as "which version" does; in the plural
+        # ("experimental prices") they name a topic.
+        return Point.NUMBER
     return None
+
+
+_ASKING = frozenset(["how", "what", "which", "when", "who", "whom", "whose", "where", "why"])
+
+
+def _valued(noun: str) -> bool:
+    return noun in _NUMBER_NOUNS or noun[:-1] in _NUMBER_NOUNS
 
 
 _FILLER = frozenset(

@@ -53,7 +53,9 @@ class Candidate:
     # What weakness is judged on, when not `share`: with rewordings, the question's
     # own share or the rewordings' agreement (recall/rewordings.py).
     evidence: float | None = None
-    agreed: bool = False  # the rewordings alone make it an answer
+    agreed: bool = False  # the rewordings agree on it (recall/rewordings.py)
+    # An answer by that agreement alone: the question's own share of it is weak.
+    reworded_only: bool = False
     # Holds the question's words but no answer of the shape it asks for
     # (recall/question_point.py): "how long ..." answered by no duration.
     offpoint: bool = False
@@ -297,7 +299,11 @@ def search(
     alike = {term.word: [*forms[term.word], *term.alike] for term in query.terms}
     substrings = [term.raw for term in query.terms if term.substring]
     family = [form for word in words for form in alike[word]]
-    porter = index_ranking.plan_for(counts, "memory", [*words, *family, *query.joined], notes)
+    # A word and its forms are asked before its synonyms (index_ranking._within_budget).
+    own = [*words, *(form for word in words for form in forms[word]), *query.joined]
+    porter = index_ranking.plan_for(
+        counts, "memory", [*words, *family, *query.joined], notes, first=own
+    )
     for term in query.terms:
         # A word in a large share of the store is at least as common as a
         # substring: spare the trigram index the phrase matching that shows it.
@@ -435,7 +441,8 @@ def cut_floor(candidates: list[Candidate]) -> list[Candidate]:
 
 def vouch(candidates: Sequence[Candidate], weights: Mapping[str, float]) -> list[Candidate]:
     """`candidates` (ranked) with the best one kept vouched for as an answer when,
-    below WEAK_SHARE, it still holds two or more of the question's words, one of
+    below WEAK_SHARE, it still holds two or more of the question's words (two
+    families: a word and its plural are one), one of
     them in its opening words (recall/subject.py), and the rarest word any
     candidate holds (floored or not).
 
@@ -448,7 +455,9 @@ def vouch(candidates: Sequence[Candidate], weights: Mapping[str, float]) -> list
     if at is None:
         return out
     best = out[at]
-    if not best.weak or len(best.held) < 2 or best.about <= 0:
+    # Two forms of one word (`translations` asked, `translation` reworded) are one.
+    words = {word_forms.family(word) for word in best.held}
+    if not best.weak or len(words) < 2 or best.about <= 0:
         return out
     # Every candidate, the floor's cuts too: one the floor cut still holds the word,
     # and recall decides the same with or without the floor.

@@ -112,6 +112,7 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
             verdict=ranking.floor_verdict(c.share, top) or c.verdict,
             evidence=max(asked.get(i, 0.0), agreement[i]),
             agreed=agreement[i] >= coverage.WEAK_SHARE,
+            reworded_only=asked.get(i, 0.0) < coverage.WEAK_SHARE <= agreement[i],
         )
         for i, c in best.items()
     ]

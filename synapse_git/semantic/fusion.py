@@ -25,6 +25,13 @@ DENSE_DEPTH = 10
 # question: on the dev sets, the questions nothing answers drew such memories
 # at cosine 0.31 to 0.36, the paraphrases their answers at 0.37 to 0.54.
 SURE = 0.40
+# A memory the rewordings agree on by their words, where the question's own words
+# cover too little of it, is an answer only this near the question or a rewording:
+# the rewordings are the caller's guess at a note's words, and a guess at the
+# words of a note that is not there agrees on a neighbour sharing some of them. On
+# the dev sets such answers of paraphrases sat at 0.49 or more, the neighbours of
+# questions nothing answers drew at 0.30 to 0.44.
+AGREED = 0.45
 
 # (memory id, cosine) best first: the dense ranking of one wording.
 Dense = Sequence[tuple[int, float]]
@@ -52,7 +59,8 @@ class Blended(Candidate):
         """Why the hit is weak (None: it is not). Besides covering little of the
         question: found by meaning alone below SURE, or found by its words but far
         in meaning (below LEAST) from the question and from every rewording, as a
-        memory sharing a word with an unanswerable question is."""
+        memory sharing a word with an unanswerable question is; or an answer by the
+        rewordings' agreement alone, below AGREED from every wording."""
         if self.near is None:
             return self._covers_little()
         if self.porter is None and self.trigram is None:
@@ -66,6 +74,11 @@ class Blended(Candidate):
         if self.near < LEAST and not self.worded:
             to = "the question and every rewording" if self.reworded else "the question"
             return f"far in meaning: cosine {self.near:.2f} < {LEAST:.2f} to {to}"
+        if self.reworded_only and self.near < AGREED and not self.worded:
+            return (
+                f"the rewordings' words agree on it, but cosine {self.near:.2f} < {AGREED:.2f}"
+                " to the question and every rewording"
+            )
         return self._covers_little()
 
     @property

@@ -21,6 +21,13 @@ from synapse_git.textrules import norm_key
 # measured 3-7% less CPU with rewordings, as 32 and 64 MB did (docs/recall.md).
 # Pages are allocated as they are read: a one-shot CLI recall holds what it reads.
 READER_CACHE_KIB = 8000
+# The kept reader also reads the store through a memory map of up to this many
+# bytes: bm25 reads the size of every match from pages scattered over the store,
+# and past what the page cache holds each was a read() and a copy. A larger store
+# reads more such pages, so this is what grew most with it (docs/recall.md, "Cost
+# as the store grows"). The map is the operating system's page cache, shared and
+# given back under pressure; a store larger than the map is read past it as before.
+READER_MMAP_BYTES = 256 * 1024 * 1024
 # Beside the store: held (flock) by a write that may outlast the busy timeout.
 LONG_WRITE_SUFFIX = "-long-write"
 
@@ -82,6 +89,7 @@ def connect_reader(path: Path, *, migrate: bool = True) -> sqlite3.Connection:
         return connect_reader(path, migrate=False)
     conn.create_function("casefold", 1, _casefold, deterministic=True)
     conn.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB}")
+    conn.execute(f"PRAGMA mmap_size = {READER_MMAP_BYTES}")
     return conn
 
 

@@ -100,3 +100,13 @@ def test_a_rewording_with_a_better_answer_takes_the_vouch_away(svc: Synapse, her
     assert [hit.id for hit in found.hits] == [atlas] and not found.hits[0].weak
     [before] = [c for c in found.candidates if c.id == vouched]
     assert before.weak and before.verdict.startswith("floor")
+
+
+def test_two_forms_of_one_word_are_one_word_held(svc: Synapse, here: Scope) -> None:
+    """A rewording naming the question's word in another form (`translation` for
+    `translations`) adds no second word: the note still holds one of the question's."""
+    remember(svc, here, "Translations live in web/locales as JSON.", *FILLER)
+    question = "translations reviewed quasar nebula pulsar"
+    assert all(hit.weak for hit in svc.recall(question, here).hits)
+    found = svc.recall(question, here, alternatives=["translation quasar nebula pulsar"])
+    assert found.hits and all(hit.weak for hit in found.hits)

@@ -32,6 +32,13 @@ DECOYS = Path(__file__).resolve().parents[2] / "examples" / "decoys"
         ("stripe refund approval", None),
         ("PAY-7731", None),
         ("which tool manages python dependencies", None),
+        # A few words ending with a value asked for, as "which version" is.
+        ("postgres version", Point.NUMBER),
+        ("redis cache ttl", Point.NUMBER),
+        ("CACHE_TTL", None),  # an identifier asks for itself
+        ("X-App-Version", None),
+        ("experimental prices", None),  # in the plural, a topic
+        ("version", None),
     ],
 )
 def test_a_question_says_what_shape_its_answer_has(question: str, wanted: Point | None) -> None:

@@ -104,6 +104,12 @@ def test_words_are_asked_rarest_first_within_a_budget(
     plan = index_ranking.plan_for(counts, "memory", ["ocelot", "note12", "build"], notes)
     assert plan.items == ("note12",)
     assert any("ocelot, build left out (150+ matches to score)" in note for note in notes)
+    # The question's own words come first: "note12" standing for a rarer word of the
+    # same meaning would otherwise take the budget from them.
+    notes = []
+    plan = index_ranking.plan_for(counts, "memory", ["ocelot", "note12"], notes, first=["ocelot"])
+    assert plan.items == ("ocelot",)
+    assert any("note12 left out (150+ matches to score)" in note for note in notes)
     monkeypatch.setattr(index_ranking, "WORDS_SCORED_AT_MOST", 2000)
     plan = index_ranking.plan_for(
         index_ranking.TermCounts(conn), "memory", ["ocelot", "note12", "build"], []

@@ -47,8 +47,8 @@ def _reworded(agreed: bool, to_rewording: float) -> Candidate:
     lexical = Candidate(
         1, 1, None, 0.6, ("holiday", "leave"), share=1.0, evidence=0.2, agreed=agreed
     )
-    if agreed:
-        lexical = replace(lexical, evidence=0.5)
+    if agreed:  # the question's own share, 0.2, is weak: an answer by agreement only
+        lexical = replace(lexical, evidence=0.5, reworded_only=True)
     near = Candidate(2, 2, None, 0.5, ("approv",), share=0.2)
     found = Search(joint, 10, (lexical, near), None, None, ())
     asked = {1: fusion.LEAST - 0.1, 2: fusion.LEAST + 0.1}
@@ -73,6 +73,19 @@ def test_a_memory_far_from_the_question_and_every_rewording_is_weak() -> None:
     assert isinstance(out, fusion.Blended)
     assert out.why == "far in meaning: cosine 0.20 < 0.30 to the question and every rewording"
     assert out.as_json()["why"] == out.why
+
+
+def test_words_the_rewordings_agree_on_need_their_meaning_too() -> None:
+    """A guess at the words of a note that is not there agrees on a neighbour
+    sharing some of them: between LEAST and AGREED from every wording, the
+    agreement alone does not make it an answer."""
+    out = _reworded(agreed=True, to_rewording=fusion.AGREED - 0.05)
+    assert out.verdict == "kept" and out.weak
+    assert out.why == (
+        "the rewordings' words agree on it, but cosine 0.40 < 0.45"
+        " to the question and every rewording"
+    )
+    assert not _reworded(agreed=True, to_rewording=fusion.AGREED).weak
 
 
 def test_a_memory_the_rewordings_do_not_agree_on_is_cut_far_from_them() -> None:

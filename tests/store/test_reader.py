@@ -148,3 +148,13 @@ def test_the_kept_connection_has_the_larger_page_cache(outside: Path) -> None:
     with closing(database.connect(svc.config.db_path)) as writer:
         # Writers keep SQLite's default: they live for one operation.
         assert writer.execute("PRAGMA cache_size").fetchone()[0] == -2000
+
+
+def test_the_kept_connection_reads_through_a_memory_map(outside: Path) -> None:
+    svc = Synapse()
+    found = svc.remember("a note to map", svc.scope(outside), is_global=True)
+    with svc.reading() as conn:
+        assert conn.execute("PRAGMA mmap_size").fetchone()[0] == database.READER_MMAP_BYTES
+    # Mapped or not, what is read is what was written.
+    page = svc.read(found.id, svc.scope(outside))
+    assert page is not None and page.body == "a note to map"
