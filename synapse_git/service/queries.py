@@ -122,9 +122,13 @@ class Queries(StoreAccess):
         self, conn: sqlite3.Connection, scope: Scope, rows: Sequence[memories.Memory]
     ) -> dict[int, str | None]:
         """Which of `rows` were written on another line of work (docs/branches.md)."""
+        live = [row for row in rows if row.live]
+        if scope.project is None or all(row.project != scope.project for row in live):
+            # Only this project's memories can be another branch's: the drift rules
+            # are not loaded for a listing of global memories or another project's.
+            return {}
         from synapse_git.drift import findings
 
-        live = [row for row in rows if row.live]
         found = findings.branch_findings(conn, scope, live, self.config.data_dir)
         return {finding.ids[0]: finding.branch for finding in found}
 

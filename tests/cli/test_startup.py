@@ -94,6 +94,9 @@ def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
     assert not {m for prefix in NOT_FOR_READING for m in _ours(loaded, prefix)}
     cli = {m.removeprefix("synapse_git.cli.") for m in _ours(loaded, "synapse_git.cli")}
     assert cli - {"synapse_git.cli"} == {"entry", "quick", "reading", "output", "colour"}
+    if args[1] == "list":
+        # None of the listed memories is of this project: no branch can be told of.
+        assert not _ours(loaded, "synapse_git.drift.findings")
 
 
 def test_session_start_loads_no_cli_nor_git_library(
