@@ -21,7 +21,6 @@ from synapse_git.cli.output import (
 )
 from synapse_git.errors import NotFound
 from synapse_git.escaping import visible
-from synapse_git.recall.coverage import WEAK_SHARE
 from synapse_git.service.results import elsewhere_note
 from synapse_git.store import listing_filter
 from synapse_git.textrules import counted, first_line
@@ -256,6 +255,8 @@ def _explained(c: Candidate, dense: bool, reworded: bool) -> str:
 def _why_weak(c: Candidate) -> str:
     """Why a candidate is weak evidence: the semantic extra says (fusion.Blended.why);
     else it covers too little of the question."""
+    from synapse_git.recall.coverage import WEAK_SHARE
+
     why = getattr(c, "why", None)
     if isinstance(why, str):
         return why

@@ -97,6 +97,10 @@ def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
     if args[1] == "list":
         # None of the listed memories is of this project: no branch can be told of.
         assert not _ours(loaded, "synapse_git.drift.findings")
+    if args[1] == "read" or args[2] == "-C":
+        # Reading a page and listing the newest rank nothing.
+        assert not _ours(loaded, "synapse_git.recall")
+    assert not _ours(loaded, "synapse_git.session.snapshots")
 
 
 def test_session_start_loads_no_cli_nor_git_library(
