@@ -236,8 +236,12 @@ def test_echo_prints_as_typer_echo(monkeypatch: pytest.MonkeyPatch, terminal: bo
         echo(text, err=True)
         typer.echo(text, err=True)
         monkeypatch.undo()
-        lines = os.read(reader, 4096).decode("utf-8").splitlines()
+    # A terminal hands out what was written a line or so at a time.
+    got = b""
+    while got.count(b"\n") < 4 and (chunk := os.read(reader, 4096)):
+        got += chunk
     os.close(reader)
+    lines = got.decode("utf-8").splitlines()
     assert len(lines) == 4
     assert lines[0] == lines[1] == lines[2] == lines[3]
     assert ("\x1b[31m" in lines[0]) == terminal
