@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import importlib
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -22,8 +21,7 @@ import typer
 
 from synapse_git import __version__, exit_codes
 from synapse_git.cli.help_text import classic
-from synapse_git.cli.output import shown_streams, unwritable_output
-from synapse_git.errors import StoreError, report
+from synapse_git.cli.output import failure, shown_streams, unwritable_output
 
 # The root's commands: name -> (module, function).
 ROOT_COMMANDS = {
@@ -188,21 +186,6 @@ def _run(argv: list[str] | None) -> int:
     except _CLICK_ERROR as exc:
         print(f"synapse: {exc.format_message()}", file=sys.stderr)  # type: ignore[attr-defined]
         return exit_codes.ERROR
-    except sqlite3.Error as exc:
-        # The service translates these; any that slips past is still the store's state.
-        from synapse_git.service import Synapse
-
-        return report(Synapse.store_error(exc))
-    except BrokenPipeError:
-        return 0
-    except OSError as exc:
-        # A path the system refuses (a name too long, a loop of links) that no
-        # command anticipated: still the user's to fix, said in one line.
-        if exc.filename is None:
-            return report(exc)
-        name = str(exc.filename)
-        name = name if len(name) <= 120 else name[:117] + "..."
-        return report(StoreError(f"cannot use {name}: {exc.strerror or exc}"))
     except Exception as exc:
-        return report(exc)
+        return failure(exc)
     return result if isinstance(result, int) else 0

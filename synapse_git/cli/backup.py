@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, print_json, service
+from synapse_git.cli.options import JSON_OPTION
+from synapse_git.cli.output import print_json, service
 
 
 def backup(

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, print_json
-from synapse_git.cli.recall import _print as print_recalled
+from synapse_git.cli.options import JSON_OPTION
+from synapse_git.cli.output import print_json
+from synapse_git.cli.reading import print_recalled
 from synapse_git.data_folder import data_dir
 from synapse_git.service import demo as demo_run
 

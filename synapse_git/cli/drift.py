@@ -10,8 +10,8 @@ import typer
 
 from synapse_git import exit_codes
 from synapse_git.cli.colour import paint
-from synapse_git.cli.memory import FOLDER_OPTION
-from synapse_git.cli.output import JSON_OPTION, print_json, scope_of, service
+from synapse_git.cli.options import FOLDER_OPTION, JSON_OPTION
+from synapse_git.cli.output import print_json, scope_of, service
 from synapse_git.errors import BadInput
 from synapse_git.escaping import counted
 

@@ -4,11 +4,13 @@
 alone takes over a second; agents run `synapse hook session` at every start and
 git runs the checkout hooks on every switch, and importing typer alone costs
 ~160 ms. So those commands start here without loading the rest of the CLI
-(typer, every command module), and a bare `synapse --version` prints the version
-as the full CLI would. Anything else, any `--help`, and any `mcp` arguments this
-does not recognise (typos) go to the full CLI, which prints help and errors as
-for every command. Nothing beyond the standard library's few is imported at the
-top of this module: each path imports what it uses.
+(typer, every command module), a bare `synapse --version` prints the version
+as the full CLI would, and `memory read`, `memory list` and `memory recall`,
+which a person types and waits for, parse their own options (cli/quick.py).
+Anything else, any `--help`, and any arguments these do not recognise (typos)
+go to the full CLI, which prints help and errors as for every command. Nothing
+beyond the standard library's few is imported at the top of this module: each
+path imports what it uses.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from synapse_git import __version__
 
         return _print_version(f"synapse {__version__}")
+    if args[:1] == ["memory"] and len(args) > 1:
+        # read, list and recall parse their own options (cli/quick.py); None: typer's.
+        from synapse_git.cli import quick
+
+        code = quick.main(args[1], args[2:])
+        if code is not None:
+            return code
     if args[:1] == ["mcp"]:
         options = _mcp_options(args[1:])
         if options is not None:

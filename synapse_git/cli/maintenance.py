@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 import typer
 
 from synapse_git import exit_codes
-from synapse_git.cli.output import JSON_OPTION, print_json, service, write_bytes
+from synapse_git.cli.options import JSON_OPTION
+from synapse_git.cli.output import print_json, service, write_bytes
 from synapse_git.cli.semantic import embedding_bar
 from synapse_git.errors import BadInput
 from synapse_git.escaping import counted

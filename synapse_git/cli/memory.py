@@ -12,32 +12,25 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from synapse_git.cli import reading
 from synapse_git.cli.colour import paint
+from synapse_git.cli.options import FOLDER_OPTION, JSON_OPTION
 from synapse_git.cli.output import (
-    JSON_OPTION,
     body_arg,
-    moved_hints,
-    note_global_only,
-    other_history_hints,
     print_json,
     scope_of,
     service,
     write_bytes,
 )
-from synapse_git.errors import BadInput, NotFound
+from synapse_git.errors import BadInput
 from synapse_git.escaping import counted, first_line, visible
 from synapse_git.service import Remembered
 from synapse_git.service.inspection import PathNow, TeamStatus
-from synapse_git.service.results import elsewhere_note
 
 if TYPE_CHECKING:
     from synapse_git.answers import MemoryOut
 
 app = typer.Typer(help="Remember, recall, read and look after memories.", no_args_is_help=True)
-
-FOLDER_OPTION = typer.Option(
-    None, "--folder", "-C", help="Act as if run in this folder (default: here)."
-)
 
 
 @app.command("remember")
@@ -388,38 +381,9 @@ def read(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Print one exact page of a memory; follow `next` until it is null."""
-    svc = service()
-    page = svc.read(
-        memory_id,
-        scope_of(svc, folder, quiet=as_json),
-        offset=offset,
-        budget=budget,
-        project=project,
-        check_project=project is not None,
-        count=True,
-        required=not as_json,
+    reading.read(
+        memory_id, offset=offset, budget=budget, project=project, folder=folder, as_json=as_json
     )
-    if as_json:
-        print_json({"memory": None if page is None else page.as_json()})
-        return
-    if page is None:
-        raise NotFound.memory(memory_id)
-    # Control characters are shown escaped (`--json` gives the exact bytes); written
-    # straight to stdout since click.echo would strip some escape sequences from a pipe.
-    sys.stdout.flush()
-    write_bytes(visible(page.body).encode("utf-8"))
-    ended = page.body.endswith("\n")
-    if sys.stdout.isatty() and not ended:
-        # Only a terminal gets a closing newline; a pipe gets the page as shown.
-        write_bytes(b"\n")
-        ended = True
-    write_bytes(b"", flush=True)
-    if page.next is not None:
-        typer.echo(
-            ("" if ended else "\n") + f"-- bytes {page.offset}..{page.next} of {page.total}; "
-            f"more: synapse memory read {page.id} --offset {page.next}",
-            err=True,
-        )
 
 
 @app.command("list")
@@ -445,10 +409,7 @@ def list_(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Visible memories, newest first; with QUERY, every memory that matches it."""
-    svc = service()
-    scope = scope_of(svc, folder, quiet=True)
-    found = svc.listing(
-        scope,
+    reading.list_(
         query,
         limit=limit,
         scope_name=scope_name,
@@ -456,29 +417,6 @@ def list_(
         author=author,
         since=since,
         state=state,
+        folder=folder,
+        as_json=as_json,
     )
-    if as_json:
-        print_json(found.as_json())
-        return
-    # After the call: a filter refused is its one line of error, with no note before it.
-    note_global_only(scope)
-    for line in moved_hints(found.moved_from, found.project):
-        typer.echo(line, err=True)
-    for line in other_history_hints(found.other_history, found.project):
-        typer.echo(line, err=True)
-    if not found.memories:
-        if query:
-            typer.echo(f"no memories match {query!r}")
-        else:
-            typer.echo("no memories pass these filters" if found.filtered else "no memories yet")
-        return
-    for memory in found.memories:
-        scope_name = "global " if memory.project is None else "project"
-        typer.echo(
-            f"{memory.id:>6}  {scope_name}  {memory.created_at[:10]}  {first_line(memory.body)}"
-        )
-        if memory.id in found.elsewhere:
-            typer.echo(f"        ({elsewhere_note(found.elsewhere[memory.id])})")
-    rest = found.total - len(found.memories)
-    if rest > 0:
-        typer.echo(f"… and {rest} more (use --limit)")

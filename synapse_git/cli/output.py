@@ -1,24 +1,82 @@
 """What every command shares: the service, scope notices, JSON, stdin bodies, and
-the standard streams that show control characters instead of obeying them."""
+the standard streams that show control characters instead of obeying them.
+
+Nothing here imports typer: the fast paths of the reading commands (cli/quick.py)
+print through this module as the full CLI does."""
 
 from __future__ import annotations
 
+import codecs
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
-import typer
-
 from synapse_git.cli.colour import shown
-from synapse_git.errors import BadInput, output_failed, report
+from synapse_git.errors import BadInput, StoreError, output_failed, report
 from synapse_git.escaping import json_text, shell_command
 from synapse_git.service import Scope, Synapse
 from synapse_git.settings import MAX_BODY_BYTES
 
-JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of text.")
+# What click's echo strips from a line bound for a pipe or a file.
+_ANSI = r"\033\[[;?0-9]*[a-zA-Z]"
+
+
+def echo(text: str, *, err: bool = False) -> None:
+    """Print `text` and a newline as typer.echo does: ANSI codes stripped when the
+    stream is not a terminal, flushed at once. A stream click would not write to as
+    it is (none at all, one of no or an ASCII encoding) is left to typer itself."""
+    stream = sys.stderr if err else sys.stdout
+    if _unusual(stream):
+        import typer
+
+        typer.echo(text, err=err)
+        return
+    out = text + "\n"
+    if "\x1b" in out and not _isatty(stream):
+        import re
+
+        out = re.sub(_ANSI, "", out)
+    stream.write(out)
+    stream.flush()
+
+
+def _unusual(stream: IO[str] | None) -> bool:
+    if stream is None or getattr(stream, "errors", None) is None:
+        return True
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "ascii"
+    except LookupError:
+        return True
+
+
+def _isatty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except Exception:
+        return False
+
+
+def failure(exc: Exception) -> int:
+    """The exit code of a command that raised `exc`, said in one line on standard
+    error (click's own errors aside, which cli/app.py turns into usage lines)."""
+    if isinstance(exc, sqlite3.Error):
+        # The service translates these; any that slips past is still the store's state.
+        return report(Synapse.store_error(exc))
+    if isinstance(exc, BrokenPipeError):
+        return 0
+    if isinstance(exc, OSError):
+        # A path the system refuses (a name too long, a loop of links) that no
+        # command anticipated: still the user's to fix, said in one line.
+        if exc.filename is None:
+            return report(exc)
+        name = str(exc.filename)
+        name = name if len(name) <= 120 else name[:117] + "..."
+        return report(StoreError(f"cannot use {name}: {exc.strerror or exc}"))
+    return report(exc)
 
 
 def service() -> Synapse:
@@ -36,11 +94,11 @@ def scope_of(svc: Synapse, folder: Path | None = None, *, quiet: bool = False) -
 def note_global_only(found: Scope) -> None:
     """Outside a project, the note that only global memory shows (on standard error)."""
     if found.project is None:
-        typer.echo(f"note: {found.note}; only global memory is visible.", err=True)
+        echo(f"note: {found.note}; only global memory is visible.", err=True)
 
 
 def print_json(data: Any) -> None:
-    typer.echo(json_text(data))
+    echo(json_text(data))
 
 
 class _Shown:

@@ -6,14 +6,8 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.output import (
-    JSON_OPTION,
-    moved_hints,
-    other_history_hints,
-    print_json,
-    scope_of,
-    service,
-)
+from synapse_git.cli.options import JSON_OPTION
+from synapse_git.cli.output import moved_hints, other_history_hints, print_json, scope_of, service
 
 app = typer.Typer(help="The project (git repository) a folder belongs to.", no_args_is_help=True)
 

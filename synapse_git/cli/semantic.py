@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from synapse_git import exit_codes
-from synapse_git.cli.output import JSON_OPTION, print_json, service
+from synapse_git.cli.options import JSON_OPTION
+from synapse_git.cli.output import print_json, service
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID

@@ -7,7 +7,8 @@ from typing import Any
 
 import typer
 
-from synapse_git.cli.output import JSON_OPTION, print_json, service
+from synapse_git.cli.options import JSON_OPTION
+from synapse_git.cli.output import print_json, service
 
 
 def status(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from synapse_git.cli.memory import FOLDER_OPTION
+from synapse_git.cli.options import FOLDER_OPTION
 
 
 def ui(

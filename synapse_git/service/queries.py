@@ -15,12 +15,8 @@ from typing import TYPE_CHECKING, Any
 from synapse_git.errors import BadInput, NotFound, no_store_yet
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
-from synapse_git.recall import query_terms, ranking, response, rewordings
-from synapse_git.recall.response import Recalled
 from synapse_git.service.base import StoreAccess
 from synapse_git.service.results import Listing
-from synapse_git.session import snapshots
-from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
 from synapse_git.store import (
     database,
     listing_filter,
@@ -34,7 +30,9 @@ from synapse_git.store.pages import Page
 from synapse_git.textrules import cut_utf8, utf8
 
 if TYPE_CHECKING:
-    from synapse_git.recall import evaluation
+    from synapse_git.recall import evaluation, query_terms, ranking
+    from synapse_git.recall.response import Recalled
+    from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
 
 # More hits than any budget could show; a larger limit is a mistake, not a wish.
 MAX_HITS = 10_000
@@ -123,9 +121,13 @@ class Queries(StoreAccess):
         self, conn: sqlite3.Connection, scope: Scope, rows: Sequence[memories.Memory]
     ) -> dict[int, str | None]:
         """Which of `rows` were written on another line of work (docs/branches.md)."""
+        live = [row for row in rows if row.live]
+        if scope.project is None or all(row.project != scope.project for row in live):
+            # Only this project's memories can be another branch's: the drift rules
+            # are not loaded for a listing of global memories or another project's.
+            return {}
         from synapse_git.drift import findings
 
-        live = [row for row in rows if row.live]
         found = findings.branch_findings(conn, scope, live, self.config.data_dir)
         return {finding.ids[0]: finding.branch for finding in found}
 
@@ -144,6 +146,10 @@ class Queries(StoreAccess):
         `alternatives` are up to four rewordings of it, fused with it. With `at`, only
         the memories visible at that revision, and no drift about them: drift speaks
         of the checkout as it is now (docs/branches.md)."""
+        # Here, not at the top: reading and listing need none of recall's modules.
+        from synapse_git.recall import query_terms, response, rewordings
+        from synapse_git.recall.response import Recalled
+
         chosen = self.config.budget(budget)
         if limit is not None and limit < 1:
             raise BadInput(f"limit {limit} is not a positive number of hits")
@@ -201,6 +207,8 @@ class Queries(StoreAccess):
         others: Sequence[query_terms.Query] = (),
     ) -> tuple[ranking.Search, str | None]:
         """The ranked candidates and, when semantic recall is wanted, whether it ran."""
+        from synapse_git.recall import ranking, rewordings
+
         if parsed.empty and not others:
             return ranking.recent(conn, parsed, scope.projects, count), None
         queries = [parsed, *others] if not parsed.empty else list(others)
@@ -216,6 +224,8 @@ class Queries(StoreAccess):
 
     def matching(self, query: str, scope: Scope, narrow: ListFilter = EVERYTHING) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
+        from synapse_git.recall import query_terms, ranking
+
         utf8(query, "the filter")
         if not narrow.live_only:
             # The word indexes hold live memories only: other states are searched as text.
@@ -358,6 +368,8 @@ class Queries(StoreAccess):
     def session_snapshot(self, scope: Scope) -> Snapshot:
         """Recompute what a session starting in `scope` is told, and keep it as the
         checkout's snapshot (in the data folder, never in the repository)."""
+        from synapse_git.session import snapshots
+
         key = str(scope.checkout or scope.folder)
         before = snapshots.read_snapshot(self.config.data_dir, key)
         return self._snapshot(scope, key, before)[0]
@@ -366,6 +378,8 @@ class Queries(StoreAccess):
         """After a branch switch, merge or rewrite: bring the snapshot to HEAD and say
         what changed since the last one (None when there is no store yet). With the
         memories unchanged since, only those naming a path git changed are checked."""
+        from synapse_git.session import snapshots
+
         if not self._exists():
             return None
         key = str(scope.checkout or scope.folder)
@@ -376,7 +390,7 @@ class Queries(StoreAccess):
     def _snapshot(
         self, scope: Scope, key: str, before: Snapshot | None
     ) -> tuple[Snapshot, Rechecked | None]:
-        from synapse_git.session import refresh
+        from synapse_git.session import refresh, snapshots
 
         head = project_scope.head(scope).commit if scope.project is not None else None
         if not self._exists():

@@ -14,7 +14,7 @@ from conftest import make_repo, run_cli
 from synapse_git.cli import app as app_module
 from synapse_git.service import Synapse
 
-HEAVY = ("typer", "pygit2", "pydantic", "mcp", "mcp_types")
+HEAVY = ("typer", "click", "pygit2", "pydantic", "pydantic_core", "mcp", "mcp_types")
 # Never on a reading command's path: set-up, hooks, team memory, evaluation, the server.
 NOT_FOR_READING = (
     "synapse_git.clients",
@@ -67,31 +67,40 @@ def test_version_imports_nothing_but_the_package(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "commands"),
+    "args",
     [
-        (["memory", "read", "{id}"], {"memory"}),
+        ["memory", "read", "{id}"],
+        ["memory", "read", "{id}", "--json", "--offset=3"],
         # Listing a project that has memories of its own compares its first commit with
         # the one stored (a new repository at the same path), which takes pygit2.
-        (["memory", "list", "-C", "{other}"], {"memory"}),
+        ["memory", "list", "-C", "{other}"],
+        ["memory", "list", "port", "--limit", "1", "-C", "{other}"],
         # A hit naming a path (scripts/deploy.sh) is checked against the checkout with
         # pygit2; these name none.
-        (["memory", "recall", "port for integration tests"], {"memory", "recall"}),
-        (["memory", "recall", "editor"], {"memory", "recall"}),
+        ["memory", "recall", "port for integration tests"],
+        ["memory", "recall", "editor", "--also", "vim", "--json", "--explain"],
     ],
 )
-def test_reading_commands_load_typer_but_no_git_library_nor_other_commands(
-    seeded: tuple[Path, int], tmp_path: Path, args: list[str], commands: set[str]
+def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
+    seeded: tuple[Path, int], tmp_path: Path, args: list[str]
 ) -> None:
     repo, first = seeded
     other = make_repo(tmp_path / "other")
     argv = [a.format(id=first, other=other) for a in args]
     loaded = _imported(argv, repo, tmp_path / "m.json")
-    # typer parses the options (and converts their values with pydantic).
-    assert not {m for m in HEAVY if m in loaded and m not in ("typer", "pydantic")}
+    # Their fast path (cli/quick.py) parses the options: no typer, click or pydantic.
+    assert not {m for m in HEAVY if m in loaded}
+    assert not {m for m in loaded if m.startswith(("typer.", "click.", "pydantic."))}
     assert not {m for prefix in NOT_FOR_READING for m in _ours(loaded, prefix)}
-    shared = {"app", "colour", "entry", "help_text", "output"}
     cli = {m.removeprefix("synapse_git.cli.") for m in _ours(loaded, "synapse_git.cli")}
-    assert cli - {"synapse_git.cli"} == shared | commands
+    assert cli - {"synapse_git.cli"} == {"entry", "quick", "reading", "output", "colour"}
+    if args[1] == "list":
+        # None of the listed memories is of this project: no branch can be told of.
+        assert not _ours(loaded, "synapse_git.drift.findings")
+    if args[1] == "read" or args[2] == "-C":
+        # Reading a page and listing the newest rank nothing.
+        assert not _ours(loaded, "synapse_git.recall")
+    assert not _ours(loaded, "synapse_git.session.snapshots")
 
 
 def test_session_start_loads_no_cli_nor_git_library(

@@ -222,3 +222,31 @@ def test_commit_path_lookup_reads_the_trigram_index_within_the_project(
     assert using(found, r"^SCAN memorygram VIRTUAL TABLE INDEX \d+:M")
     assert using(found, r"^SEARCH memories USING (INTEGER PRIMARY KEY|INDEX memories_scope)")
     no_table_scan(version)
+
+
+@pytest.mark.parametrize(
+    ("state", "walks"),
+    # Most memories visible: the first page walks the created index, newest first, and
+    # stops; a few visible (the forgotten ones): those few are sorted.
+    [(None, True), ("forgotten", False)],
+)
+def test_a_listing_page_walks_the_created_index_when_most_memories_match(
+    conn: sqlite3.Connection, state: str | None, walks: bool
+) -> None:
+    from synapse_git.store import listing_filter
+
+    narrow = listing_filter.make(state=state)
+    for limit, offset in ((50, 0), (20, 30)):
+        found = plans(
+            conn,
+            lambda limit=limit, offset=offset: memories.listing(
+                conn, ["/work/a"], limit=limit, offset=offset, narrow=narrow
+            ),
+        )
+        assert bool(using(found, r"^SCAN memories USING INDEX memories_created")) == walks
+        assert bool(using(found, "TEMP B-TREE FOR ORDER BY")) == (not walks)
+        # The same rows as every match sorted.
+        total, page = memories.listing(conn, ["/work/a"], limit=limit, offset=offset, narrow=narrow)
+        total_all, every = memories.listing(conn, ["/work/a"], narrow=narrow)
+        assert total == total_all > limit
+        assert [m.id for m in page] == [m.id for m in every[offset : offset + limit]]
