@@ -46,7 +46,9 @@ def checked(schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]
             else:
                 values[name] = field.get("default")
             continue
-        if isinstance(given, str) and field.get("type") != "string":
+        # The SDK reads JSON out of a string for any field not typed plain `str`; a
+        # choice of words (`scope`) is a Literal, so "null" given there is None.
+        if isinstance(given, str) and (field.get("type") != "string" or "enum" in field):
             given = _pre_parsed(given)
         try:
             values[name] = _value(field, given, name)

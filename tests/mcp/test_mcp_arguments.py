@@ -82,6 +82,9 @@ def test_arguments_are_checked_as_the_sdk_checks_them(
         ("recall", {"at": "x" * 257, "limit": "0"}),
         ("remember", {"body": "b", "share": "YES", "everywhere": 1.0, "scope": '"global"'}),
         ("remember", {"share": 2, "everywhere": "maybe", "scope": ["global"]}),
+        # A choice of words is read as JSON too: "null" there is None, "[1]" a list.
+        ("remember", {"body": "b", "scope": "null"}),
+        ("remember", {"body": "b", "scope": "[1]"}),
         ("remember", {"share": 2.0**63, "everywhere": 0.5, "body": "b"}),
         ("remember", {"share": 2**64, "everywhere": -1.0, "body": "b"}),
         ("readmemory", {"id": "12", "project": 5, "offset": -1}),
