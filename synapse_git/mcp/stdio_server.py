@@ -23,6 +23,7 @@ import json
 import os
 import signal
 import threading
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 # The SDK's registry of protocol versions (mcp.types.version), checked by a test.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[-1]
+# How long a stop signal waits for the read counts to be written: the MCP SDK's
+# client kills the server 2 s after its SIGTERM.
+FLUSH_ON_STOP_S = 1.0
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 # Methods of the protocol the SDK knows but Synapse does not serve, and the parameters
@@ -79,9 +83,12 @@ def serve(
     """Serve over stdio until the client closes the connection, or Ctrl-C; `with_sdk`
     serves the whole session with the SDK (what tests compare this module with)."""
     state = ServerState.of(config, project, budget)
-    # Ctrl-C in a terminal stops the process, as SIGTERM does: every write is one
-    # transaction, so nothing confirmed is lost, and no thread is left waiting.
-    signal.signal(signal.SIGINT, _interrupted)
+    # Ctrl-C in a terminal stops the process, and so does SIGTERM, which a client
+    # sends when the server has not exited soon enough after stdin closed: every write
+    # is one transaction, so nothing confirmed is lost, and no thread is left waiting.
+    # The read counts kept in memory are written first.
+    signal.signal(signal.SIGINT, partial(_stopped, state))
+    signal.signal(signal.SIGTERM, partial(_stopped, state))
     wire = EscapedOutput()
     lines = CheckedInput(set())
     try:
@@ -96,10 +103,17 @@ def serve(
             state.synapse.reads.flush()
 
 
-def _interrupted(signum: int, frame: FrameType | None) -> None:
-    with contextlib.suppress(OSError):
-        os.write(2, b"synapse mcp: interrupted, stopped\n")
-    os._exit(128 + signal.SIGINT)
+def _stopped(state: ServerState, signum: int, frame: FrameType | None) -> None:
+    if signum == signal.SIGINT:
+        with contextlib.suppress(OSError):
+            os.write(2, b"synapse mcp: interrupted, stopped\n")
+    if state.started:
+        # On a thread of its own, bounded: the signal may have come while this thread
+        # held the counts' lock, and a client kills the server soon after SIGTERM.
+        writer = threading.Thread(target=state.synapse.reads.flush, daemon=True)
+        writer.start()
+        writer.join(FLUSH_ON_STOP_S)
+    os._exit(128 + signum)
 
 
 class Session:

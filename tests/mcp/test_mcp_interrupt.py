@@ -1,4 +1,5 @@
-"""`synapse mcp` started in a terminal stops on Ctrl-C: one line, no traceback."""
+"""`synapse mcp` started in a terminal stops on Ctrl-C: one line, no traceback; stopped by
+a signal, it writes the read counts it kept first."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ import os
 import pty
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
+from mcp_harness import in_env
+
+from synapse_git.service import Synapse
+from synapse_git.settings import Config
 
 SYNAPSE = Path(sys.executable).with_name("synapse")
 COMMANDS = {
@@ -81,3 +88,39 @@ def test_ctrl_c_in_a_terminal_stops_the_server(how: str, repo: Path) -> None:
     assert [line for line in said.splitlines() if line.strip()] == [
         "synapse mcp: interrupted, stopped"
     ]
+
+
+def test_sigterm_writes_the_read_counts_before_stopping(tmp_path: Path, repo: Path) -> None:
+    # A client that finds the server slow to exit after closing stdin sends SIGTERM
+    # (the SDK's does after 2 s): the reads counted in memory are written first.
+    data = tmp_path / "data"
+    svc = Synapse(Config(data_dir=data))
+    memory = svc.remember("x" * 9000, svc.scope(repo), is_global=True).id
+    proc = subprocess.Popen(
+        [str(SYNAPSE), "mcp", "--project", str(repo)],
+        cwd=repo,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=in_env(data),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    read = {"name": "readmemory", "arguments": {"id": memory, "project": None}}
+    try:
+        for message in (
+            INITIALIZE,
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": read},
+        ):
+            proc.stdin.write(json.dumps(message).encode() + b"\n")
+            proc.stdin.flush()
+            assert json.loads(proc.stdout.readline())["id"] == message["id"]
+        proc.send_signal(signal.SIGTERM)  # stdin still open: only the signal stops it
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+    assert proc.returncode == 128 + signal.SIGTERM
+    with closing(sqlite3.connect(data / "memory.db")) as conn:
+        assert conn.execute("SELECT recalled FROM memories").fetchall() == [(1,)]
