@@ -14,7 +14,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
-from support import run_cli
+from support import run_cli, short_busy_timeout
 
 
 def count(store: Path) -> int:
@@ -88,9 +88,10 @@ time.sleep(600)
 
 
 def test_check_while_another_writer_holds_the_lock_says_locked(
-    repo: Path, isolated_store: Path
+    repo: Path, isolated_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert run_cli("memory", "remember", "a fact", cwd=repo).returncode == 0
+    short_busy_timeout(monkeypatch)  # `memory check` runs in this process
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(isolated_store / "memory.db")],
         stdout=subprocess.PIPE,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import run_cli
+from support import run_cli, short_busy_timeout
 
 from synapse_git.errors import StoreError
 from synapse_git.service import Synapse
@@ -328,13 +328,16 @@ def test_a_version_1_store_gets_working_update_triggers_and_rebuilt_indexes(
     assert hits == [1, 2]
 
 
-def test_a_store_locked_past_the_timeout_says_so(isolated_store: Path, repo: Path) -> None:
+def test_a_store_locked_past_the_timeout_says_so(
+    isolated_store: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seed(isolated_store, repo, 1)
+    short_busy_timeout(monkeypatch)
     holder = sqlite3.connect(isolated_store / "memory.db", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
         conn = database.connect(isolated_store / "memory.db")
-        conn.execute("PRAGMA busy_timeout = 0")  # the real 10 s, without the wait
+        conn.execute("PRAGMA busy_timeout = 0")  # only the retries of a locked BEGIN wait
         with (
             pytest.raises(StoreError, match="stayed locked by another process"),
             database.transaction(conn),

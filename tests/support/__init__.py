@@ -12,6 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from synapse_git.store import schema
 from synapse_git.textrules import norm_key
 
@@ -173,3 +175,13 @@ def old_store(path: Path, version: int) -> sqlite3.Connection:
             conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {version}")
     return conn
+
+
+def short_busy_timeout(monkeypatch: pytest.MonkeyPatch, seconds: float = 0.5) -> None:
+    """The store's busy timeout, `seconds` instead of the real 10 s, for what this process
+    opens: a test of what a writer says once a lock outlasts the timeout proves the same
+    without the wait."""
+    from synapse_git.store import database, readonly
+
+    for module in (schema, database, readonly):
+        monkeypatch.setattr(module, "BUSY_TIMEOUT_S", seconds)
