@@ -12,10 +12,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # A subset that reaches what once wrote there: the long-write lock beside the real
-# store, and the tools the pre-commit tests start (pre-commit, virtualenv, pip).
+# store, and the tools the pre-commit tests start (pre-commit, virtualenv, pip), here
+# through the pre-commit test that builds its hook environment once rather than twice.
 SUBSET = (
     "tests/test_conftest.py",
-    "tests/hooks/test_precommit_framework.py::test_try_repo_blocks_and_passes",
+    "tests/hooks/test_precommit_framework.py::test_try_repo_runs_the_ci_check_between_two_refs",
 )
 # What tells tools where a user's files are: a fresh user has none of them set.
 USER_PLACES = (
