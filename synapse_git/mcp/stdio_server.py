@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 # The SDK's registry of protocol versions (mcp.types.version), checked by a test.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[-1]
-# How long a stop signal waits for the read counts to be written: the MCP SDK's
-# client kills the server 2 s after its SIGTERM.
+# How long a stopping server waits for a writer holding the store before its read
+# counts are dropped: the MCP SDK's client sends SIGTERM 2 s after closing stdin, and
+# kills the server 2 s after that.
 FLUSH_ON_STOP_S = 1.0
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
@@ -100,7 +101,7 @@ def serve(
     finally:
         wire.close()
         if state.started:
-            state.synapse.reads.flush()
+            state.synapse.reads.flush(wait_s=FLUSH_ON_STOP_S)
 
 
 def _stopped(state: ServerState, signum: int, frame: FrameType | None) -> None:
@@ -110,9 +111,11 @@ def _stopped(state: ServerState, signum: int, frame: FrameType | None) -> None:
     if state.started:
         # On a thread of its own, bounded: the signal may have come while this thread
         # held the counts' lock, and a client kills the server soon after SIGTERM.
-        writer = threading.Thread(target=state.synapse.reads.flush, daemon=True)
+        writer = threading.Thread(
+            target=state.synapse.reads.flush, args=(FLUSH_ON_STOP_S,), daemon=True
+        )
         writer.start()
-        writer.join(FLUSH_ON_STOP_S)
+        writer.join(FLUSH_ON_STOP_S + 0.2)
     os._exit(128 + signum)
 
 

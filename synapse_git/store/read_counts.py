@@ -5,7 +5,9 @@ transaction (tens of ms on a busy disk) into every readmemory call, so reads
 are counted in memory and written in one transaction per batch: when the
 batch is full, when it is a minute old, and when the process says it is done
 (`flush`). A count that cannot be written at once (a writer holds the store,
-a read-only folder) is dropped rather than making a reader wait or fail.
+a read-only folder) is dropped rather than making a reader wait or fail; a
+process that is stopping has no reader to keep waiting, and waits a little
+longer for its last batch (`wait_s`).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ class ReadCounts:
         if due:
             self.flush()
 
-    def flush(self) -> None:
-        """Write every pending count in one transaction (or drop them, see above)."""
+    def flush(self, wait_s: float = 0.05) -> None:
+        """Write every pending count in one transaction, waiting up to `wait_s` for a
+        writer that holds the store (or drop them, see above)."""
         with self._lock:
             pending, self._pending = self._pending, Counter()
         if not pending or not self.db_path.is_file():
@@ -49,7 +52,7 @@ class ReadCounts:
         rows = [(n, memory_id) for memory_id, n in pending.items()]
         with (
             suppress(sqlite3.Error),
-            closing(sqlite3.connect(self.db_path, timeout=0.05)) as conn,
+            closing(sqlite3.connect(self.db_path, timeout=wait_s)) as conn,
             conn,
         ):
             # The column is in no index and fires no trigger: one row write each.
