@@ -37,6 +37,14 @@ _REAL_DATA = settings.data_dir().resolve()
 _REAL_DB = _REAL_DATA / "memory.db"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules holding a slow test first, each kept whole and in its order: with
+    `--dist worksteal` the long tests start at once, and the idle worker takes the
+    short ones from the end of the other's queue, so no long test is left for last."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
 def _stamp(path: Path) -> tuple[bool, float]:
     return (path.exists(), path.stat().st_mtime if path.exists() else 0.0)
 
