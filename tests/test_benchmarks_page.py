@@ -12,6 +12,8 @@ from types import ModuleType
 from typing import Any
 from xml.etree import ElementTree
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "benchmarks.py"
 FIGURES = ROOT / "docs" / "benchmarks"
@@ -44,6 +46,8 @@ def check_picture(path: Path, results: dict[str, Any]) -> None:
     assert any(f"synapse {results['versions']['synapse']}" in line for line in text), path
 
 
+# A real run of the benchmarks, quick as it is: tens of seconds on a busy machine.
+@pytest.mark.slow
 def test_the_quick_run_writes_results_and_pictures(tmp_path: Path) -> None:
     out = tmp_path / "figures"
     page = tmp_path / "page.md"

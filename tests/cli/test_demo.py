@@ -11,6 +11,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from support import GIT_ENV, checkout_copy, make_repo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +77,8 @@ def test_demo_without_examples_says_where_to_look(tmp_path: Path) -> None:
     assert f"cannot read {missing}" in done.stderr and len(done.stderr.splitlines()) == 1
 
 
+# A real wheel build and install.
+@pytest.mark.slow
 def test_demo_runs_from_a_built_wheel_outside_a_clone(tmp_path: Path) -> None:
     """`pip install .` (not editable) must carry the example notes: built as pip builds it,
     unpacked, and run from a folder that is no clone."""
