@@ -81,6 +81,9 @@ def isolated_store(
     monkeypatch.setenv("PRE_COMMIT_HOME", str(shared_caches / "pre-commit"))
     monkeypatch.setenv("VIRTUALENV_OVERRIDE_APP_DATA", str(shared_caches / "virtualenv"))
     monkeypatch.setenv("PIP_CACHE_DIR", str(shared_caches / "pip"))
+    # The installs tests make (pre-commit's hook environments, the demo's wheel) leave
+    # each module to be compiled when it is first imported, not all of them at install.
+    monkeypatch.setenv("PIP_COMPILE", "0")
     # Recall stays lexical where the semantic extra is installed; tests/semantic turns it on.
     monkeypatch.setenv("SYNAPSE_SEMANTIC", "off")
     for key, value in GIT_ENV.items():
