@@ -11,11 +11,11 @@ synonyms) where a model-free index cannot.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from synapse_git.errors import BadInput
-from synapse_git.recall import coverage, query_terms, ranking
+from synapse_git.recall import coverage, query_terms, ranking, word_forms
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.recall.ranking import Candidate, Search
 
@@ -34,7 +34,9 @@ REWORDED_DEPTH = 20
 # when they agree on it: their mean share of it reaches AGREEMENT, so three
 # rewordings must add up to 0.9 (most of one, or part of each of several) and
 # one alone must hold 0.3 of itself. Tuned on the dev sets (tests/recall/sets)
-# with one, two and three rewordings of the questions.
+# with one, two and three rewordings of the questions. The rewordings agree only
+# on a candidate holding two words of theirs or the question's (two forms of one
+# word counting once), or one word as its subject (_one_word_enough).
 AGREEMENT = 0.3
 
 
@@ -102,7 +104,17 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
             if c.id not in best or c.share > best[c.id].share:
                 best[c.id] = c
     top = max((c.share for c in best.values()), default=0.0) if floor else 0.0
-    agreement = {i: _agreement(agreed.get(i, 0.0), len(searches) - 1) for i in best}
+    weights: dict[str, float] = {}
+    for found in searches:
+        for word, weight in found.weights:
+            weights[word] = max(weights.get(word, 0.0), weight)
+    rarest = max((weights.get(word, 0.0) for words in held.values() for word in words), default=0.0)
+    agreement = {
+        i: _agreement(agreed.get(i, 0.0), len(searches) - 1)
+        if _one_word_enough(held[i], c.about, weights, rarest) or _words(held[i]) >= 2
+        else 0.0
+        for i, c in best.items()
+    }
     # One copy of each candidate, with its score, terms and verdict at once.
     candidates = [
         replace(
@@ -117,10 +129,6 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
         for i, c in best.items()
     ]
     candidates.sort(key=lambda c: (-c.score, -c.id))
-    weights: dict[str, float] = {}
-    for found in searches:
-        for word, weight in found.weights:
-            weights[word] = max(weights.get(word, 0.0), weight)
     # Each wording vouched for its own best candidate: the union has its own.
     candidates = ranking.vouch(candidates, weights)
     notes = list(first.notes)
@@ -141,6 +149,24 @@ def _agreement(summed: float, rewordings: int) -> float:
     """The mean share of a candidate over the `rewordings`, on the scale of a share
     of the question: AGREEMENT stands at WEAK_SHARE."""
     return summed / rewordings * coverage.WEAK_SHARE / AGREEMENT
+
+
+def _one_word_enough(
+    held: Collection[str], about: float, weights: dict[str, float], rarest: float
+) -> bool:
+    """Whether rewordings agreeing on a candidate by one word of theirs make it an
+    answer: a guess at a note's words ("APNs certificate", "Celery retry policy")
+    holds its commonest word in a neighbour by chance, so one word is enough only
+    when the note is about it (its opening words) and no candidate holds a rarer
+    word of any wording ("test coverage threshold" for "Coverage must stay above
+    85%")."""
+    return about > 0 and max(weights.get(word, 0.0) for word in held) >= rarest
+
+
+def _words(held: Collection[str]) -> int:
+    """How many words `held` are, two forms of one word (`generated`, `generation`)
+    counting once."""
+    return len({word_forms.family(word) for word in held})
 
 
 def _distinct(queries: Sequence[Query]) -> list[Query]:

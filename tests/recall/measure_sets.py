@@ -114,6 +114,8 @@ def measure(
             if "none" not in k and k.count("+") == suffix.count("+") and k.endswith(suffix)
             for v in vs
         ]
+        if not answerable:  # a set of questions nothing answers only
+            continue
         name = "all answerable" + suffix
         out[name] = {
             key: round(sum(v[key] for v in answerable) / len(answerable), 3)

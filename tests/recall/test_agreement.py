@@ -99,3 +99,40 @@ def test_explain_shows_what_weakness_was_judged_on(svc: Synapse, here: Scope) ->
     ).explained_json()["explain"]
     [c] = [c for c in reworded if c["id"] == replicas]
     assert c["agreed"] is True and c["evidence"] >= coverage.WEAK_SHARE and not c["weak"]
+
+
+# A rewording is a guess at a note's words: one word of it ("certificate") is held by
+# a neighbour that is about something else, whatever share of the rewording it is.
+NEIGHBOURS = [
+    "Incident 2024-05: an expired TLS certificate took the admin host down.",
+    "Coverage must stay above 85% or the CI job fails.",
+    "Run the tests with pytest; integration tests need docker first.",
+    "Snapshot tests for emails are updated with a flag.",
+    "Shipping is free above 50 EUR; the threshold is in shipping/rules.py.",
+    *(f"Lunch is served at noon on floor {n}." for n in range(6)),
+]
+
+
+def test_rewordings_agreeing_by_one_word_in_passing_are_a_guess(svc: Synapse, here: Scope) -> None:
+    [incident, *_] = remember(svc, here, *NEIGHBOURS)
+    question = "how do we renew the quasar push certificate"
+    assert _shares_of(svc, here, question, ["nebula certificate"])[incident] >= 0.3
+    found = svc.recall(question, here, alternatives=["nebula certificate"])
+    assert [hit.id for hit in found.hits] == [incident]
+    assert found.hits[0].weak
+
+
+def test_rewordings_agreeing_by_the_subject_of_a_note_answer(svc: Synapse, here: Scope) -> None:
+    [_, coverage_note, *_] = remember(svc, here, *NEIGHBOURS)
+    # One word held, but the note opens with it and no note holds a rarer word of
+    # the rewording (`test` and `threshold` are in others, as common).
+    question = "minimum share of lines exercised by the suite"
+    found = svc.recall(question, here, alternatives=["test coverage threshold"])
+    assert found.hits[0].id == coverage_note and not found.hits[0].weak
+
+
+def _shares_of(
+    svc: Synapse, here: Scope, question: str, alternatives: list[str]
+) -> dict[int, float]:
+    found = svc.recall(question, here, alternatives=alternatives, explain=True)
+    return {c.id: c.share for c in found.candidates}
