@@ -23,6 +23,10 @@ over one store; --synapse PATH names the `synapse` command that serves MCP
 (another checkout's virtualenv, say; by default the one beside this Python).
 --rewordings N asks tests/recall/sets/blind-a.json's questions instead, each
 with its first N rewordings (each one embedded too, with the extra).
+--sizes N [N ...] measures a store of each size in turn (DIR/N with --store),
+one report each: `--sizes 10000 100000` for warm recall as the store grows.
+The server's CPU is given per call on average: /proc counts it in clock ticks
+(10 ms), too coarse to read for one call.
 """
 
 from __future__ import annotations
@@ -182,6 +186,40 @@ def warm_recalls(
     return anyio.run(run)
 
 
+def measure(count: int, where: Path, calls: int, synapse: Path, rewordings: int) -> dict[str, Any]:
+    """The report for one store of `count` memories kept in `where`."""
+    data, repo = where / "data", where / "repo"
+    kept = (data / "memory.db").exists() and repo.is_dir()
+    data.mkdir(parents=True, exist_ok=True)
+    repo.mkdir(exist_ok=True)
+    os.environ["SYNAPSE_DATA"] = str(data)
+    git_env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com"}
+    git_env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
+    env = {**os.environ, **git_env, "SYNAPSE_SEMANTIC": "on"}
+    report: dict[str, Any] = {
+        "memories": count,
+        "cpus": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+    if kept:
+        with sqlite3.connect(data / "memory.db") as conn:
+            report["memories"] = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        report["store"] = "reused"
+    else:
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
+        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "b"], cwd=repo, env=env)
+        report |= build(count)
+    report["store_mb"] = round((data / "memory.db").stat().st_size / 1e6, 1)
+    # The same calls with recall kept lexical, for what the dense list adds.
+    lexical = {**env, "SYNAPSE_SEMANTIC": "off"}
+    asked = (calls, synapse, rewordings)
+    report["rewordings"] = rewordings
+    report["mcp_recall_lexical"] = warm_recalls(repo, lexical, *asked)
+    report["mcp_recall"] = warm_recalls(repo, env, *asked)
+    report["load_average_1min_after"] = round(os.getloadavg()[0], 2)
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="semantic recall costs")
     parser.add_argument("memories", nargs="?", type=int, default=10000)
@@ -191,39 +229,17 @@ def main() -> None:
     parser.add_argument(
         "--rewordings", type=int, default=0, help="send this many rewordings with each question"
     )
+    parser.add_argument("--sizes", type=int, nargs="+", help="one store of each size in turn")
     args = parser.parse_args()
+    sizes = args.sizes or [args.memories]
+    reports = []
     with tempfile.TemporaryDirectory(prefix="synapse-semantic-bench-") as work:
-        where = args.store if args.store is not None else Path(work)
-        data, repo = where / "data", where / "repo"
-        kept = (data / "memory.db").exists() and repo.is_dir()
-        data.mkdir(parents=True, exist_ok=True)
-        repo.mkdir(exist_ok=True)
-        os.environ["SYNAPSE_DATA"] = str(data)
-        git_env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com"}
-        git_env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
-        env = {**os.environ, **git_env, "SYNAPSE_SEMANTIC": "on"}
-        report: dict[str, Any] = {
-            "memories": args.memories,
-            "cpus": os.cpu_count(),
-            "load_average_1min": round(os.getloadavg()[0], 2),
-        }
-        if kept:
-            with sqlite3.connect(data / "memory.db") as conn:
-                report["memories"] = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
-            report["store"] = "reused"
-        else:
-            subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
-            subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "b"], cwd=repo, env=env)
-            report |= build(args.memories)
-        report["store_mb"] = round((data / "memory.db").stat().st_size / 1e6, 1)
-        # The same calls with recall kept lexical, for what the dense list adds.
-        lexical = {**env, "SYNAPSE_SEMANTIC": "off"}
-        asked = (args.calls, args.synapse, args.rewordings)
-        report["rewordings"] = args.rewordings
-        report["mcp_recall_lexical"] = warm_recalls(repo, lexical, *asked)
-        report["mcp_recall"] = warm_recalls(repo, env, *asked)
-        report["load_average_1min_after"] = round(os.getloadavg()[0], 2)
-    print(json.dumps(report, indent=2))
+        for count in sizes:
+            where = args.store if args.store is not None else Path(work)
+            if args.sizes:
+                where = where / str(count)
+            reports.append(measure(count, where, args.calls, args.synapse, args.rewordings))
+    print(json.dumps(reports if args.sizes else reports[0], indent=2))
 
 
 if __name__ == "__main__":

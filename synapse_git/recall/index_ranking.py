@@ -20,9 +20,10 @@ from synapse_git.store import fts, substrings
 from synapse_git.store.memories import in_scope_sql
 
 COMMON_AT = 5000
-# The matches bm25 may score for one plan of single trigrams, all of them together:
-# a misspelled word's rarest trigrams already single out the words near it, and
-# scoring its commoner ones cost the most of a recall in a large store.
+# The matches bm25 may score for one plan of single trigrams, all of them together
+# (for the misspelling rescue, one of them alone too: `rescue_plan`): a misspelled
+# word's rarest trigrams already single out the words near it, and scoring its
+# commoner ones cost the most of a recall in a large store.
 SCORED_AT_MOST = 2000
 # The matches bm25 may score for one plan of words: the rarest are asked until
 # together they hold this many (the rest still count in each candidate's coverage).
@@ -67,6 +68,8 @@ class TermCounts:
         # What the index answered, which a question and its rewordings share; `found`
         # also holds what this search only takes as common (`common`).
         self.read = read if read is not None else {}
+        # Single trigrams counted only past a budget (`at_most`): how far they were read.
+        self.over: dict[str, int] = {}
 
     def _read(self, index: str, item: str) -> Answer:
         key = (index, item)
@@ -108,6 +111,26 @@ class TermCounts:
     def __call__(self, index: str, item: str) -> int:
         return self._read(index, item)[0]
 
+    def at_most(self, item: str, most: int) -> int:
+        """How many memories hold the single trigram `item`, read no further than
+        `most` + 1 rows: more than `most` reads as `most` + 1. A budget decides the
+        same for any count past it, and a misspelled word's trigrams are in more
+        memories the larger the store (up to COMMON_AT rows each to count)."""
+        key = ("memorygram", item)
+        known = self.found.get(key) or self.read.get(key)
+        if known is not None:
+            return min(known[0], most + 1)
+        if self.over.get(item, 0) > most:
+            return most + 1
+        sql = "SELECT count(*) FROM (SELECT rowid FROM memorygram WHERE memorygram MATCH ? LIMIT ?)"
+        count = int(self.conn.execute(sql, (fts.holding_any([item]), most + 1)).fetchone()[0])
+        if count > most:
+            self.over[item] = count
+        else:
+            # Fewer rows than the limit: the count is exact, for any plan to use.
+            self.read[key] = self.found[key] = (count, None)
+        return count
+
     def rare(self, index: str, item: str) -> bool:
         return 0 < self(index, item) < COMMON_AT
 
@@ -146,7 +169,6 @@ def plan_for(
     items: Iterable[str],
     notes: list[str],
     *,
-    scored: bool = False,
     first: Iterable[str] = (),
 ) -> Plan:
     found = [item for item in dict.fromkeys(items) if counts(index, item)]
@@ -165,21 +187,50 @@ def plan_for(
             )
         return Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
     if rare and all(fts.exact(item) for item in rare):
-        # Single trigrams (a misspelled word's, mostly): bm25 scores every row
-        # holding any of them, so only the rarest are asked, within a budget.
+        # Single trigrams (substrings of three letters; a misspelled word's are
+        # planned by rescue_plan): bm25 scores every row holding any of them, so
+        # only the rarest are asked, within a budget.
         rare = _within_budget(counts, index, rare, notes, SCORED_AT_MOST)
     expr = fts.holding_any(rare or found)
     if not rare or all(fts.exact(item) for item in rare):
         return Plan(expr, not rare, tuple(rare or found))
     # The counting pass has read every match of a rare substring already.
     ids = {i for item in rare for i in counts.matches(index, item)}
-    if len(ids) > GRAM_SCORED and not scored:
+    if len(ids) > GRAM_SCORED:
         # Scoring them would cost per match. Past GRAM_SCORED they are ranked newest
         # first, as a common substring is, and the porter ranking carries the
         # relevance: the work is bounded whatever the store.
         return Plan(expr, False, tuple(rare), tuple(sorted(ids, reverse=True)))
     hits = tuple(counts(index, item) for item in rare)
     return Plan(expr, False, tuple(rare), matched=tuple(sorted(ids)), hits=hits)
+
+
+def rescue_plan(counts: TermCounts, grams: Iterable[str], notes: list[str]) -> Plan:
+    """The misspelling rescue's plan: a misspelled word's single trigrams, whose bm25
+    is its similarity. bm25 scores every row holding any of them, so only the
+    rarest are asked, together within SCORED_AT_MOST matches; a trigram past it
+    alone is left out too, and when every one is, they are ranked within their
+    newest matches as a common word is. Each is counted no further than the
+    budget: past it, a count decides nothing."""
+    found = {gram: counts.at_most(gram, SCORED_AT_MOST) for gram in dict.fromkeys(grams)}
+    found = {gram: count for gram, count in found.items() if count}
+    if not found:
+        return Plan(None, False)
+    kept: set[str] = set()
+    total = 0
+    for gram in sorted(found, key=lambda each: (found[each], each)):
+        total += found[gram]
+        if total > SCORED_AT_MOST:
+            break
+        kept.add(gram)
+    left = [gram for gram in found if gram not in kept]
+    if left:
+        notes.append(f"memorygram: {', '.join(left)} left out ({SCORED_AT_MOST}+ matches to score)")
+    if not kept:
+        notes.append(f"memorygram: ranked within the newest {WINDOW} memories (common terms only)")
+        return Plan(fts.holding_any(found), True, tuple(found))
+    asked = tuple(gram for gram in found if gram in kept)
+    return Plan(fts.holding_any(asked), False, asked)
 
 
 def rank(

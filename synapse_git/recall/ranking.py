@@ -317,8 +317,7 @@ def search(
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
-        # The rescue's bm25 over single trigrams is its similarity: always scored.
-        rescue = index_ranking.plan_for(counts, "memorygram", grams, notes, scored=True)
+        rescue = index_ranking.rescue_plan(counts, grams, notes)
         near = index_ranking.rank(conn, "memorygram", rescue, projects, depth)
         gram_ids += [i for i in near if i not in gram_ids]
         # The rescue's best matches are where the misspellings are: their words are

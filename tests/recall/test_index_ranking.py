@@ -86,6 +86,31 @@ def test_single_trigrams_are_asked_rarest_first_within_a_budget(
     assert plan.items == ("oce", "e12", "abo", "lot")
 
 
+def test_a_misspelled_words_trigrams_are_scored_within_the_budget_each_alone_too(
+    conn: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "oce" and "lot" are in all 200 memories, "e12" in a few: with room for 150
+    # matches, the rarest is scored; with none that fits, they are ranked within
+    # the newest matches, as a common word is, not scored by bm25 over all 200.
+    monkeypatch.setattr(index_ranking, "SCORED_AT_MOST", 150)
+    counts, notes = index_ranking.TermCounts(conn), []
+    plan = index_ranking.rescue_plan(counts, ["oce", "e12", "lot"], notes)
+    assert (plan.items, plan.windowed, notes[0]) == (
+        ("e12",),
+        False,
+        "memorygram: oce, lot left out (150+ matches to score)",
+    )
+    notes = []
+    plan = index_ranking.rescue_plan(index_ranking.TermCounts(conn), ["oce", "lot"], notes)
+    assert (plan.items, plan.windowed) == (("oce", "lot"), True)
+    ranked = index_ranking.rank(conn, "memorygram", plan, [LOUD, QUIET], 5)
+    assert ranked == [200, 199, 198, 197, 196]
+    # A trigram past the budget is counted no further than it: its count decides nothing.
+    assert counts.at_most("oce", 150) == 151
+    assert counts("memorygram", "oce") == 200
+    assert counts.at_most("e12", 150) == counts("memorygram", "e12") < 150
+
+
 def test_a_counted_trigram_has_its_rows_read_only_when_asked(conn: sqlite3.Connection) -> None:
     counts = index_ranking.TermCounts(conn)
     assert counts("memorygram", "e12") == len(counts.matches("memorygram", "e12")) > 0
