@@ -302,7 +302,12 @@ def search(
     # A word and its forms are asked before its synonyms (index_ranking._within_budget).
     own = [*words, *(form for word in words for form in forms[word]), *query.joined]
     porter = index_ranking.plan_for(
-        counts, "memory", stems.distinct([*words, *family, *query.joined]), notes, first=own
+        counts,
+        "memory",
+        stems.distinct([*words, *family, *query.joined]),
+        notes,
+        first=own,
+        terms=[[word, *forms[word]] for word in words],
     )
     for term in query.terms:
         # A word in a large share of the store is at least as common as a
