@@ -7,21 +7,25 @@ the words of that corpus (8 of them a note, so each corpus word is in about one
 filler note in 100) and the made-up words of examples/retrieval.py. A question
 word thus matches ten times as many notes at 100,000 as at 10,000, as it would
 in a store ten times larger. The questions are those of tests/recall/sets (dev
-and test) by kind: identifier, lexical, morphology, typo, paraphrase (alone and
-with its rewordings) and questions nothing answers; `six words` is every
-question of six words or more.
+and test; `--set dev` or `--set test` for one split, `--set holdout` and
+`--set holdout2` for the questions of recall_kinds_holdout*.toml, written for
+these stores) by kind:
+identifier, lexical, morphology, typo, paraphrase (alone and with its
+rewordings) and questions nothing answers; `six words` is every question of
+six words or more.
 
 The stores are seeded in temporary folders (removed afterwards) and asked in
 turns within each iteration, every kind on every store, so other work on the
 machine weighs on all of them alike. Prints JSON: the load average at the start
 and the end, then per kind and store the CPU p50 and p95 and the wall p95 per
 recall (ms), the share of answerable questions whose first hit is their answer
-not marked weak (`top1_strong`), and the CPU p50 of the largest store over the
-smallest's.
+not marked weak (`top1_strong`, with the questions `missed`), and the CPU p50
+of the largest store over the smallest's.
 `--calls` also counts, per recall, the misspelling comparisons made
 (word_forms.close) and the texts whose coverage was worked out. `--stores DIR`
 keeps the seeded stores in DIR/N (seeded there when missing, reused when not),
-so that runs of two versions of the code read the same stores.
+so that runs of two versions of the code read the same stores. ITERS 0 asks
+each question once, for `top1_strong` alone.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SETS = HERE.parent / "tests" / "recall" / "sets"
+HOLDOUTS = {
+    "holdout": HERE / "recall_kinds_holdout.toml",
+    "holdout2": HERE / "recall_kinds_holdout2.toml",
+}
 sys.path.insert(0, str(HERE.parent / "tests" / "recall"))
 sys.path.insert(0, str(HERE))
 
@@ -65,10 +73,16 @@ BODY_BYTES = 240
 Question = tuple[str, list[str], str | None]
 
 
-def questions() -> dict[str, list[Question]]:
-    """The labeled questions by kind, with the rewordings to pass and the answer."""
+def questions(which: str = "labeled") -> dict[str, list[Question]]:
+    """The questions of `which` by kind, with the rewordings to pass and the answer:
+    both labeled splits, one of them (`dev`, `test`), or the holdout written for
+    these stores (HOLDOUTS)."""
     kinds: dict[str, list[Question]] = {}
-    for path in sorted(SETS.glob("*/*.toml")):
+    if which in HOLDOUTS:
+        paths = [HOLDOUTS[which]]
+    else:
+        paths = sorted(SETS.glob("*/*.toml" if which == "labeled" else f"{which}/*.toml"))
+    for path in paths:
         for case in tomllib.loads(path.read_text(encoding="utf-8"))["case"]:
             expect = case.get("expect")
             kinds.setdefault(case["kind"], []).append((case["query"], [], expect))
@@ -161,9 +175,12 @@ def main() -> int:
     parser.add_argument("sizes", nargs="*", type=int, default=[10_000, 100_000])
     parser.add_argument("--calls", action="store_true")
     parser.add_argument("--stores", type=Path, default=None)
+    parser.add_argument(
+        "--set", choices=("labeled", "dev", "test", *HOLDOUTS), default="labeled", dest="which"
+    )
     args = parser.parse_args()
-    if not 1 <= args.iters <= 1000 or not all(1000 <= n <= 1_000_000 for n in args.sizes):
-        print("ITERS is 1 to 1000, each N 1000 to 1000000", file=sys.stderr)
+    if not 0 <= args.iters <= 1000 or not all(1000 <= n <= 1_000_000 for n in args.sizes):
+        print("ITERS is 0 to 1000, each N 1000 to 1000000", file=sys.stderr)
         return 2
     load_start = os.getloadavg()
     folders = {
@@ -178,7 +195,7 @@ def main() -> int:
         services = {n: seed(folder, n) for n, folder in folders.items()}
         scopes = {n: services[n].scope(folder) for n, folder in folders.items()}
         load_seeded = os.getloadavg()
-        kinds = questions()
+        kinds = questions(args.which)
         calls = Calls() if args.calls else None
         cpu: dict[tuple[str, int], list[float]] = {}
         wall: dict[tuple[str, int], list[float]] = {}
@@ -186,6 +203,7 @@ def main() -> int:
         # The untimed warm-up, which also tells whether the first hit is the answer
         # (not weak) in the larger store as in the smaller: bounded work, same answers.
         first: dict[tuple[str, int], list[bool]] = {}
+        missed: dict[tuple[str, int], list[str]] = {}
         for n in args.sizes:
             for kind, asked in kinds.items():
                 for query, others, expect in asked:
@@ -194,6 +212,8 @@ def main() -> int:
                         top = hits[0] if hits else None
                         right = top is not None and not top.weak and expect in top.body
                         first.setdefault((kind, n), []).append(right)
+                        if not right:
+                            missed.setdefault((kind, n), []).append(query)
         for iteration in range(args.iters):
             order = list(args.sizes) if iteration % 2 == 0 else list(reversed(args.sizes))
             for kind, asked in kinds.items():
@@ -214,6 +234,7 @@ def main() -> int:
             "sqlite": sqlite3.sqlite_version,
             "machine": f"{os.cpu_count()} cores {platform.machine()}",
             "iterations": args.iters,
+            "questions": args.which,
             "load_average": {
                 "start": [round(x, 2) for x in load_start],
                 "seeded": [round(x, 2) for x in load_seeded],
@@ -225,20 +246,24 @@ def main() -> int:
         for kind, asked in kinds.items():
             entry: dict[str, Any] = {"questions": len(asked)}
             for n in args.sizes:
-                spent = sorted(cpu[(kind, n)])
-                entry[str(n)] = {
-                    "cpu_p50_ms": round(statistics.median(spent), 3),
-                    "cpu_p95_ms": round(spent[int(len(spent) * 0.95)], 3),
-                    "wall_p95_ms": round(sorted(wall[(kind, n)])[int(len(spent) * 0.95)], 3),
-                }
+                entry[str(n)] = {}
+                if args.iters:
+                    spent = sorted(cpu[(kind, n)])
+                    entry[str(n)] = {
+                        "cpu_p50_ms": round(statistics.median(spent), 3),
+                        "cpu_p95_ms": round(spent[int(len(spent) * 0.95)], 3),
+                        "wall_p95_ms": round(sorted(wall[(kind, n)])[int(len(spent) * 0.95)], 3),
+                    }
                 if (kind, n) in first:
                     right = first[(kind, n)]
                     entry[str(n)]["top1_strong"] = round(sum(right) / len(right), 3)
-                if calls:
+                    if (kind, n) in missed:
+                        entry[str(n)]["missed"] = missed[(kind, n)]
+                if calls and args.iters:
                     made = counted[(kind, n)]
                     entry[str(n)]["close_calls"] = round(statistics.mean(c for c, _ in made), 1)
                     entry[str(n)]["coverage_texts"] = round(statistics.mean(t for _, t in made), 1)
-            if small != large:
+            if small != large and args.iters:
                 ratio = entry[str(large)]["cpu_p50_ms"] / max(entry[str(small)]["cpu_p50_ms"], 1e-3)
                 entry["cpu_p50_ratio"] = round(ratio, 2)
             report["kinds"][kind] = entry

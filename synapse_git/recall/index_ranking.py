@@ -142,16 +142,34 @@ def _within_budget(
     notes: list[str],
     most: int,
     first: frozenset[str] = frozenset(),
+    terms: Sequence[Sequence[str]] = (),
 ) -> list[str]:
-    """The rare items whose matches together stay within `most`, those in `first`
-    (the question's own words and their forms) before the others, each rarest first (at least
-    one). Each is under COMMON_AT alone, but bm25 over a dozen of them in a large
+    """The rare items whose matches together stay within `most` (at least one): those
+    in `first` (the question's own words and their forms) before the others, rarest
+    first. Each is under COMMON_AT alone, but bm25 over a dozen of them in a large
     store scores most of it: tens of milliseconds at 100,000. A word's rarer
     synonym (`asynchronous` for `background`) would otherwise take the budget, and
-    the note holding the question's own words would never be ranked."""
+    the note holding the question's own words would never be ranked.
+
+    `terms` holds each question word's items (the word, then its forms): a word is
+    as rare as its items together, and its items are asked one after the other, so
+    the budget goes to whole words, not to one word's rarest form before another
+    word (`work` for `workers`, before `gunicorn`)."""
+    found = set(rare)
+    total_of: dict[str, tuple[int, int]] = {}
+    for n, items in enumerate(terms):
+        held = [item for item in items if item in found]
+        together = sum(counts(index, item) for item in held)
+        for item in held:
+            total_of[item] = min(total_of.get(item, (together, n)), (together, n))
+
+    def order(item: str) -> tuple[bool, tuple[int, int], int, str]:
+        alone = (counts(index, item), len(terms))
+        return (item not in first, total_of.get(item, alone), counts(index, item), item)
+
     kept: set[str] = set()
     total = 0
-    for item in sorted(rare, key=lambda each: (each not in first, counts(index, each), each)):
+    for item in sorted(rare, key=order):
         total += counts(index, item)
         if kept and total > most:
             break
@@ -170,6 +188,7 @@ def plan_for(
     notes: list[str],
     *,
     first: Iterable[str] = (),
+    terms: Sequence[Sequence[str]] = (),
 ) -> Plan:
     found = [item for item in dict.fromkeys(items) if counts(index, item)]
     if not found:
@@ -183,7 +202,13 @@ def plan_for(
     if index != "memorygram":
         if rare:
             rare = _within_budget(
-                counts, index, rare, notes, WORDS_SCORED_AT_MOST, frozenset(first)
+                counts,
+                index,
+                rare,
+                notes,
+                WORDS_SCORED_AT_MOST,
+                frozenset(first),
+                terms,
             )
         return Plan(fts.any_of(rare or found), not rare, tuple(rare or found))
     if rare and all(fts.exact(item) for item in rare):

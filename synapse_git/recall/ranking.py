@@ -17,6 +17,7 @@ from synapse_git.recall import (
     coverage,
     index_ranking,
     prefixes,
+    proximity,
     query_terms,
     question_point,
     stems,
@@ -302,7 +303,12 @@ def search(
     # A word and its forms are asked before its synonyms (index_ranking._within_budget).
     own = [*words, *(form for word in words for form in forms[word]), *query.joined]
     porter = index_ranking.plan_for(
-        counts, "memory", [*words, *family, *query.joined], notes, first=own
+        counts,
+        "memory",
+        stems.distinct([*words, *family, *query.joined]),
+        notes,
+        first=own,
+        terms=[[word, *forms[word]] for word in words],
     )
     for term in query.terms:
         # A word in a large share of the store is at least as common as a
@@ -348,6 +354,7 @@ def search(
     )
     opened = {i: text[labelled[i][1] :] if i in labelled else text for i, text in texts.items()}
     about = subject.held(opened, query.terms, weights, held)
+    together = proximity.shares(texts, query.terms, weights, held)
     question = asked if asked is not None else query
     wanted = question_point.point(question.text)
     # The question's own content words are no answer to it; its `when` or `who` is
@@ -361,7 +368,7 @@ def search(
             # letters with the question (a misspelling rescue's near miss).
             continue
         ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
-        score = found.share + about[memory_id] + fused[memory_id]
+        score = together[memory_id] + about[memory_id] + fused[memory_id]
         offpoint = wanted is not None and not question_point.holds(wanted, texts[memory_id], said)
         candidates.append(
             Candidate(

@@ -77,3 +77,17 @@ def apart(word: str, forms: Sequence[str]) -> list[str]:
             seen.add(key)
             out.append(form)
     return out
+
+
+def distinct(words: Sequence[str]) -> list[str]:
+    """Those of `words` the porter index does not take for an earlier one: a word's
+    synonyms `schedule`, `scheduler` and `scheduled` are one token there, and
+    searched side by side they would make bm25 score a note holding it three times
+    over a note holding two of the question's words once each."""
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for word, key in zip(words, stems(words), strict=True):
+        if key not in seen:
+            seen.add(key)
+            out.append(word)
+    return out

@@ -140,3 +140,23 @@ def test_words_are_asked_rarest_first_within_a_budget(
         index_ranking.TermCounts(conn), "memory", ["ocelot", "note12", "build"], []
     )
     assert plan.items == ("ocelot", "note12", "build")
+
+
+def test_the_budget_goes_to_whole_words_before_one_words_rarer_form(
+    conn: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "note12" stands for a rare form of "ocelot" (`work` for `workers`): asked
+    # rarest first it would take the budget, and "build", a word of the question
+    # rarer than "ocelot" with its forms, would never be ranked.
+    monkeypatch.setattr(index_ranking, "WORDS_SCORED_AT_MOST", 150)
+    notes: list[str] = []
+    plan = index_ranking.plan_for(
+        index_ranking.TermCounts(conn),
+        "memory",
+        ["ocelot", "build", "note12"],
+        notes,
+        first=["ocelot", "build", "note12"],
+        terms=[["ocelot", "note12"], ["build"]],
+    )
+    assert plan.items == ("build",)
+    assert any("ocelot, note12 left out (150+ matches to score)" in note for note in notes)

@@ -68,3 +68,13 @@ def test_stems_past_the_keep_are_asked_again(monkeypatch: pytest.MonkeyPatch) ->
 def test_any_text_has_a_stem(text: str) -> None:
     assert isinstance(stems.stem(text), tuple)
     assert stems.apart(text, [text]) == []
+
+
+def test_words_one_token_in_the_porter_index_are_asked_once() -> None:
+    # A word's synonyms `schedule`, `scheduler`, `scheduled` are one porter token:
+    # asked side by side, bm25 would score a note holding it three times.
+    assert stems.distinct(["nightly", "cron", "schedule", "scheduler", "scheduled"]) == [
+        "nightly",
+        "cron",
+        "schedule",
+    ]
