@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from synapse_git.drift.conflict_words import TOOL_ROLES, stem
+from synapse_git.drift.conflict_words import ROLE_WORDS, TOOL_ROLES, stem
 
 # What a clause saying only that a tool is not used has besides the tool.
 _UNUSED = frozenset(
@@ -22,7 +22,7 @@ _UNUSED = frozenset(
 
 @dataclass(frozen=True)
 class Names:
-    """The tools a body says are used, and the clauses saying a tool is not."""
+    """The tools a body says are used for their jobs, and the clauses saying a tool is not."""
 
     used: frozenset[str]
     dropped: tuple[tuple[str, str], ...]  # (tool, the clause saying it is not used)
@@ -39,10 +39,16 @@ def names(clauses: Iterable[tuple[str, bool, frozenset[str], frozenset[str]]]) -
         if not tools:
             continue
         if not negated:
-            used |= tools
+            # Used for its job only where the clause names the job (`Tests are
+            # written for mocha`); a list of hooks or pins naming it is no claim.
+            used |= {tool for tool in tools if words & _jobs(tool)}
         elif words - {stem(tool) for tool in tools} <= _UNUSED:
             dropped += [(tool, text) for tool in sorted(tools)]
     return Names(frozenset(used), tuple(dropped))
+
+
+def _jobs(tool: str) -> frozenset[str]:
+    return frozenset().union(*(ROLE_WORDS[role] for role in TOOL_ROLES[tool]))
 
 
 def _migrating(tool: str, used: frozenset[str]) -> bool:

@@ -67,6 +67,10 @@ def test_corrections_are_conflicts_and_matrix_entries_are_not(tmp_path: Path) ->
         ("We moved from mocha to jest.", "mocha is not used any more."),
         ("mocha is not used any more.", "jest is not used any more."),
         ("CI tests Node 18 and Node 20.", "CI tests Node 20."),
+        (
+            "pre-commit hooks (isort, black, flake8) are pinned in .pre-commit-config.yaml.",
+            "Code is formatted with ruff format; black is not used.",
+        ),
     ],
 )
 def test_matrix_entries_and_migrations_contradict_nothing(first: str, second: str) -> None:
@@ -80,7 +84,10 @@ def test_matrix_entries_and_migrations_contradict_nothing(first: str, second: st
         ("CI tests Node 18 only.", "CI tests Node 20 only."),
         ("CI tests Go 1.19 and 1.20.", "CI tests Go 1.21 and 1.22."),
         ("Tests require Python 3.11.", "Tests require Python 3.12."),
-        ("Assertions use testify.", "Assertions use the standard library; testify is not used."),
+        (
+            "Assertions in tests use testify.",
+            "Assertions in tests use the standard library; testify is not used.",
+        ),
     ],
 )
 def test_whole_matrices_requirements_and_dropped_tools_contradict(first: str, second: str) -> None:
