@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ROOT / "examples" / "drift_real"
-NAMES = ("pip", "flask", "click", "requests", "express")
+NAMES = ("pip", "flask", "click", "requests", "express", "cli")
 
 
 def harness() -> ModuleType:
@@ -154,3 +154,17 @@ def test_a_replacement_counts_as_the_successor_it_names() -> None:
     ]
     got = module.score(findings, {1: "a", 2: "b"}, labels)
     assert (got["renames_right"], got["renames_total"], got["renames_for_deleted"]) == (1, 1, 1)
+
+
+def test_pair_verdicts_of_a_half_against_its_labels() -> None:
+    """examples/drift_real_pairs.py: the rules find the Go set's dev conflicts,
+    corrections that drop a tool among them, and no other pair."""
+    spec = importlib.util.spec_from_file_location(
+        "drift_real_pairs", ROOT / "examples" / "drift_real_pairs.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    got = module.half("cli", "dev")
+    assert (got["right"], got["found"], got["labelled"]) == (7, 7, 7)
+    assert got["false"] == [] and got["missed"] == []

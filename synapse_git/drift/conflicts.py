@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from synapse_git.drift import alternatives
+from synapse_git.drift import alternatives, dropped
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
     FILLER_WITH_NEGATION,
@@ -55,6 +55,8 @@ _ONLY = re.compile(r"\bonly\b", re.I)
 _SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)([a-z%]*)$")
+_TESTED = stem("tests")  # `CI tests Node 18`, `tested on Go 1.20`
+_PLACED = frozenset({"on", "against", "with", "under"})
 
 
 __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
@@ -78,6 +80,7 @@ class Clause:
     written: tuple[str, ...]  # per token: as written (case kept), for quoting
     subject: int  # tokens before the first verb name what the clause is about; 0 if none
     tools: frozenset[str] = frozenset()  # known tools the clause names
+    listed: frozenset[str] = frozenset()  # kinds of value its sentence holds more than one of
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ class Parsed:
     text: str = ""  # the claims of the body, markup and front matter left out
     says_only: bool = False  # whether `text` has the word `only`
     tools: frozenset[str] = frozenset()  # known tools the body names
+    names: dropped.Names = dropped.NONE  # tools and options used, and said not to be
 
 
 @dataclass(frozen=True)
@@ -288,6 +292,7 @@ def _parse(body: str) -> Parsed:
     clauses: list[Clause] = []
     for sentence in _SENTENCE.split(text):
         before: Clause | None = None  # the clause before, in this sentence
+        start = len(clauses)
         for part in _CLAUSE.split(sentence) if sentence else ():
             found = _clause(part) if part else None
             if found is None:
@@ -297,12 +302,17 @@ def _parse(body: str) -> Parsed:
             else:
                 before = found
             clauses.append(found)
+        kinds = [value.kind for clause in clauses[start:] for _, value in clause.values]
+        listed = frozenset(kind for kind in kinds if kinds.count(kind) > 1)
+        if listed:
+            clauses[start:] = [replace(clause, listed=listed) for clause in clauses[start:]]
     terms = frozenset().union(*(clause.content for clause in clauses)) if clauses else frozenset()
     tools = frozenset().union(*(clause.tools for clause in clauses))
     # A job its tools do is a term too: `format with black` and `ruff formats` share
     # only `format` otherwise, too little to be paired in the candidate map.
     terms |= {f"{role}()" for tool in tools for role in TOOL_ROLES[tool]}
-    return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools)
+    names = dropped.names((c.text, c.negated, c.content, c.tools) for c in clauses)
+    return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools, names)
 
 
 def _quoted(sentence: str) -> str:
@@ -377,6 +387,23 @@ def _value_window(clause: Clause, position: int, kind: str) -> frozenset[str]:
     return window
 
 
+def _one_of_a_matrix(clause: Clause, position: int, value: Value) -> bool:
+    """A value tested, alone of its kind in its sentence (`CI tests Node 18`): one
+    entry of a matrix that may hold others, not the one value of a slot. A list
+    (`tests Go 1.19 and 1.20`) reads as the whole matrix and is compared."""
+    if value.kind in clause.listed:
+        return False
+    if clause.negated or position < 2 or "only" in clause.tokens:
+        return False
+    # The testing verb stands before the value's name (`tests Node 18`), or before a
+    # word placing it there (`tested on Go 1.20`); `Tests require Python 3.11`
+    # names what the tests need, one value.
+    verb = position - 2
+    if clause.tokens[verb] in _PLACED and verb > 0:
+        verb -= 1
+    return verb > 0 and clause.stems[verb] == _TESTED
+
+
 def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
     # Keyed by what each value is of: `Flask 3.0 requires Werkzeug 3.0` holds two
     # different 3.0s, and `Werkzeug 2.3` contradicts only the second.
@@ -386,10 +413,14 @@ def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
         name_a = _named_by(a, pos_a, value_a)
         if (name_a, value_a.kind, value_a.amount) in b_amounts:
             continue  # b says the same value somewhere: an elaboration, or another role
+        if _one_of_a_matrix(a, pos_a, value_a):
+            continue
         window_a = _value_window(a, pos_a, value_a.kind)
         for pos_b, value_b in b.values:
             name_b = _named_by(b, pos_b, value_b)
             if (name_b, value_b.kind, value_b.amount) in a_amounts:
+                continue
+            if _one_of_a_matrix(b, pos_b, value_b):
                 continue
             if value_b.kind != value_a.kind and not _release_of(name_a, name_b, value_a, value_b):
                 continue
@@ -545,7 +576,18 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
             )
             if found is not None and not _same_words(found):
                 return found
-    return _only_conflict(first, second)
+    return _only_conflict(first, second) or _dropped_conflict(first, second)
+
+
+def _dropped_conflict(first: Parsed, second: Parsed) -> Contradiction | None:
+    """A tool one note says is not used where the other uses it."""
+    found = dropped.against(first.names, second.names)
+    if found is not None:
+        return Contradiction("dropped", found[0], found[1])
+    found = dropped.against(second.names, first.names)
+    if found is not None:
+        return Contradiction("dropped", found[1], found[0])
+    return None
 
 
 def contradicts(first: str, second: str) -> Contradiction | None:

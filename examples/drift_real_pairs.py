@@ -1,0 +1,59 @@
+"""The conflict rules' verdict on every pair of notes of the real-repository sets.
+
+    python examples/drift_real_pairs.py [NAME...]
+
+For each half of each set (examples/drift_real/), compares every two notes with
+`synapse_git.drift.conflicts.contradicts` and prints conflicts precision and
+recall against the labelled pairs, with the pairs found that the labels do not
+hold and the labelled pairs missed. No store and no git: what the rules say,
+in seconds, where examples/drift_real.py measures the whole drift check. Run it
+with two versions of the code to see what a change of the rules changes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+
+from synapse_git.drift.conflicts import contradicts
+
+SETS = Path(__file__).resolve().parent / "drift_real"
+NAMES = ("pip", "flask", "click", "requests", "express", "cli")
+
+
+def half(name: str, which: str) -> dict[str, object]:
+    rows = [
+        json.loads(line)
+        for line in (SETS / f"{name}.{which}.jsonl").read_text("utf-8").splitlines()
+        if line.strip()
+    ]
+    labels = json.loads((SETS / f"{name}.{which}.labels.json").read_text("utf-8"))
+    labelled = {frozenset(pair) for pair in labels["conflicts"]}
+    found = {
+        frozenset((a["key"], b["key"]))
+        for a, b in itertools.combinations(rows, 2)
+        if contradicts(a["body"], b["body"]) is not None
+    }
+    right = len(found & labelled)
+    return {
+        "set": f"{name}.{which}",
+        "precision": round(right / len(found), 2) if found else 1.0,
+        "recall": round(right / len(labelled), 2) if labelled else 1.0,
+        "right": right,
+        "found": len(found),
+        "labelled": len(labelled),
+        "false": sorted(" / ".join(sorted(pair)) for pair in found - labelled),
+        "missed": sorted(" / ".join(sorted(pair)) for pair in labelled - found),
+    }
+
+
+def main() -> None:
+    for name in sys.argv[1:] or NAMES:
+        for which in ("dev", "test"):
+            print(json.dumps(half(name, which)))
+
+
+if __name__ == "__main__":
+    main()
