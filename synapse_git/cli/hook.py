@@ -1,8 +1,9 @@
 """`synapse hook …`: install the git hooks, and the hook commands git and agents run.
 
 `session`, `post-checkout` and `post-merge` are normally served by
-`hooks.dispatch.fast_main` before typer loads (see `cli/entry.py`); these typer
-commands give them help text and serve them when called as `python -m synapse_git`.
+`hooks.dispatch.fast_main` before typer loads (see `cli/entry.py`, which
+`python -m synapse_git` runs too); these typer commands give them help text and
+serve what the fast path leaves to typer.
 """
 
 from __future__ import annotations
