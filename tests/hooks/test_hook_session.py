@@ -10,6 +10,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+import pytest
 from support import git, make_repo, run_cli, run_git
 
 from synapse_git.service import Synapse
@@ -112,6 +113,21 @@ def test_session_outside_git_shows_global_memory(outside: Path) -> None:
 def test_bad_budget_is_bad_input(repo: Path) -> None:
     done = run_cli("hook", "session", "--budget", "huge", cwd=repo)
     assert done.returncode == 2 and "unknown budget" in done.stderr
+
+
+def test_the_typer_command_checks_budget_and_format_as_the_fast_path(
+    repo: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """One check of both, in one order, with the formats session start serves."""
+    from synapse_git.cli.app import main as full_cli
+    from synapse_git.service import session_start
+
+    for args in (["--budget", "huge", "--format", "nope"], ["--format", "nope"]):
+        fast = run_cli("hook", "session", *args, "-C", str(repo))
+        capfd.readouterr()
+        code = full_cli(["hook", "session", *args, "-C", str(repo)])
+        assert (code, capfd.readouterr().err) == (fast.returncode, fast.stderr), args
+    assert fast.returncode == 2 and all(name in fast.stderr for name in session_start.FORMATS)
 
 
 def test_left_out_memories_are_named_with_the_reason() -> None:
