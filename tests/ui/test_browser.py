@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support import make_repo
+from support.devtools import DevTools, page_socket
+from support.viewer import Viewer
 
 from synapse_git.service import Synapse
-from tests.conftest import make_repo
-from tests.ui.conftest import Viewer
-from tests.ui.devtools import DevTools, page_socket
 
 BROWSER = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None

@@ -8,11 +8,11 @@ from pathlib import Path
 from urllib.parse import quote_plus, urlencode
 
 import pytest
+from support import git, make_repo, run_cli
+from support.viewer import Viewer, start, stop
 
 from synapse_git import settings
 from synapse_git.service import Synapse
-from tests.conftest import git, make_repo, run_cli
-from tests.ui.conftest import Viewer, start, stop
 
 PAGES = ["/search", "/search?q=deploy&explain=1", "/memories", "/memory/1", "/drift", "/team"]
 
