@@ -53,7 +53,7 @@ class Viewer(Actions):
             ("/team", self.team),
         ]
         routes = [Route(path, _safe(h), methods=["GET", "HEAD"]) for path, h in get]
-        routes += [Route(path, _safe(self.writes(h)), methods=["POST"]) for path, h in self.posts()]
+        routes += [Route(path, _safe(h), methods=["POST"]) for path, h in self.posts()]
         # One recall before serving loads what the pages run on (recall, drift about its
         # hits, git): a first page would otherwise pay for those imports, some 150 ms.
         self.svc.recall("", self.scope)

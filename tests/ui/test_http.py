@@ -215,6 +215,26 @@ def test_bad_actions_are_one_line_and_change_nothing(viewer: Viewer) -> None:
     assert dump() == before
 
 
+def test_a_write_refused_or_changing_nothing_leaves_the_drift_check_as_it_is(
+    viewer: Viewer,
+) -> None:
+    viewer.enter()
+    csrf = viewer.csrf()
+    kept = Synapse().kept_drift(Synapse().scope(viewer.repo))
+    assert kept is not None
+    assert viewer.post("/memory/999/forget", {"csrf": csrf}).status == 404
+    assert viewer.post("/memory/3/edit", {"csrf": csrf, "body": ""}).status == 400
+    assert viewer.post("/memory/3/unshare", {"csrf": csrf}).status == 303  # was not shared
+    viewer.drift()
+    # The same check, not one worked out again.
+    assert Synapse().kept_drift(Synapse().scope(viewer.repo)) == kept
+    # A write that went through dates it.
+    assert viewer.post("/memory/5/forget", {"csrf": csrf, "back": "/drift"}).status == 303
+    viewer.drift()
+    again = Synapse().kept_drift(Synapse().scope(viewer.repo))
+    assert again is not None and again["at"] > kept["at"]
+
+
 def test_team_share_and_unshare(viewer: Viewer) -> None:
     viewer.enter()
     csrf = viewer.csrf("/team")
