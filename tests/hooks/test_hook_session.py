@@ -14,7 +14,7 @@ import pytest
 from support import git, make_repo, run_cli, run_git
 
 from synapse_git.service import Synapse
-from synapse_git.session import snapshots
+from synapse_git.session import rendering, snapshots
 from synapse_git.settings import BUDGETS
 
 LIMIT = 8 * 1024
@@ -148,7 +148,7 @@ def test_left_out_memories_are_named_with_the_reason() -> None:
     )
     # The older half of a conflict is told right after the newer one, marked.
     assert [e.id for e in snap.entries] == [6, 5, 3, 2]
-    text = snapshots.render_text(snap, BUDGETS["balanced"])
+    text = rendering.render_text(snap, BUDGETS["balanced"])
     assert "1 stale (a path they name is gone: 1)" in text and "4 (same as 5)" in text
     assert "- [3] memory 3\n- [2] (older; [3] contradicts it) memory 2" in text
     assert "Contradicted: 1 older memory is told with the newer one" in text
@@ -303,6 +303,6 @@ def test_many_conflicts_leave_room_for_the_memories() -> None:
     snap = snapshots.build(
         checkout="/p", project="/p", head="h", store_version="v", rows=rows, findings=findings
     )
-    text = snapshots.render_text(snap, BUDGETS["balanced"])
+    text = rendering.render_text(snap, BUDGETS["balanced"])
     assert "Contradicted: 200 older memories" in text and "and 188 more" in text
     assert text.count("(older; [") >= 100 and len(text.encode("utf-8")) <= LIMIT
