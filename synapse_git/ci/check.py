@@ -142,12 +142,18 @@ def _removed(before: TeamFile, after: TeamFile) -> list[Finding]:
     )
     if gone and not after.records and not after.lines and not after.errors:
         many = "memory" if len(gone) == 1 else "memories"
+        # Only a file git no longer has is deleted; one left empty had its lines taken out.
+        done = (
+            "deletes the team file"
+            if after is revisions.NO_FILE
+            else "takes every line out of the team file"
+        )
         return [
             Finding(
                 "removed",
                 None,
                 None,
-                f"this change deletes the team file: each teammate's next sync forgets its"
+                f"this change {done}: each teammate's next sync forgets its"
                 f" {len(gone)} live shared {many}",
             )
         ]

@@ -44,6 +44,8 @@ ORDER = ("memory", "project", "mcp", "setup", "status", "demo", "ui", "hook", "c
 # `--help` lists them after the group's own: group -> name -> (module, function).
 JOINING = {
     "memory": {
+        "show": ("synapse_git.cli.inspection", "show"),
+        "blame": ("synapse_git.cli.inspection", "blame"),
         "backup": ("synapse_git.cli.backup", "backup"),
         "drift": ("synapse_git.cli.drift", "drift"),
         "keep": ("synapse_git.cli.drift", "keep"),

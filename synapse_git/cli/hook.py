@@ -1,8 +1,9 @@
 """`synapse hook …`: install the git hooks, and the hook commands git and agents run.
 
 `session`, `post-checkout` and `post-merge` are normally served by
-`hooks.dispatch.fast_main` before typer loads (see `cli/entry.py`); these typer
-commands give them help text and serve them when called as `python -m synapse_git`.
+`hooks.dispatch.fast_main` before typer loads (see `cli/entry.py`, which
+`python -m synapse_git` runs too); these typer commands give them help text and
+serve what the fast path leaves to typer.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import typer
 
 from synapse_git.answers import HOOKS
 from synapse_git.cli.output import scope_of, service
-from synapse_git.errors import BadInput
 from synapse_git.hooks import checkout, commit, session_hook
 
 app = typer.Typer(help="Git hooks and agent session start.", no_args_is_help=True)
@@ -70,8 +70,7 @@ def session(
     folder: Path = FOLDER_OPTION,
 ) -> None:
     """Print what an agent session starting here should know (at most 8 KiB)."""
-    if fmt not in ("text", "claude", "cursor"):
-        raise BadInput(f"unknown format {fmt!r}: choose text, claude or cursor")
+    # The budget and format are checked where the fast path checks them, in that order.
     raise typer.Exit(session_hook.session(folder, budget, fmt))
 
 

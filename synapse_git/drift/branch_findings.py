@@ -19,7 +19,7 @@ from pathlib import Path
 from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.settle import command
 from synapse_git.drift.short_forms import matching, parents, tails
-from synapse_git.git import branches
+from synapse_git.git import branch_cache, branches
 
 KINDS = ("unmerged", "orphaned")
 
@@ -98,7 +98,7 @@ def findings(
     anchors = anchors_of(conn, project, named)
     if not anchors:
         return []
-    standings = branches.standings(data_dir, checkout, head, set(anchors.values()))
+    standings = branch_cache.standings(data_dir, checkout, head, set(anchors.values()))
     out: list[Finding] = []
     names_by_anchor: dict[str, frozenset[str]] = {}
     for memory_id in sorted(anchors):

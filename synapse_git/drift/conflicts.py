@@ -16,81 +16,42 @@ things and never conflict: another file, release or issue (`Type hints in
 src/a.py are checked` / `… in src/b.py …`). A value is of the name written right
 before it (`Werkzeug 3.0`), so values of two named things never conflict.
 
-Pure text: no store, no git. `parse` once per memory, `compare` per candidate
-pair, `terms` for the candidate map.
+Pure text: no store, no git. `parse` (drift/clauses.py) once per memory,
+`compare` per candidate pair, `terms` for the candidate map.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from synapse_git.drift import alternatives, dropped
+from synapse_git.drift.clauses import (
+    CLOCK,
+    SENTENCE,
+    Clause,
+    Parsed,
+    Value,
+    parse,
+    read_clause,
+    subject_of,
+)
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
-    FILLER_WITH_NEGATION,
     LABELS,
     NEGATORS,
-    NUMBER_WORDS,
-    PERIODS,
-    SCHEDULES,
     SLOT_MARKERS,
     STOP,
-    TOOL_ROLES,
-    TRIGGERS,
-    UNITS,
-    VERBS,
     WHEN,
     stem,
 )
-from synapse_git.drift.note_text import claims
-
-# A leading dot is kept: `.github/CODEOWNERS` and `.env` are quoted as written.
-_TOKEN = re.compile(r"\.?[A-Za-z0-9_%][A-Za-z0-9_.'%/:+-]*[A-Za-z0-9_%]|[A-Za-z0-9_%]|[=:]")
-_CLOCK = re.compile(r"^\d{1,2}(?::\d\d)?(?:am|pm)?$")
-QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
-CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
-_ONLY = re.compile(r"\bonly\b", re.I)
-_SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
-_CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
-_NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)([a-z%]*)$")
-_TESTED = stem("tests")  # `CI tests Node 18`, `tested on Go 1.20`
-_PLACED = frozenset({"on", "against", "with", "under"})
-
 
 __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 
-
-@dataclass(frozen=True)
-class Value:
-    kind: str  # duration, size, percent, factor, version, number, schedule
-    amount: str  # normalized for comparison
-    text: str  # as written
-
-
-@dataclass(frozen=True)
-class Clause:
-    tokens: tuple[str, ...]  # lowercased, articles dropped, number+unit merged
-    stems: tuple[str, ...]  # per token: its stem, or "" for values, stop words, negators
-    content: frozenset[str]  # stems of subject-bearing words (no values, no negators)
-    negated: bool
-    values: tuple[tuple[int, Value], ...]  # position in tokens, value
-    text: str
-    written: tuple[str, ...]  # per token: as written (case kept), for quoting
-    subject: int  # tokens before the first verb name what the clause is about; 0 if none
-    tools: frozenset[str] = frozenset()  # known tools the clause names
-    listed: frozenset[str] = frozenset()  # kinds of value its sentence holds more than one of
-
-
-@dataclass(frozen=True)
-class Parsed:
-    clauses: tuple[Clause, ...]
-    terms: frozenset[str]  # content stems of the whole body, for the candidate map
-    text: str = ""  # the claims of the body, markup and front matter left out
-    says_only: bool = False  # whether `text` has the word `only`
-    tools: frozenset[str] = frozenset()  # known tools the body names
-    names: dropped.Names = dropped.NONE  # tools and options used, and said not to be
+QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
+CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
+_TESTED = stem("tests")  # `CI tests Node 18`, `tested on Go 1.20`
+_PLACED = frozenset({"on", "against", "with", "under"})
 
 
 @dataclass(frozen=True)
@@ -100,149 +61,12 @@ class Contradiction:
     second: str  # what the second body says there
 
 
-def _period(word: str) -> float | None:
-    return PERIODS.get(word) or PERIODS.get(word.removesuffix("s"))
-
-
-def _schedule(raw: list[str], index: int) -> tuple[Value, int] | None:
-    """How often, at `raw[index]`: `weekly`, `every 2 weeks`, `once a month`, `on
-    every push`; with the number of tokens it takes."""
-    token = raw[index]
-    if token in SCHEDULES:
-        return Value("schedule", f"{SCHEDULES[token]:g}", token), 1
-    ahead = raw[index + 1 : index + 4]
-    if token in ("every", "each") and ahead:
-        count, taken = 1.0, 1
-        if ahead[0].isdigit() or ahead[0] in NUMBER_WORDS:
-            count = float(NUMBER_WORDS.get(ahead[0], ahead[0]))
-            taken = 2
-        elif ahead[0] == "other":
-            count, taken = 2.0, 2
-        word = raw[index + taken] if index + taken < len(raw) else ""
-        period = _period(word)
-        if period is not None:
-            return Value(
-                "schedule", f"{count * period:g}", " ".join(raw[index : index + taken + 1])
-            ), taken + 1
-        if taken == 1 and word in TRIGGERS:
-            return Value("schedule", word, f"{token} {word}"), 2
-    if token in ("once", "twice") and len(ahead) >= 2 and ahead[0] in ("a", "per"):
-        period = _period(ahead[1])
-        if period is not None:
-            amount = period / (1 if token == "once" else 2)
-            return Value("schedule", f"{amount:g}", " ".join(raw[index : index + 3])), 3
-    return None
-
-
-def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
-    """The value `token` holds (merging a unit word that follows) and whether the
-    unit word was consumed."""
-    if token in NUMBER_WORDS:
-        return Value("number", NUMBER_WORDS[token], token), False
-    if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
-        return None, False  # most tokens: not a number, no regex needed
-    match = _NUMBER.match(token)
-    if match is None:
-        return None, False
-    prefix, digits, unit = match.groups()
-    consumed = False
-    if not unit and following is not None and following in UNITS:
-        unit, consumed = following, True
-    if unit in UNITS:
-        kind, scale = UNITS[unit]
-        try:
-            amount = float(digits) * scale
-        except ValueError:
-            return Value("version", digits, token), consumed
-        return Value(kind, f"{amount:g}", f"{token} {following}" if consumed else token), consumed
-    if prefix or "." in digits:
-        return Value("version", digits.rstrip("0").rstrip(".") or "0", token), False
-    if unit:
-        return Value("number", digits + unit, token), False
-    return Value("number", digits, token), False
-
-
-@lru_cache(maxsize=1 << 16)
-def _negator(token: str) -> bool:
-    return token in NEGATORS or token.endswith("n't")
-
-
-@lru_cache(maxsize=1 << 16)
-def _content_stem(token: str) -> str:
-    """The stem of a subject-bearing word; "" for stop words, negators, signs."""
-    if token in STOP or _negator(token) or token in FILLER_WITH_NEGATION or token in "=:":
-        return ""
-    return stem(token)
-
-
-def _clause(text: str) -> Clause | None:
-    found = _TOKEN.findall(text.replace("\u2019", "'"))
-    raw = [token.lower() for token in found]
-    tokens: list[str] = []
-    written: list[str] = []
-    values: list[tuple[int, Value]] = []
-    index = 0
-    while index < len(raw):
-        token = raw[index]
-        schedule = _schedule(raw, index)
-        if schedule is not None:
-            how_often, taken = schedule
-            values.append((len(tokens), how_often))
-            tokens.append(how_often.text)
-            written.append(" ".join(found[index : index + taken]))
-            index += taken
-            continue
-        following = raw[index + 1] if index + 1 < len(raw) else None
-        value, consumed = _value(token, following)
-        if value is not None and following == ":" and not consumed:
-            value = None  # a label (`Step 3:`, `Issue 42:`), not a value
-        if value is not None:
-            values.append((len(tokens), value))
-            tokens.append(value.text)
-            written.append(" ".join(found[index : index + (2 if consumed else 1)]))
-            index += 2 if consumed else 1
-            continue
-        if token not in ("a", "an", "the"):
-            tokens.append(token)
-            written.append(found[index])
-        index += 1
-    if not tokens:
-        return None
-    negations = sum(_negator(token) for token in tokens)
-    held = {position for position, _ in values}
-    stems = tuple(
-        "" if position in held else _content_stem(token) for position, token in enumerate(tokens)
-    )
-    content = frozenset(word for word in stems if word)
-    return Clause(
-        tuple(tokens),
-        stems,
-        content,
-        negations % 2 == 1,
-        tuple(values),
-        text.strip(),
-        tuple(written),
-        next((end for end, token in enumerate(tokens) if token in VERBS), 0),
-        alternatives.tools_in(tokens),
-    )
-
-
-def _subject(clause: Clause) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
-    """The words and the values before the clause's first verb: the thing it is
-    about (`Type hints in src/a.py are checked`). Empty when no verb is found or the
-    clause starts with one (`Deploy from main`)."""
-    held = dict(clause.values)
-    words = {clause.stems[p] for p in range(clause.subject) if p not in held}
-    values = {(held[p].kind, held[p].amount) for p in range(clause.subject) if p in held}
-    return frozenset(word for word in words if word), frozenset(values)
-
-
 def _other_subjects(a: Clause, b: Clause) -> bool:
     """Whether the clauses are about two different things: another file, named
     thing or issue before the verb, or another release saying another thing."""
     if not (a.subject and b.subject):
         return False
-    (words_a, values_a), (words_b, values_b) = _subject(a), _subject(b)
+    (words_a, values_a), (words_b, values_b) = subject_of(a), subject_of(b)
     if words_a != words_b:
         return True
     if values_a == values_b:
@@ -257,62 +81,6 @@ def _other_subjects(a: Clause, b: Clause) -> bool:
     amounts_a = {(v.kind, v.amount) for _, v in a.values}
     amounts_b = {(v.kind, v.amount) for _, v in b.values}
     return len(amounts_a - amounts_b) >= 2 and len(amounts_b - amounts_a) >= 2
-
-
-def parse(body: str) -> Parsed:
-    """The clauses of `body`; short bodies are remembered, as the same memories are
-    compared again and again (recall after recall in a long-lived server)."""
-    return _parse_cached(body) if len(body) <= 4096 else _parse(body)
-
-
-@lru_cache(maxsize=4096)
-def _parse_cached(body: str) -> Parsed:
-    return _parse(body)
-
-
-def _contrast(clause: Clause) -> bool:
-    """A negator and no verb after a comma (`…, not the test helper`)."""
-    return (
-        bool(clause.tokens)
-        and _negator(clause.tokens[0])
-        and not any(token in VERBS for token in clause.tokens)
-    )
-
-
-def _contrasted(clause: Clause, before: Clause) -> Clause:
-    """`X is in utils.js, not the test helper` denies the test helper of the
-    sentence's subject: the clause carries the subject's words, else it would deny
-    whatever another note says of test helpers."""
-    words, _ = _subject(before)
-    return replace(clause, content=clause.content | words) if words else clause
-
-
-def _parse(body: str) -> Parsed:
-    text = claims(body)
-    clauses: list[Clause] = []
-    for sentence in _SENTENCE.split(text):
-        before: Clause | None = None  # the clause before, in this sentence
-        start = len(clauses)
-        for part in _CLAUSE.split(sentence) if sentence else ():
-            found = _clause(part) if part else None
-            if found is None:
-                continue
-            if _contrast(found):
-                found = _contrasted(found, before) if before is not None else found
-            else:
-                before = found
-            clauses.append(found)
-        kinds = [value.kind for clause in clauses[start:] for _, value in clause.values]
-        listed = frozenset(kind for kind in kinds if kinds.count(kind) > 1)
-        if listed:
-            clauses[start:] = [replace(clause, listed=listed) for clause in clauses[start:]]
-    terms = frozenset().union(*(clause.content for clause in clauses)) if clauses else frozenset()
-    tools = frozenset().union(*(clause.tools for clause in clauses))
-    # A job its tools do is a term too: `format with black` and `ruff formats` share
-    # only `format` otherwise, too little to be paired in the candidate map.
-    terms |= {f"{role}()" for tool in tools for role in TOOL_ROLES[tool]}
-    names = dropped.names((c.text, c.negated, c.content, c.tools) for c in clauses)
-    return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools, names)
 
 
 def _quoted(sentence: str) -> str:
@@ -330,8 +98,8 @@ def _sentence_claims(
     cuts at `and`, so whole sentences are read; only when some body says `only`."""
     only: list[alternatives.Only] = []
     together: list[alternatives.Together] = []
-    for part in _SENTENCE.split(text):
-        sentence = _clause(part) if part else None
+    for part in SENTENCE.split(text):
+        sentence = read_clause(part) if part else None
         if sentence is not None:
             found_only, found_together = alternatives.sentence_claims(
                 sentence.tokens, sentence.stems, _quoted(sentence.text)
@@ -383,7 +151,7 @@ def _value_window(clause: Clause, position: int, kind: str) -> frozenset[str]:
     after it come its details (`nightly at 02:00`, `weekly on Mondays`)."""
     window = _window(clause, position)
     if kind == "schedule":
-        return frozenset(w for w in window if w not in WHEN and not _CLOCK.match(w))
+        return frozenset(w for w in window if w not in WHEN and not CLOCK.match(w))
     return window
 
 

@@ -7,17 +7,14 @@ memory: the commits outside HEAD's history that the branches reach (with the
 paths each changed and the blobs it left), the anchors no branch reaches, and
 the blobs HEAD holds, and its recent line held, for the paths those lines
 changed. The
-answer is kept per checkout in the data folder (never in the repository) under
-a key made of HEAD and every branch tip, so it is computed again only when HEAD
-or a branch moves.
+answer is kept per checkout in the data folder (git/branch_cache.py), so it is
+computed again only when HEAD or a branch moves.
 
 Standard library and the git command only: the checkout hooks use it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import subprocess
@@ -25,16 +22,12 @@ from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from synapse_git.data_folder import replace_file
-
 HERE = "here"  # in HEAD's history, or its changes are all here (squash merge, rebase)
 BRANCH = "branch"  # reached by a branch (or its changes are all on one), not by HEAD
 GONE = "gone"  # in the repository, reached by no branch, its changes found nowhere
 MISSING = "missing"  # not in the repository at all (rewritten history, collected)
 
-CACHE_FORMAT = 2
-KEPT_KEYS = 4  # answers kept per checkout, for the last HEADs and branch tips seen
-_COMMIT = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+COMMIT_ID = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 _NO_BLOB = "0" * 40  # a path absent at a commit, as `--raw` writes a deletion
 # Committer clocks differ between machines: a squash or rebase made elsewhere may
 # be stamped a little before the commit it copies.
@@ -173,13 +166,13 @@ def _blobs(checkout: Path, wanted: Iterable[tuple[str, str]]) -> dict[tuple[str,
     lines = (out or "").splitlines()
     found: dict[tuple[str, str], str] = {}
     for pair, line in zip(asked, lines, strict=False):
-        found[pair] = line if _COMMIT.match(line) else _NO_BLOB
+        found[pair] = line if COMMIT_ID.match(line) else _NO_BLOB
     return found
 
 
 def compute(checkout: Path, head: str, anchors: Collection[str]) -> dict[str, Standing]:
     """The standing of each anchor from `head` (anchors that are no commit id stand HERE)."""
-    wanted = sorted({a for a in anchors if _COMMIT.match(a) and a != head})
+    wanted = sorted({a for a in anchors if COMMIT_ID.match(a) and a != head})
     if not wanted:
         return {}
     present = existing(checkout, wanted)
@@ -203,7 +196,7 @@ def compute(checkout: Path, head: str, anchors: Collection[str]) -> dict[str, St
         line = _line_of(anchor, graph)
         changed = tuple(sorted({path for commit in line for path in graph[commit].blobs}))
         source = graph[anchor].source
-        if _COMMIT.match(source):  # reached from the anchor itself: no branch reaches it
+        if COMMIT_ID.match(source):  # reached from the anchor itself: no branch reaches it
             standings[anchor] = Standing(GONE, None, changed)
         else:
             standings[anchor] = Standing(BRANCH, _short(source), changed)
@@ -248,7 +241,7 @@ def _landed(
         copied_here = _authors_since(checkout, head, since)
         on_branch: dict[str, str] = {}
         for commit in graph.values():
-            if not _COMMIT.match(commit.source):
+            if not COMMIT_ID.match(commit.source):
                 on_branch.setdefault(commit.author, _short(commit.source))
         for anchor in gone:
             key = graph[anchor].author
@@ -284,89 +277,6 @@ def _landed(
 # -- the cache --------------------------------------------------------------------
 
 
-def _cache_path(data_dir: Path, checkout: Path) -> Path:
-    digest = hashlib.sha256(str(checkout).encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    return data_dir / "branches" / f"{digest}.json"
-
-
-def _key(head: str, refs: str) -> str:
-    return hashlib.sha256(f"{head}\n{refs}".encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def standings(
-    data_dir: Path, checkout: Path, head: str | None, anchors: Collection[str]
-) -> dict[str, Standing]:
-    """The standing of each of `anchors` (those not listed stand HERE): read from the
-    checkout's cache when HEAD and every branch tip are as they were, else computed
-    and kept."""
-    if head is None or not _COMMIT.match(head):
-        return {}
-    wanted = {a for a in anchors if a and _COMMIT.match(a) and a != head}
-    if not wanted:
-        return {}
-    key = _key(head, tips(checkout))
-    path = _cache_path(data_dir, checkout)
-    entries = _read(path, str(checkout))
-    known = entries.get(key)
-    if known is not None and wanted <= known.keys():
-        return {a: known[a] for a in wanted if known[a].state != HERE}
-    found = compute(checkout, head, wanted | (set(known) if known else set()))
-    entries.pop(key, None)
-    kept = {key: {a: found.get(a, ORDINARY) for a in wanted | set(known or ()) | set(found)}}
-    # A few recent keys are kept: switching back and forth between two branches
-    # computes each once.
-    kept.update(list(entries.items())[: KEPT_KEYS - 1])
-    _write(path, str(checkout), kept)
-    return {a: s for a, s in found.items() if a in wanted and s.state != HERE}
-
-
-def _read(path: Path, checkout: str) -> dict[str, dict[str, Standing]]:
-    """The kept answers by key, newest first; none when the file is missing or foreign."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if (
-        not isinstance(data, dict)
-        or data.get("format") != CACHE_FORMAT
-        or data.get("checkout") != checkout
-        or not isinstance(data.get("keys"), list)
-    ):
-        return {}
-    out: dict[str, dict[str, Standing]] = {}
-    try:
-        for entry in data["keys"][:KEPT_KEYS]:
-            out[str(entry["key"])] = {
-                str(anchor): Standing(str(state), branch, tuple(str(p) for p in changed))
-                for anchor, (state, branch, changed) in entry["anchors"].items()
-            }
-    except (TypeError, ValueError, KeyError, AttributeError):
-        return {}
-    return out
-
-
-def _write(path: Path, checkout: str, entries: dict[str, dict[str, Standing]]) -> None:
-    """Kept through a temporary file renamed into place; a failure to keep it only
-    costs the next caller the computation."""
-    data = {
-        "format": CACHE_FORMAT,
-        "checkout": checkout,
-        "keys": [
-            {
-                "key": key,
-                "anchors": {
-                    a: [s.state, s.branch, list(s.changed)] for a, s in sorted(found.items())
-                },
-            }
-            for key, found in entries.items()
-        ],
-    }
-    try:
-        replace_file(path, json.dumps(data))
-    except OSError:
-        return
-
-
 # -- as of a revision (recall --at) ---------------------------------------------------
 
 
@@ -383,7 +293,7 @@ def resolve(checkout: Path, rev: str) -> Revision | None:
         checkout, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]
     )
     commit = (found or "").strip()
-    if not _COMMIT.match(commit):
+    if not COMMIT_ID.match(commit):
         return None
     seconds = (_git(checkout, ["show", "-s", "--format=%ct", commit]) or "").strip()
     return Revision(commit, int(seconds)) if seconds.isdigit() else None
@@ -394,7 +304,7 @@ def ancestors_among(
 ) -> tuple[set[str], set[str]]:
     """Of `anchors`: those the repository has, and those that are `commit` or in its
     history (one walk for all of them)."""
-    wanted = sorted({a for a in anchors if _COMMIT.match(a)})
+    wanted = sorted({a for a in anchors if COMMIT_ID.match(a)})
     present = existing(checkout, wanted)
     if not present:
         return present, set()

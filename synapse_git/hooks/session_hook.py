@@ -19,7 +19,8 @@ def session(folder: Path | None = None, budget: str | None = None, fmt: str = "t
     cfg = settings.load()
     chosen = cfg.budget(budget)
     if fmt not in session_start.FORMATS:
-        raise BadInput(f"unknown format {fmt!r}: choose text, claude or cursor")
+        choices = ", ".join(session_start.FORMATS[:-1]) + f" or {session_start.FORMATS[-1]}"
+        raise BadInput(f"unknown format {fmt!r}: choose {choices}")
     try:
         told = session_start.told(cfg, folder, chosen, fmt)
     except KeyboardInterrupt:

@@ -17,7 +17,7 @@ import os
 from synapse_git.data_folder import data_dir
 from synapse_git.errors import BadInput
 from synapse_git.git import git_command
-from synapse_git.service.commit_review import TEAM_FILE
+from synapse_git.team import FILE as TEAM_FILE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

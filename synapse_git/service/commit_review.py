@@ -17,6 +17,7 @@ import os
 from synapse_git.data_folder import data_dir
 from synapse_git.git import git_command
 from synapse_git.session import snapshot_file
+from synapse_git.team import FILE as TEAM_FILE
 
 TYPE_CHECKING = False  # `typing` is not imported when running: 2 ms of every commit
 if TYPE_CHECKING:
@@ -79,9 +80,6 @@ class CommitReview:
         self.stale = stale
         self.earlier = earlier
         self.blocks = blocks
-
-
-TEAM_FILE = ".synapse/memories.jsonl"
 
 
 def review(*, warn_only: bool = False, folder: Path | None = None) -> CommitReview:

@@ -31,9 +31,9 @@ def server_instructions(config: Config) -> str:
 def told(config: Config, folder: Path | None, budget: Budget, fmt: str) -> str:
     """What a session starting in `folder` is told, within `budget`, in `fmt` (one
     of FORMATS)."""
-    from synapse_git.session import snapshots
+    from synapse_git.session import rendering
 
-    return snapshots.render(_current_snapshot(config, folder), budget, fmt)
+    return rendering.render(_current_snapshot(config, folder), budget, fmt)
 
 
 def _current_snapshot(cfg: Config, folder: Path | None) -> Snapshot:

@@ -20,12 +20,10 @@ from typing import Any, NamedTuple
 
 from synapse_git.data_folder import replace_file
 from synapse_git.drift.short_forms import parents, tails
-from synapse_git.escaping import json_text, visible
 from synapse_git.recall.fusion import fuse
 from synapse_git.session import drift_log
 from synapse_git.session.guidance import READING_HINT
 from synapse_git.session.snapshot_file import SNAPSHOT_FORMAT, read_raw, snapshot_path
-from synapse_git.settings import Budget
 from synapse_git.store.memories import live_with_counts
 from synapse_git.textrules import cut_utf8, first_line
 
@@ -120,7 +118,8 @@ def _useful_first(rows: Sequence[Row]) -> list[Row]:
     return sorted(rows, key=lambda r: (r.project is None, -score[r.id], -r.id))
 
 
-def _cut(text: str, limit: int) -> str:
+def cut(text: str, limit: int) -> str:
+    """`text` in at most `limit` bytes of UTF-8, cut on a character boundary."""
     return cut_utf8(text.encode("utf-8"), limit).decode("utf-8")
 
 
@@ -174,7 +173,7 @@ def build(
             continue
         if stored >= STORED_TOTAL or len(entries) >= STORED_ENTRIES:
             continue
-        text = _cut(row.body, STORED_BYTES)
+        text = cut(row.body, STORED_BYTES)
         stored += len(text.encode("utf-8"))
         size = row.size or len(row.body.encode("utf-8"))
         entries.append(Entry(row.id, row.project is None, text, size))
@@ -346,139 +345,3 @@ def write_snapshot(data_dir: Path, snapshot: Snapshot) -> Path:
         # Drift over time is a picture: failing to add a point never fails a refresh.
         drift_log.record(path, snapshot.head, findings_of(snapshot))
     return path
-
-
-# -- rendering -----------------------------------------------------------------------
-
-
-def _entry_lines(entry: Entry, hit_bytes: int, newer: int | None) -> list[str]:
-    shown = _cut(entry.text, hit_bytes)
-    abridged = len(shown.encode("utf-8")) < entry.total
-    # The agent is told text: control characters and bidi overrides come written out.
-    lines = visible(shown.strip("\n")).splitlines() or [""]
-    mark = f"(older; [{newer}] contradicts it) " if newer is not None else ""
-    out = [f"- [{entry.id}] {mark}{lines[0]}"] + [f"  {line}" for line in lines[1:]]
-    if abridged:
-        out[-1] += f" … (abridged: {entry.total} bytes, readmemory {entry.id})"
-    return out
-
-
-def _left_out_line(snapshot: Snapshot) -> str | None:
-    parts = []
-    if snapshot.stale:
-        ids = ", ".join(sorted(snapshot.stale, key=int))
-        parts.append(f"{len(snapshot.stale)} stale (a path they name is gone: {ids})")
-    if snapshot.repeated:
-        pairs = ", ".join(f"{o} (same as {n})" for o, n in sorted(snapshot.repeated.items()))
-        parts.append(f"{len(snapshot.repeated)} duplicate: {pairs}")
-    other = {k: v for k, v in (snapshot.elsewhere or {}).items() if v}
-    if other:
-        listed = ", ".join(
-            f"{k} ({v})" for k, v in sorted(other.items(), key=lambda kv: int(kv[0]))[:LISTED_PAIRS]
-        )
-        more = len(other) - LISTED_PAIRS
-        listed += f" and {more} more" if more > 0 else ""
-        parts.append(f"{len(other)} from branches not merged here: {listed}")
-    lost = sorted((k for k, v in (snapshot.elsewhere or {}).items() if not v), key=int)
-    if lost:
-        parts.append(f"{len(lost)} from a line of work no branch reaches: {', '.join(lost)}")
-    if not parts:
-        return None
-    return "Left out: " + "; ".join(parts) + ". See `synapse memory drift`."
-
-
-def _conflicts_line(snapshot: Snapshot) -> str | None:
-    if not snapshot.older:
-        return None
-    listed = sorted(snapshot.older.items(), key=_by_id)
-    pairs = ", ".join(f"{o} (by {n})" for o, n in listed[:LISTED_PAIRS])
-    if len(listed) > LISTED_PAIRS:
-        # Each is marked where it is told; a long list would take the memories' room.
-        pairs += f" and {len(listed) - LISTED_PAIRS} more"
-    noun = "memory is" if len(snapshot.older) == 1 else "memories are"
-    return (
-        f"Contradicted: {len(snapshot.older)} older {noun} told with the newer one that "
-        f"contradicts it: {pairs}. Trust the newer; `synapse memory drift` settles them."
-    )
-
-
-def _by_id(item: tuple[str, int]) -> int:
-    return int(item[0])
-
-
-def _changed_line(snapshot: Snapshot) -> str | None:
-    if not snapshot.changed:
-        return None
-    count = len(snapshot.changed)
-    noun = "memory names a file" if count == 1 else "memories name files"
-    ids = ", ".join(sorted(snapshot.changed, key=int))
-    return (
-        f"Changed since written: {count} {noun} changed a lot since ({ids}); check "
-        "before relying on them. See `synapse memory drift --kind changed`."
-    )
-
-
-def render_text(snapshot: Snapshot, budget: Budget, limit: int = LIMIT_BYTES) -> str:
-    """The session text for `budget`, never more than `limit` UTF-8 bytes."""
-    limit = min(limit, budget.response_chars, LIMIT_BYTES)
-    where = f"project {snapshot.project}" if snapshot.project else "no project (global only)"
-    head = f" at {snapshot.head[:12]}" if snapshot.head else ""
-    header = [f"Synapse memory for {where}{head}."]
-    footer = [
-        line
-        for line in (
-            _conflicts_line(snapshot),
-            _left_out_line(snapshot),
-            _changed_line(snapshot),
-            HINT,
-        )
-        if line
-    ]
-    used = sum(len(line.encode("utf-8")) + 1 for line in header + footer) + 64
-    body: list[str] = []
-    shown = 0
-    section = None
-    for entry in snapshot.entries:
-        title = "Global memories:" if entry.is_global else "Project memories:"
-        newer = snapshot.older.get(str(entry.id))
-        lines = ([title] if title != section else []) + _entry_lines(entry, budget.hit_bytes, newer)
-        size = sum(len(line.encode("utf-8")) + 1 for line in lines)
-        if used + size > limit:
-            break
-        body += lines
-        used += size
-        section = title
-        shown += 1
-    hidden = len(snapshot.entries) - shown
-    if not snapshot.entries:
-        body.append("No memories to tell yet (`synapse memory remember` adds one).")
-    elif hidden:
-        footer.insert(0, f"Not shown for space: {hidden} more (`synapse memory list`).")
-    text = visible("\n".join(header + body + footer)) + "\n"
-    # A long left-out line (thousands of drifted ids) must not break the cap either.
-    return _cut(text, limit)
-
-
-def render(snapshot: Snapshot, budget: Budget, fmt: str) -> str:
-    """Text, or for `claude` (or `cursor`) the JSON that client's session start hook
-    reads; either way at most LIMIT_BYTES bytes including the JSON escaping."""
-    if fmt not in ("claude", "cursor"):
-        return render_text(snapshot, budget)
-    limit = LIMIT_BYTES - 128
-    while True:
-        context = render_text(snapshot, budget, limit)
-        out = json_text(
-            # Cursor's sessionStart hook reads `additional_context` at the top level.
-            {"additional_context": context}
-            if fmt == "cursor"
-            else {
-                "hookSpecificOutput": {
-                    "hookEventName": "SessionStart",
-                    "additionalContext": context,
-                }
-            }
-        )
-        overflow = len(out.encode("utf-8")) - LIMIT_BYTES
-        if overflow <= 0 or limit <= 256:
-            return out
-        limit -= overflow + 16

@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 from synapse_git.errors import BadInput
 from synapse_git.line_fields import check_text, valid_times
+from synapse_git.team import FILE as FILE  # the one definition, re-exported
 from synapse_git.team import paths
 
-FILE = ".synapse/memories.jsonl"
 ATTRIBUTES = ".gitattributes"
 ATTRIBUTES_LINE = f"{FILE} merge=synapse"
 STATES = ("live", "superseded", "forgotten")

@@ -37,18 +37,13 @@ class Actions:
             ("/team/share", self.team_share),
         ]
 
-    def writes(self, handler: Handler) -> Handler:
-        """A write: the drift page's check is out of date afterwards, and its findings
-        about the memory written wait for the next one."""
-
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            finally:
-                memory_id = request.path_params.get("memory_id")
-                self.drift.written([] if memory_id is None else [int(memory_id)])
-
-        return run
+    def changed(self, ids: list[int]) -> None:
+        """A write went through and changed what drift reads (a memory's text or state,
+        a finding kept, a memory's sharing): the drift page's check is out of date, and
+        its findings about `ids` wait for the next one. A write refused, or one that
+        changed nothing, leaves the check as it is, so a large store starts no check it
+        does not need."""
+        self.drift.written(ids)
 
     def there(self, project: str) -> Scope:
         """The scope a page or write is for: the folder served, or the project `project`
@@ -67,11 +62,13 @@ class Actions:
     async def forget(self, request: Request) -> Response:
         memory_id, form, scope = await self._target(request)
         self.svc.forget(memory_id, scope)
+        self.changed([memory_id])
         return done(form, memory_id, f"forgot memory {memory_id}")
 
     async def restore(self, request: Request) -> Response:
         memory_id, form, scope = await self._target(request)
         self.svc.restore(memory_id, scope)
+        self.changed([memory_id])
         return done(form, memory_id, f"restored memory {memory_id}")
 
     async def edit(self, request: Request) -> Response:
@@ -79,12 +76,14 @@ class Actions:
         # Browsers send CR LF in a textarea; the body keeps the line ends it was written with.
         body = form.get("body", "").replace("\r\n", "\n")
         self.svc.edit(memory_id, scope, body=body)
+        self.changed([memory_id])
         return done(form, memory_id, f"edited memory {memory_id}")
 
     async def follow_renames(self, request: Request) -> Response:
         """Settle a stale memory whose gone paths git followed to new names."""
         memory_id, form, scope = await self._target(request)
         self.svc.follow_renames(memory_id, scope)
+        self.changed([memory_id])
         return done(form, memory_id, f"memory {memory_id} now names the new path")
 
     async def keep(self, request: Request) -> Response:
@@ -92,6 +91,8 @@ class Actions:
         kind = form.get("kind", "")
         other = number(form["with"], "the other memory") if form.get("with") else None
         kept = self.svc.keep([memory_id], scope, [kind], paired_with=other)
+        if kept.findings:
+            self.changed([memory_id])
         said = f"kept {len(kept.findings)} {kind} finding(s) about memory {memory_id} as still true"
         return done(form, memory_id, said)
 
@@ -99,12 +100,14 @@ class Actions:
         memory_id, form, scope = await self._target(request)
         by = number(form.get("by", ""), "the memory to supersede by")
         self.svc.supersede(memory_id, by, scope)
-        self.drift.written([by])
+        self.changed([memory_id, by])
         return done(form, by, f"memory {memory_id} is superseded by {by}")
 
     async def share(self, request: Request) -> Response:
         memory_id, form, scope = await self._target(request)
         report = self.svc.share([memory_id], scope)
+        if report.shared:
+            self.changed([memory_id])
         said = "; ".join(report.warnings) or "commit .synapse/memories.jsonl to share it"
         return done(form, memory_id, f"shared memory {memory_id}: {said}")
 
@@ -113,13 +116,16 @@ class Actions:
         form = dict(parse_qsl(body, keep_blank_values=True))
         memory_id = number(form.get("id", ""), "the memory to share")
         report = self.svc.share([memory_id], self.scope)
-        self.drift.written([memory_id])
+        if report.shared:
+            self.changed([memory_id])
         said = "; ".join(report.warnings) or "commit .synapse/memories.jsonl to share it"
         return done({"back": "/team"}, memory_id, f"shared memory {memory_id}: {said}")
 
     async def unshare(self, request: Request) -> Response:
         memory_id, form, scope = await self._target(request)
         gone = self.svc.unshare([memory_id], scope)
+        if gone:
+            self.changed([memory_id])
         said = "unshared" if gone else "was not shared"
         return done(form, memory_id, f"memory {memory_id} {said}")
 

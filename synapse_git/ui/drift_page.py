@@ -32,7 +32,8 @@ def drift_html(
             return f'<p class="error">The drift check failed: {text(shown.error)}</p>'
         return (
             "<p>The findings of a whole drift check are being worked out beside these"
-            f" pages; {link('/drift', 'reload')} in a moment.</p>"
+            " pages; this page shows them by itself once they are ready"
+            f" ({link('/drift', 'reload')}).</p>"
         )
     report = check["report"]
     # Findings about a memory written since the check may be settled already: they wait

@@ -90,7 +90,13 @@ def csrf_field(csrf: str) -> str:
     return f'<input type="hidden" name="csrf" value="{text(csrf)}">'
 
 
-def page(title: str, here: str, scope_note: str, content: str, note: str = "") -> str:
+def page(
+    title: str, here: str, scope_note: str, content: str, note: str = "", reload_in: int = 0
+) -> str:
+    """A whole page; with `reload_in`, the browser loads `here` again after that many
+    seconds (a meta refresh: markup, which the policy that runs no script lets through;
+    `here`, not the address shown, so a `fresh=1` is not asked for again and again)."""
+    refresh = f'<meta http-equiv="refresh" content="{reload_in};url={here}">' if reload_in else ""
     nav = "".join(
         f'<a href="{path}"{" class=here" if path == here else ""}>{label}</a>'
         for path, label in NAV
@@ -100,6 +106,7 @@ def page(title: str, here: str, scope_note: str, content: str, note: str = "") -
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"{refresh}"
         f"<title>{text(title)} · synapse</title>"
         '<link rel="stylesheet" href="/style.css"></head><body>'
         f"<header><strong>synapse</strong>{nav}"

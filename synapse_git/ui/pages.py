@@ -25,6 +25,9 @@ from synapse_git.ui.memory_page import finding_html, ids_html, memory_html
 PAGE_SIZE = 50
 # How many refreshes the drift page's picture shows, the newest.
 OVER_TIME_POINTS = 60
+# How often the drift page asks again while the first check is worked out: each ask
+# costs the server a few milliseconds.
+RELOAD_S = 2
 
 
 class Viewer(Actions):
@@ -50,7 +53,7 @@ class Viewer(Actions):
             ("/team", self.team),
         ]
         routes = [Route(path, _safe(h), methods=["GET", "HEAD"]) for path, h in get]
-        routes += [Route(path, _safe(self.writes(h)), methods=["POST"]) for path, h in self.posts()]
+        routes += [Route(path, _safe(h), methods=["POST"]) for path, h in self.posts()]
         # One recall before serving loads what the pages run on (recall, drift about its
         # hits, git): a first page would otherwise pay for those imports, some 150 ms.
         self.svc.recall("", self.scope)
@@ -59,9 +62,11 @@ class Viewer(Actions):
         self.drift.warm()
         return Starlette(routes=routes)
 
-    def _page(self, title: str, here: str, content: str, request: Request) -> HTMLResponse:
+    def _page(
+        self, title: str, here: str, content: str, request: Request, reload_in: int = 0
+    ) -> HTMLResponse:
         note = request.query_params.get("note", "")[:300]
-        return HTMLResponse(page(title, here, self.where, content, note))
+        return HTMLResponse(page(title, here, self.where, content, note, reload_in))
 
     async def home(self, request: Request) -> Response:
         return RedirectResponse("/search", status_code=303)
@@ -219,7 +224,11 @@ class Viewer(Actions):
         history = self.svc.drift_over_time(self.scope, OVER_TIME_KINDS, OVER_TIME_POINTS)
         number = page_number(request.query_params.get("page", "1"))
         content = drift_html(shown, history, number, self.csrf, self.svc.keepable)
-        return self._page("Drift", "/drift", content, request)
+        # Before the first check there is nothing to read: the page asks again by itself
+        # until the check is ready. With findings shown it waits to be reloaded, so as
+        # not to move what a person is reading or about to press.
+        first = shown.check is None and shown.refreshing and not shown.error
+        return self._page("Drift", "/drift", content, request, RELOAD_S if first else 0)
 
     async def team(self, request: Request) -> Response:
         info = self.svc.project_info(self.scope)

@@ -191,6 +191,18 @@ def test_deleting_the_team_file_is_one_warning_for_the_file(shop: Path) -> None:
     assert done.stdout.count("[removed]") == 1
 
 
+def test_emptying_the_team_file_is_said_as_lines_taken_out(shop: Path) -> None:
+    (shop / TEAM).write_text("", encoding="utf-8")
+    commit_all(shop, "no more team memory, the file kept")
+    done = run(shop)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{TEAM}: warning [removed] this change takes every line out of the team file" in (
+        done.stdout
+    )
+    assert "deletes" not in done.stdout and "forgets its 3 live shared memories" in done.stdout
+    assert done.stdout.count("[removed]") == 1
+
+
 def test_a_conflict_the_base_already_had_is_not_this_change(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path / "r",

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import GIT_ENV, git, make_repo, run_cli
 
-from synapse_git.git import branches
+from synapse_git.git import branch_cache, branches
 
 
 def remember(repo: Path, body: str, *extra: str) -> int:
@@ -186,11 +186,11 @@ def test_reachability_is_kept_per_head_in_the_data_folder(
     # A moved branch tip (not HEAD) changes the key: deleting the branch is seen.
     head = git(repo, "rev-parse", "HEAD").strip()
     anchor = next(iter(data["keys"][0]["anchors"]))
-    assert branches.standings(isolated_store, repo.resolve(), head, {anchor})[anchor].state == (
+    assert branch_cache.standings(isolated_store, repo.resolve(), head, {anchor})[anchor].state == (
         "branch"
     )
     git(repo, "branch", "-q", "-D", "feature")
-    assert branches.standings(isolated_store, repo.resolve(), head, {anchor})[anchor].state == (
+    assert branch_cache.standings(isolated_store, repo.resolve(), head, {anchor})[anchor].state == (
         "gone"
     )
     del labelled

@@ -233,6 +233,7 @@ def test_a_commit_deleting_nothing_loads_only_the_review_git_and_the_snapshot_fi
         *("hooks", "hooks.commit", "hooks.terminal"),
         *("service", "service.commit_review"),
         *("git", "git.git_command", "session", "session.snapshot_file"),
+        "team",  # the package alone: where the team file lives
     }
 
 
@@ -322,6 +323,7 @@ def test_a_commit_deleting_nothing_imports_only_the_commit_path(hooked: Path) ->
         "synapse_git.service.commit_review",
         "synapse_git.session",
         "synapse_git.session.snapshot_file",
+        "synapse_git.team",
     ]
     assert f"OURS {ours}" in done.stdout
     assert "HEAVY []" in done.stdout

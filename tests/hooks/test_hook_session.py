@@ -10,10 +10,11 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+import pytest
 from support import git, make_repo, run_cli, run_git
 
 from synapse_git.service import Synapse
-from synapse_git.session import snapshots
+from synapse_git.session import rendering, snapshots
 from synapse_git.settings import BUDGETS
 
 LIMIT = 8 * 1024
@@ -114,6 +115,21 @@ def test_bad_budget_is_bad_input(repo: Path) -> None:
     assert done.returncode == 2 and "unknown budget" in done.stderr
 
 
+def test_the_typer_command_checks_budget_and_format_as_the_fast_path(
+    repo: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """One check of both, in one order, with the formats session start serves."""
+    from synapse_git.cli.app import main as full_cli
+    from synapse_git.service import session_start
+
+    for args in (["--budget", "huge", "--format", "nope"], ["--format", "nope"]):
+        fast = run_cli("hook", "session", *args, "-C", str(repo))
+        capfd.readouterr()
+        code = full_cli(["hook", "session", *args, "-C", str(repo)])
+        assert (code, capfd.readouterr().err) == (fast.returncode, fast.stderr), args
+    assert fast.returncode == 2 and all(name in fast.stderr for name in session_start.FORMATS)
+
+
 def test_left_out_memories_are_named_with_the_reason() -> None:
     rows = [snapshots.Row(i, f"memory {i}", "/p", f"2024-01-0{i}", 0) for i in range(1, 7)]
     findings = [
@@ -132,7 +148,7 @@ def test_left_out_memories_are_named_with_the_reason() -> None:
     )
     # The older half of a conflict is told right after the newer one, marked.
     assert [e.id for e in snap.entries] == [6, 5, 3, 2]
-    text = snapshots.render_text(snap, BUDGETS["balanced"])
+    text = rendering.render_text(snap, BUDGETS["balanced"])
     assert "1 stale (a path they name is gone: 1)" in text and "4 (same as 5)" in text
     assert "- [3] memory 3\n- [2] (older; [3] contradicts it) memory 2" in text
     assert "Contradicted: 1 older memory is told with the newer one" in text
@@ -287,6 +303,6 @@ def test_many_conflicts_leave_room_for_the_memories() -> None:
     snap = snapshots.build(
         checkout="/p", project="/p", head="h", store_version="v", rows=rows, findings=findings
     )
-    text = snapshots.render_text(snap, BUDGETS["balanced"])
+    text = rendering.render_text(snap, BUDGETS["balanced"])
     assert "Contradicted: 200 older memories" in text and "and 188 more" in text
     assert text.count("(older; [") >= 100 and len(text.encode("utf-8")) <= LIMIT

@@ -234,10 +234,13 @@ def test_a_session_that_opens_without_initialize_is_the_sdks(
 
 
 def test_the_console_script_and_python_m_serve_alike(isolated_store: Path, repo: Path) -> None:
-    module = [sys.executable, "-m", "synapse_git", "mcp"]
+    module = [sys.executable, "-X", "importtime", "-m", "synapse_git", "mcp"]
     lines = [*HELLO, request(1, "tools/list")]
     first, _ = exchange(FAST, lines, data=isolated_store, cwd=repo)
-    second, _ = exchange(module, lines, data=isolated_store, cwd=repo)
+    second, imports = exchange(module, lines, data=isolated_store, cwd=repo)
     assert first == second
+    # The same fast path: neither typer nor the SDK is loaded for a handshake session.
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in imports.splitlines()}
+    assert not loaded & {"typer", "mcp", "pydantic"}, loaded & {"typer", "mcp", "pydantic"}
     done = subprocess.run([*FAST, "--project", "/no/such"], capture_output=True, text=True)
     assert done.returncode == 2 and "not a folder" in done.stderr

@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support import make_repo
+from support.devtools import DevTools, page_socket
+from support.viewer import Viewer, start, stop
 
 from synapse_git.service import Synapse
-from tests.conftest import make_repo
-from tests.ui.conftest import Viewer
-from tests.ui.devtools import DevTools, page_socket
 
 BROWSER = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
@@ -81,6 +81,42 @@ def driven(profile: Path, url: str) -> Iterator[DevTools]:
     finally:
         browser.terminate()
         browser.wait(timeout=30)
+
+
+# Loaded by every Python started with PYTHONPATH pointing at its folder: the drift
+# worker alone waits for the gate file, so the first check is surely not ready when
+# the browser first asks for the drift page.
+HELD_WORKER = """
+import os, sys, time
+if "synapse_git.ui.drift_worker" in sys.orig_argv:
+    end = time.monotonic() + 120
+    while not os.path.exists(os.environ["SYNAPSE_TEST_GATE"]) and time.monotonic() < end:
+        time.sleep(0.05)
+"""
+
+
+def test_the_drift_page_shows_the_first_check_by_itself_once_ready(
+    stocked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site, gate = tmp_path / "site", tmp_path / "gate"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(HELD_WORKER, encoding="utf-8")
+    paths = [str(site), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    monkeypatch.setenv("SYNAPSE_TEST_GATE", str(gate))
+    running = start(stocked)
+    try:
+        with driven(tmp_path / "profile", running.url("/drift")) as tools:
+            waiting = tools.wait_for("being worked out")
+            assert "being worked out" in waiting and "findings in" not in waiting
+            gate.touch()
+            # No click, no navigation of ours: the page asks again by itself.
+            shown = tools.wait_for("findings in", timeout=60)
+            assert "findings in" in shown and 'action="/memory/2/forget"' in shown
+    finally:
+        gate.touch()
+        err = stop(running)
+    assert "Traceback" not in err, err
 
 
 def test_the_search_page_shows_a_recalled_memory(viewer: Viewer, tmp_path: Path) -> None:

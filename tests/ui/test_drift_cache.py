@@ -8,9 +8,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from support import git, make_repo
+
 from synapse_git.service import Synapse
 from synapse_git.ui.drift_cache import DriftChecks, Shown, start_worker
-from tests.conftest import git, make_repo
 
 
 def stocked(tmp_path: Path) -> tuple[Synapse, Path]:

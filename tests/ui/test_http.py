@@ -8,11 +8,11 @@ from pathlib import Path
 from urllib.parse import quote_plus, urlencode
 
 import pytest
+from support import git, make_repo, run_cli
+from support.viewer import Viewer, start, stop
 
 from synapse_git import settings
 from synapse_git.service import Synapse
-from tests.conftest import git, make_repo, run_cli
-from tests.ui.conftest import Viewer, start, stop
 
 PAGES = ["/search", "/search?q=deploy&explain=1", "/memories", "/memory/1", "/drift", "/team"]
 
@@ -213,6 +213,26 @@ def test_bad_actions_are_one_line_and_change_nothing(viewer: Viewer) -> None:
     assert viewer.request("GET", "/search?q=" + "a" * 9000).status == 414
     assert viewer.request("GET", "/search", headers={"X-Big": "a" * 20_000}).status == 431
     assert dump() == before
+
+
+def test_a_write_refused_or_changing_nothing_leaves_the_drift_check_as_it_is(
+    viewer: Viewer,
+) -> None:
+    viewer.enter()
+    csrf = viewer.csrf()
+    kept = Synapse().kept_drift(Synapse().scope(viewer.repo))
+    assert kept is not None
+    assert viewer.post("/memory/999/forget", {"csrf": csrf}).status == 404
+    assert viewer.post("/memory/3/edit", {"csrf": csrf, "body": ""}).status == 400
+    assert viewer.post("/memory/3/unshare", {"csrf": csrf}).status == 303  # was not shared
+    viewer.drift()
+    # The same check, not one worked out again.
+    assert Synapse().kept_drift(Synapse().scope(viewer.repo)) == kept
+    # A write that went through dates it.
+    assert viewer.post("/memory/5/forget", {"csrf": csrf, "back": "/drift"}).status == 303
+    viewer.drift()
+    again = Synapse().kept_drift(Synapse().scope(viewer.repo))
+    assert again is not None and again["at"] > kept["at"]
 
 
 def test_team_share_and_unshare(viewer: Viewer) -> None:
