@@ -7,6 +7,7 @@ never_missing.py.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 
@@ -154,25 +155,30 @@ def _mentions(text: str) -> list[tuple[str, bool]]:
 # "we dropped setup.py", "use pyproject.toml instead of setup.py") or right after it
 # ("setup.py was removed", "tox.ini no longer exists"). "removed from src/x.py"
 # says the opposite of the file, so the word must stand right before the path.
-_ABSENT_BEFORE = re.compile(
+_ABSENT_BEFORE = (
     r"(?:\b(?:there\s+is|there's|there\s+are|we\s+have|has|have|with)\s+no"
     r"|\bno\s+more|\bno|\bnot"  # `not`: the one not meant (`Readme.md, not README.md`)
     r"|\b(?:do|does|did)(?:\s+not|n't)\s+(?:have|use|need|ship|keep|exist)"
     r"|\b(?:has|have|had)\s*n[o']t\s+(?:got\s+)?"
     r"|\bno\s+longer\s+(?:\w+\s+)?(?:uses?|has|have|needs?|ships?|keeps?|contains?|includes?)"
     r"|\b(?:removed|deleted|dropped|retired|got\s+rid\s+of|instead\s+of|replaced|replaces))"
-    r"(?:\s+(?:a|an|the|any|our|its|their|more|longer|file|files|folder))*\s*[`'\"(]?$",
-    re.I,
+    r"(?:\s+(?:a|an|the|any|our|its|their|more|longer|file|files|folder))*\s*[`'\"(]?$"
 )
-_ABSENT_AFTER = re.compile(
+_ABSENT_AFTER = (
     r"^[`'\")]?\s*(?:file\s+|folder\s+)?"
     r"(?:(?:was|were|is|are|has\s+been|have\s+been|got|been)\s+(?:now\s+|since\s+|long\s+)?"
     r"(?:removed|deleted|dropped|gone|retired)(?!\s+from)"
     r"|(?:is|are)\s+(?:not\s+there|no\s+more|no\s+longer\s+(?:there|used|needed))"
     r"|no\s+longer\s+exists?|(?:does|do)(?:\s+not|n't)\s+exist|(?:is|are)\s*n[o']t\s+there"
-    r"|(?:was|were)\s+replaced)\b",
-    re.I,
+    r"|(?:was|were)\s+replaced)\b"
 )
+
+
+@functools.cache
+def _absent() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    # Compiled when a body first names a path: most recalls' hits name none, and
+    # these two are the longest of this module's patterns to compile.
+    return re.compile(_ABSENT_BEFORE, re.I), re.compile(_ABSENT_AFTER, re.I)
 
 
 def _said_absent(text: str, start: int, end: int) -> bool:
@@ -180,7 +186,8 @@ def _said_absent(text: str, start: int, end: int) -> bool:
     # Only the clause the path stands in: a sentence or clause break ends it.
     before = re.split(r"[.;:!?\n]\s|[;\n]", before)[-1]
     after = re.split(r"[.;!?\n]\s|[;\n]", text[end : end + 48])[0]
-    return bool(_ABSENT_BEFORE.search(before) or _ABSENT_AFTER.search(after))
+    absent_before, absent_after = _absent()
+    return bool(absent_before.search(before) or absent_after.search(after))
 
 
 def _whole_quoted_path(span: str) -> bool:

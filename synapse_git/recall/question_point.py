@@ -14,6 +14,7 @@ no point to check, and none is asked of its notes.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from enum import Enum
@@ -102,25 +103,32 @@ _NUMBER_NOUNS = frozenset(
 # A number standing as one (`15 minutes`, `03:00`, `65%`, `v2`), not the digits of a
 # name (`SHA256`, `PAY-7731` holds one: `7731` stands after the dash).
 # `every` with what it counts: every 15 minutes, every night, every January.
-_EVERY = re.compile(
+_EVERY = (
     r"\bevery (?:other )?(?:\d|"
     + "|".join(f"{w}\\b" for w in f"{_UNITS} {_DAYS} {_MONTHS} night morning evening".split())
-    + ")",
-    re.IGNORECASE,
+    + ")"
 )
 # A number written out before a unit ("within five working days"), which counts as a
 # duration or a time even where the question's own `days` says nothing.
 # So does `one` before a unit or a currency ("worth one cent each"), where alone it
 # is mostly "one of", "one at a time".
 _COUNTED = f"{_UNITS} cent cents euro euros eur dollar dollars usd pound pounds percent times"
-_SPELT = re.compile(
+_SPELT = (
     r"\b(?:one|"
     + "|".join(_NUMBERS.split())
     + r")\W+(?:\w+\W+)?(?:"
     + "|".join(_COUNTED.split())
-    + r")\b",
-    re.IGNORECASE,
+    + r")\b"
 )
+
+
+@functools.cache
+def _pattern(text: str) -> re.Pattern[str]:
+    # Compiled when a question first asks for a count or a time: a recall of other
+    # words never uses these two, the longest patterns of recall to compile.
+    return re.compile(text, re.IGNORECASE)
+
+
 _DIGIT = re.compile(r"(?<![^\W_])\d")
 # A path, a file name with an extension, a URL, an address or a channel.
 _PLACE_SHAPE = re.compile(r"[\w.-]+/[\w./<>-]*|\b\w+\.[a-z]{2,5}\b|@[\w.-]+|#[\w-]+|https?://")
@@ -204,9 +212,9 @@ def holds(wanted: Point, text: str, asked: frozenset[str]) -> bool:
     counted = (Point.DURATION, Point.NUMBER, Point.TIME, Point.FREQUENCY)
     if wanted in counted and _DIGIT.search(text) is not None:
         return True
-    if wanted in (Point.TIME, Point.FREQUENCY) and _EVERY.search(text) is not None:
+    if wanted in (Point.TIME, Point.FREQUENCY) and _pattern(_EVERY).search(text) is not None:
         return True
-    if wanted in counted and _SPELT.search(text) is not None:
+    if wanted in counted and _pattern(_SPELT).search(text) is not None:
         return True
     if wanted is Point.PLACE and _PLACE_SHAPE.search(text) is not None:
         return True

@@ -22,7 +22,10 @@ _PAST = ("ings", "ing", "ed")  # running -> runn -> run: a three-letter root is 
 MIN_FAMILY = 5
 _ROOT = 4
 _CAMEL = re.compile(r"[a-z][A-Z]")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# Compiled on first use, by text that is not ASCII: a class this wide is built
+# into a 64k-entry table, which costs a process more than the rest of recall's
+# patterns together.
+_CJK_CLASS = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]"
 
 
 def _strip(root: str, suffixes: tuple[str, ...]) -> str:
@@ -93,7 +96,12 @@ def shaped(token: str) -> bool:
 def cjk(text: str) -> bool:
     """Whether `text` holds Chinese, Japanese or Korean characters, which unicode61
     keeps in one long token, so only substrings find them."""
-    return bool(_CJK.search(text))
+    return not text.isascii() and bool(_cjk().search(text))
+
+
+@functools.cache
+def _cjk() -> re.Pattern[str]:
+    return re.compile(_CJK_CLASS)
 
 
 def distance(a: str, b: str, most: int) -> int:

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 from synapse_git.errors import SynapseError
 from synapse_git.recall.query_terms import Query
 from synapse_git.recall.ranking import Search
-from synapse_git.semantic import fusion, model, status, vectors
-from synapse_git.semantic.status import NO_VECTORS
+from synapse_git.semantic import fusion, model, probe, status, vectors
 from synapse_git.store import database
 
 if TYPE_CHECKING:
@@ -84,13 +83,9 @@ class Semantic:
     def state(self, conn: sqlite3.Connection) -> str | None:
         """None when semantic recall is not wanted here (the extra is absent and no
         vector is stored); else "on" or "off: why"."""
-        if model.disabled():
-            return None
-        stored = vectors.any_stored(conn)
-        if not stored and not self.installed():
-            return None
-        if not stored:
-            return f"off: {NO_VECTORS}"
+        lexical, notice = probe.lexical(conn)
+        if lexical:
+            return notice
         if self.load() is None:
             return f"off: {self._broken}"
         return "on"
@@ -148,7 +143,7 @@ class Semantic:
     ) -> vectors.Coverage | None:
         """Vectors against live memories (None when semantic recall is not installed and
         no vector is stored); `repair` first drops those of another model or body."""
-        if not self.installed() and not vectors.any_stored(conn):
+        if not self.installed() and not probe.any_stored(conn):
             return None
         if repair:
             with database.transaction(conn):

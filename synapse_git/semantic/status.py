@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, cast
 
 from synapse_git.errors import SynapseError
 from synapse_git.semantic import model
+from synapse_git.semantic.probe import NO_VECTORS
 from synapse_git.semantic.vectors import other_model
 
 if TYPE_CHECKING:
     from synapse_git.answers import SemanticOut
-
-NO_VECTORS = "no memory has a vector yet; run `synapse memory embed`"
 
 
 def stale(other: str) -> str:

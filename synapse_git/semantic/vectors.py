@@ -57,10 +57,6 @@ def missing(
     return [(int(i), str(body)) for i, body in rows]
 
 
-def any_stored(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is not None
-
-
 def other_model(conn: sqlite3.Connection, model: str) -> str | None:
     """The name of another model that wrote a stored vector (a store embedded
     before the model changed), or None."""

@@ -213,14 +213,19 @@ class Queries(StoreAccess):
             return ranking.recent(conn, parsed, scope.projects, count), None
         queries = [parsed, *others] if not parsed.empty else list(others)
         depth = max(ranking.DEPTH, count)
-        return self.semantic.search(
-            conn,
-            queries,
-            scope.projects,
-            lambda floor: rewordings.search(
-                conn, queries, scope.projects, depth=depth, floor=floor
-            ),
-        )
+
+        def lexical(floor: bool) -> ranking.Search:
+            return rewordings.search(conn, queries, scope.projects, depth=depth, floor=floor)
+
+        if self._semantic is None:
+            # A store without vectors is ranked lexically: a command need not load
+            # the engine to be told so (the server's kept engine answers the same).
+            from synapse_git.semantic import probe
+
+            without, notice = probe.lexical(conn)
+            if without:
+                return lexical(True), notice
+        return self.semantic.search(conn, queries, scope.projects, lexical)
 
     def matching(self, query: str, scope: Scope, narrow: ListFilter = EVERYTHING) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""

@@ -12,6 +12,7 @@ import pytest
 from conftest import make_repo, run_cli
 
 from synapse_git.cli import app as app_module
+from synapse_git.semantic import probe
 from synapse_git.service import Synapse
 
 HEAVY = ("typer", "click", "pygit2", "pydantic", "pydantic_core", "mcp", "mcp_types")
@@ -101,6 +102,27 @@ def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
         # Reading a page and listing the newest rank nothing.
         assert not _ours(loaded, "synapse_git.recall")
     assert not _ours(loaded, "synapse_git.session.snapshots")
+    # Semantic recall is off here (tests/conftest.py): the engine is not asked.
+    assert not _ours(loaded, "synapse_git.semantic.engine")
+
+
+def test_a_recall_in_a_store_without_vectors_loads_no_semantic_engine(
+    seeded: tuple[Path, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, _ = seeded
+    # Semantic recall wanted: with the extra installed recall says that no memory has
+    # a vector yet, without it nothing; either way the store's lack of vectors is
+    # enough to rank lexically.
+    monkeypatch.delenv("SYNAPSE_SEMANTIC")
+    done = run_cli("memory", "recall", "port for integration tests", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "Integration tests need make db-up first" in done.stdout
+    assert done.stderr in ("", "note: semantic recall off: " + probe.NO_VECTORS + "\n")
+    loaded = _imported(
+        ["memory", "recall", "port for integration tests"], repo, tmp_path / "m.json"
+    )
+    assert not _ours(loaded, "synapse_git.semantic.engine")
+    assert not {m for m in ("numpy", "onnxruntime") if m in loaded}
 
 
 def test_session_start_loads_no_cli_nor_git_library(
