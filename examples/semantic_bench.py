@@ -77,7 +77,10 @@ def questions(rewordings: int = 0) -> list[tuple[str, list[str]]]:
         blind = json.loads((sets / "blind-a.json").read_text("utf-8"))
         return [(query, said[:rewordings]) for query, said in blind.items()]
     found = []
-    for path in sorted((HERE / "semantic").glob("*.toml")):
+    # The dev and test sets; the fresh one is for quality only (semantic_eval.py).
+    for path in sorted(
+        p for split in ("dev", "test") for p in (HERE / "semantic").glob(f"{split}-*.toml")
+    ):
         found += [case["query"] for case in tomllib.loads(path.read_text("utf-8"))["case"]]
     return [(query, []) for query in found]
 

@@ -1,7 +1,7 @@
 """Recall quality with and without the semantic extra, on the labeled sets in
 examples/semantic/ over the example store (synapse_git/examples/memories.jsonl).
 
-    python examples/semantic_eval.py [dev|test]
+    python examples/semantic_eval.py [dev|test|fresh]
 
 Prints one Markdown row per set: top1, found (ranked past the floor), survived
 (in the lean answer) and noise (mean hits of an unanswerable question), lexical

@@ -118,7 +118,7 @@ class Semantic:
                 found = lexical(False)
                 ids = [c.id for c in found.candidates]
                 dense = matrix.nearest_each(
-                    conn, asked, projects, least=fusion.LEAST, count=fusion.DENSE_DEPTH
+                    conn, asked, projects, least=fusion.FAINT, count=fusion.DENSE_DEPTH
                 )
                 # Every wording's cosine with every candidate, whoever found it.
                 ids += [i for found_by in dense for i, _ in found_by]

@@ -7,6 +7,11 @@ question in meaning (cosine below LEAST) and holds fewer than half of the
 question's own terms. A paraphrase that shares no word is kept by its
 cosine; a memory that merely shares a common word with an unanswerable
 question is cut by both tests.
+
+The weak hits, the few best guesses given last, are ranked by meaning as much as
+by words: where no candidate answers by its words, the question's nearest memories
+down to FAINT join them, and each weak candidate is scored as covering its cosine
+to the question when that exceeds the share its words cover.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from synapse_git.recall.rewordings import WEIGHT
 
 LEAST = 0.30
 DENSE_DEPTH = 10
+# Where every candidate is weak by its words, the question's DENSE_DEPTH nearest
+# down to this cosine join as weak guesses: on the dev sets the answers of such
+# paraphrases sat at cosine 0.16 to 0.29, often among the model's first few.
+FAINT = 0.20
 # A memory found by meaning alone is an answer, not a guess, only this near the
 # question: on the dev sets, the questions nothing answers drew such memories
 # at cosine 0.31 to 0.36, the paraphrases their answers at 0.37 to 0.54.
@@ -107,7 +116,11 @@ def fuse(
     wording, the question first and weighing most, as in recall/rewordings.py),
     floored by meaning and terms together. `cosines[n]` holds wording n's cosine
     with each candidate (lexical or dense) that has a vector. `question` is the
-    question alone (default: `lexical.query`, which with rewordings holds theirs)."""
+    question alone (default: `lexical.query`, which with rewordings holds theirs).
+    The dense lists may reach down to FAINT; below LEAST only the question's count,
+    and only as weak guesses where no candidate answers by its words."""
+    faint = [(i, value) for i, value in dense[0][:DENSE_DEPTH] if value < LEAST] if dense else []
+    dense = [[(i, value) for i, value in found if value >= LEAST][:DENSE_DEPTH] for found in dense]
     ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(dense[0], start=1)}
     # The lexical scores are already fused; the dense lists add their own share.
     extra: dict[int, float] = {}
@@ -129,12 +142,17 @@ def fuse(
     for c in lexical.candidates:
         cosine = asked.get(c.id)
         # Sure in meaning, it is scored as covering that much of the question when
-        # its words cover less, as a memory found by meaning alone is.
-        lift = cosine - c.share if cosine is not None and cosine >= SURE else 0.0
-        score = c.score + extra.get(c.id, 0.0) + max(lift, 0.0)
+        # its words cover less, as a memory found by meaning alone is; so is a weak
+        # one at any cosine, so that the best guesses are the nearest in meaning.
+        lift = max(cosine - c.share, 0.0) if cosine is not None else 0.0
+        sure = cosine is not None and cosine >= SURE
+        score = c.score + extra.get(c.id, 0.0) + (lift if sure else 0.0)
         blended = _blend(c, score, ranks.get(c.id), cosine)
         worded = (bool(own) and own <= set(c.held)) or bool(misspelled & set(c.held))
-        out.append(replace(blended, near=near.get(c.id), reworded=reworded, worded=worded))
+        blended = replace(blended, near=near.get(c.id), reworded=reworded, worded=worded)
+        if blended.weak and not sure:
+            blended = replace(blended, score=score + lift)
+        out.append(blended)
     known_ids = {c.id for c in lexical.candidates}
     for memory_id in extra:
         if memory_id in known_ids:
@@ -145,16 +163,44 @@ def fuse(
         # it is ranked on the scale of the lexical candidates' (share plus ranks).
         best, cosine = near[memory_id], asked.get(memory_id)
         start = Candidate(memory_id, None, None, 0.0, (), share=best)
-        score = (cosine if cosine is not None and cosine >= SURE else 0.0) + extra[memory_id]
+        score = (cosine if cosine is not None else 0.0) + extra[memory_id]
         blended = _blend(start, score, ranks.get(memory_id), cosine)
         out.append(replace(blended, near=best, reworded=reworded))
+    guesses = _faint(out, faint, near, reworded)
+    out += guesses
     out.sort(key=lambda c: (-c.score, -c.id))
-    floored = [_floor(c, len(words)) for c in out]
+    # Kept past the floor as weak guesses: the faint neighbours, and the first of the
+    # porter ranking when it is weak (the lexical floor never cuts it either).
+    spared = {c.id for c in guesses}
+    first = min((c for c in out if c.porter is not None), key=lambda c: c.porter or 0, default=None)
+    if first is not None and first.weak:
+        spared.add(first.id)
+    floored = [c if c.id in spared else _floor(c, len(words)) for c in out]
     if floored and all(c.verdict != "kept" for c in floored):
         # As the lexical floor (relative to the best) never cuts the best: a question
         # still gets its best guess, weak by its cosine, where every candidate is far.
         floored[0] = out[0]
     return replace(lexical, candidates=tuple(floored))
+
+
+def _faint(
+    out: Sequence[Candidate], faint: Dense, near: dict[int, float], reworded: bool
+) -> list[Candidate]:
+    """The question's neighbours below LEAST, as weak guesses, where every candidate is
+    weak: a paraphrase whose answer the model puts at 0.2 to 0.3 then still gets it,
+    given last. Where a candidate answers by its words, they add nothing but noise."""
+    if any(not c.weak for c in out):
+        return []
+    have = {c.id for c in out}
+    guesses: list[Candidate] = []
+    for memory_id, cosine in faint:
+        if memory_id in have:
+            continue
+        start = Candidate(memory_id, None, None, cosine, (), share=cosine)
+        blended = _blend(start, cosine, None, cosine)
+        best = max(near.get(memory_id, cosine), cosine)
+        guesses.append(replace(blended, near=best, reworded=reworded))
+    return guesses
 
 
 RESCUE_NOTE = "trigram rescue for "
