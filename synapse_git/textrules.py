@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -28,10 +29,17 @@ def utf8(text: str, what: str) -> bytes:
 
 # Something a reader can see: not white space, a control, or a zero-width or
 # formatting character (ZWSP, ZWJ, word joiner, BOM, soft hyphen, bidi marks).
-_SEEN = re.compile(
+_SEEN = (
     "[^\\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180e"
     "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]"
 )
+
+
+@functools.cache
+def _seen() -> re.Pattern[str]:
+    # Compiled on first use: only writes check a body, and this wide class takes a
+    # while to compile for every command that loads the module.
+    return re.compile(_SEEN)
 
 
 def check_body(body: str) -> str:
@@ -40,7 +48,7 @@ def check_body(body: str) -> str:
     size = len(utf8(body, "body"))
     if not body.strip():
         raise BadInput("body is empty")
-    if _SEEN.search(body) is None:
+    if _seen().search(body) is None:
         raise BadInput("body holds only invisible characters (zero-width, controls)")
     if size > MAX_BODY_BYTES:
         raise BadInput(f"body is {size} bytes; the limit is {MAX_BODY_BYTES} bytes (1 MiB)")

@@ -64,6 +64,20 @@ def test_visible_writes_out_every_control_but_layout() -> None:
     assert visible(visible(HOSTILE)) == visible(HOSTILE)
 
 
+@pytest.mark.parametrize("layout", [True, False])
+def test_ascii_text_is_escaped_as_the_wide_classes_escape_it(layout: bool) -> None:
+    # ASCII text takes a narrower class; every ASCII character must come out as the
+    # full class would write it.
+    every_ascii = "".join(chr(code) for code in range(128))
+    escaped = visible(every_ascii, layout=layout)
+    kept = "\t\n" if layout else ""
+    expected = "".join(
+        c if c in kept or 0x20 <= ord(c) < 0x7F else f"\\x{ord(c):02x}" for c in every_ascii
+    )
+    assert escaped == expected
+    assert visible("plain words", layout=layout) == "plain words"
+
+
 def test_json_text_escapes_c1_and_bidi_and_reads_back_the_same() -> None:
     out = json_text({"body": HOSTILE})
     assert all(ch not in out for ch in RAW)

@@ -25,7 +25,9 @@ _JOINS = frozenset({"and", "plus", "&"})
 _ARTICLES = frozenset({"a", "an", "the"})
 
 
-@dataclass(frozen=True)
+# eq=False, repr=False: nothing compares or prints these, and each generated method
+# is compiled when the module loads, which every recall pays for.
+@dataclass(frozen=True, eq=False, repr=False)
 class Only:
     """`only X` in a sentence: the phrase X and the sentence's other content stems."""
 
@@ -34,7 +36,7 @@ class Only:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Together:
     """`X and Y` in a sentence: both phrases and the sentence's other content stems."""
 

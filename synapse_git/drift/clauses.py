@@ -34,14 +34,16 @@ _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)([a-z%]*)$")
 
 
-@dataclass(frozen=True)
+# eq=False, repr=False: nothing compares or prints these, and each generated method
+# is compiled when the module loads, which every recall pays for.
+@dataclass(frozen=True, eq=False, repr=False)
 class Value:
     kind: str  # duration, size, percent, factor, version, number, schedule
     amount: str  # normalized for comparison
     text: str  # as written
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Clause:
     tokens: tuple[str, ...]  # lowercased, articles dropped, number+unit merged
     stems: tuple[str, ...]  # per token: its stem, or "" for values, stop words, negators
@@ -55,7 +57,7 @@ class Clause:
     listed: frozenset[str] = frozenset()  # kinds of value its sentence holds more than one of
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Parsed:
     clauses: tuple[Clause, ...]
     terms: frozenset[str]  # content stems of the whole body, for the candidate map

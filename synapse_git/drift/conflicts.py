@@ -54,7 +54,9 @@ _TESTED = stem("tests")  # `CI tests Node 18`, `tested on Go 1.20`
 _PLACED = frozenset({"on", "against", "with", "under"})
 
 
-@dataclass(frozen=True)
+# eq=False, repr=False: nothing compares or prints these, and each generated method
+# is compiled when the module loads, which every recall pays for.
+@dataclass(frozen=True, eq=False, repr=False)
 class Contradiction:
     reason: str  # negation, antonym, value, identifier, alternative, only
     first: str  # what the first body says there

@@ -30,7 +30,9 @@ SUBSTRING = 0.5
 WEAK_SHARE = 0.35
 
 
-@dataclass(frozen=True)
+# eq=False, repr=False: nothing compares or prints these, and each generated method
+# is compiled when the module loads, which every recall pays for.
+@dataclass(frozen=True, eq=False, repr=False)
 class Held:
     """What one memory holds of the question: its coverage and the terms held."""
 

@@ -95,7 +95,9 @@ class Candidate:
         }
 
 
-@dataclass(frozen=True)
+# eq=False, repr=False: nothing compares or prints these, and each generated method
+# is compiled when the module loads, which every recall pays for.
+@dataclass(frozen=True, eq=False, repr=False)
 class Search:
     """The fused, floored candidates of one query (before limit and budget)."""
 
@@ -146,7 +148,7 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
     return Search(query, total, tuple(candidates), None, None, (), beyond=older)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Shared:
     """What the searches of one question and its rewordings read once for all: the
     index's term lists, the candidates' texts and words, and their misspellings."""

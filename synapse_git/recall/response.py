@@ -29,7 +29,9 @@ SNIPPET_TOKENS = 64
 WEAK_HITS = 2
 
 
-@dataclass(frozen=True)
+# eq=False, repr=False: nothing compares or prints these, and each generated method
+# is compiled when the module loads, which every recall pays for.
+@dataclass(frozen=True, eq=False, repr=False)
 class Hit:
     id: int
     project: str | None
@@ -60,7 +62,7 @@ class Hit:
         return found
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Recalled:
     """A recall's answer: `as_json()` is exactly the shape in docs/json.md."""
 
@@ -114,7 +116,7 @@ def size(data: Any) -> int:
     return len(json.dumps(data, ensure_ascii=False))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class _Meta:
     id: int
     project: str | None
@@ -213,7 +215,7 @@ def _weak_apart(ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidat
     return [*strong, *weak[:WEAK_HITS]], cut
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Order:
     """The candidates in the order recall answers with (before the limit and the
     budget), and those it leaves out on the way."""

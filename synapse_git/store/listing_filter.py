@@ -12,8 +12,9 @@ from synapse_git.errors import BadInput
 SCOPES = ("project", "global")
 # `any` lists every state; without a state a listing shows live memories only.
 STATES = ("live", "superseded", "forgotten", "any")
-_AGO = re.compile(r"(\d{1,5})([dw])")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(T[\d:.]+([+-]\d{2}:\d{2})?)?")
+# Patterns, not compiled ones: only `--since` needs them, through re's own cache.
+_AGO = r"(\d{1,5})([dw])"
+_DATE = r"\d{4}-\d{2}-\d{2}(T[\d:.]+([+-]\d{2}:\d{2})?)?"
 
 
 @dataclass(frozen=True)
@@ -86,11 +87,11 @@ def _since(text: str | None, now: datetime | None) -> str | None:
     if text is None:
         return None
     value = text.strip()
-    ago = _AGO.fullmatch(value)
+    ago = re.fullmatch(_AGO, value)
     if ago is not None:
         days = int(ago.group(1)) * (7 if ago.group(2) == "w" else 1)
         return ((now or datetime.now(UTC)) - timedelta(days=days)).isoformat()
-    if _DATE.fullmatch(value):
+    if re.fullmatch(_DATE, value):
         try:
             datetime.fromisoformat(value)
         except ValueError:

@@ -9,6 +9,7 @@ memories therefore touch different lines, and the merge driver (see
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -30,7 +31,7 @@ MAX_ID = 80
 # anything else is a teammate's invention, kept to plain printable ASCII.
 _ID = re.compile(rf"[A-Za-z0-9._:~-]{{1,{MAX_ID}}}")
 MAX_AUTHOR = 320
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"  # compiled on use: see _control
 MAX_LINE_BYTES = 1024 * 1024 + 64 * 1024  # a body at its limit plus the other fields
 # The whole team file: 64 bodies at their limit. A sync holds no more than this.
 MAX_FILE_BYTES = 64 * (1024 * 1024 + 64 * 1024)
@@ -41,6 +42,13 @@ _KEYS = {
 # Keys a line may carry beyond these, each with its check: a later version adds
 # one here, and a line without it still reads.
 _COMMIT = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+@functools.cache
+def _control() -> re.Pattern[str]:
+    # Compiled only when a team file is read: a class reaching past ASCII takes a
+    # while to compile, and every command that loads this module would pay for it.
+    return re.compile(_CONTROL)
 
 
 def _check_head_commit(value: object) -> None:
@@ -142,7 +150,7 @@ def _check_author(author: str) -> None:
         author.encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError("author is not valid Unicode (it holds a lone surrogate)") from None
-    if len(author) > MAX_AUTHOR or _CONTROL.search(author):
+    if len(author) > MAX_AUTHOR or _control().search(author):
         raise ValueError(f"author must be one line of at most {MAX_AUTHOR} characters")
 
 
