@@ -69,14 +69,7 @@ def _ask(words: Sequence[str]) -> dict[str, tuple[str, ...]]:
 def apart(word: str, forms: Sequence[str]) -> list[str]:
     """Those of `forms` the porter index does not take for `word` or for an earlier
     one of them: the forms worth a look-up of their own."""
-    [own, *keys] = stems([word, *forms])
-    seen = {own}
-    out = []
-    for form, key in zip(forms, keys, strict=True):
-        if key not in seen:
-            seen.add(key)
-            out.append(form)
-    return out
+    return distinct([word, *forms])[1:]
 
 
 def distinct(words: Sequence[str]) -> list[str]:
