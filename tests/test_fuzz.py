@@ -248,7 +248,7 @@ def test_export_then_import_round_trips_every_live_memory(
 
 
 def _repo(tmp_path: Path, name: str) -> Path:
-    from conftest import make_repo
+    from support import make_repo
 
     path = tmp_path / name
     return path if (path / ".git").exists() else make_repo(path)

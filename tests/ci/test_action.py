@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import git, make_repo
+from support import git, make_repo
 
 from synapse_git.team import records
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import git, make_repo, run_cli
+from support import git, make_repo, run_cli
 
 from synapse_git.ci import check, formats
 from synapse_git.team import records

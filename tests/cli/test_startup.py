@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import make_repo, run_cli
+from support import make_repo, run_cli
 
 from synapse_git.cli import app as app_module
 from synapse_git.semantic import probe

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli
+from support import git, make_repo, run_cli
 
 
 def remember(repo: Path, text: str) -> int:

@@ -8,7 +8,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli
+from support import git, make_repo, run_cli
 
 from synapse_git.service import Synapse
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import git, run_cli
+from support import git, run_cli
 from test_path_history import BODY, History, checkout, commit_of
 
 from synapse_git.drift.meant import Said

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, git, make_repo, run_cli
+from support import GIT_ENV, git, make_repo, run_cli
 
 from synapse_git.git import branch_cache, branches
 

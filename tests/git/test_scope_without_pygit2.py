@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, make_repo
+from support import git, make_repo
 
 from synapse_git.git import project_scope
 

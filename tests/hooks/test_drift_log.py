@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import git, make_repo, run_cli
+from support import git, make_repo, run_cli
 
 from synapse_git import settings
 from synapse_git.service import Synapse

@@ -6,8 +6,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from conftest import git, make_repo
 from mcp_harness import mcp_session
+from support import git, make_repo
 
 
 def test_everywhere_and_at_over_mcp(tmp_path: Path) -> None:

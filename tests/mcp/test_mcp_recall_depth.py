@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import make_repo
 from mcp_harness import mcp_session
+from support import make_repo
 
 from synapse_git.service import Synapse
 from synapse_git.settings import Config

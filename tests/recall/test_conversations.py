@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git.service import Synapse
 

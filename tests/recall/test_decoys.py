@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git.recall import question_point
 from synapse_git.recall.question_point import Point

@@ -10,7 +10,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from synapse_git.service import Synapse
 
