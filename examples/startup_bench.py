@@ -144,13 +144,17 @@ def main(argv: list[str]) -> int:
         only = "".join(args[at + 1 : at + 2])
         del args[at : at + 2]
     scripts = scripts or [str(Path(sys.executable).with_name("synapse"))]
-    runs = int(args[0]) if args else 20
-    n = int(args[1]) if len(args) > 1 else 10_000
-    if not (1 <= runs <= 1000 and 1 <= n <= MAX_N):
-        print(
-            f"usage: startup_bench.py [RUNS] [N 1..{MAX_N}] [--synapse PATH ...] [--only PREFIX]",
-            file=sys.stderr,
-        )
+    usage = f"usage: startup_bench.py [RUNS] [N 1..{MAX_N}] [--synapse PATH ...] [--only PREFIX]"
+    if any(arg in ("-h", "--help") for arg in args):
+        print(f"{usage}\n\n{__doc__}")
+        return 0
+    try:
+        runs = int(args[0]) if args else 20
+        n = int(args[1]) if len(args) > 1 else 10_000
+    except ValueError:
+        runs = n = 0
+    if len(args) > 2 or not (1 <= runs <= 1000 and 1 <= n <= MAX_N):
+        print(usage, file=sys.stderr)
         return 2
     with temporary_data("synapse-startup-") as folder:
         seed(folder / "data" / "memory.db", n)
