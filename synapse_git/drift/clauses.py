@@ -31,7 +31,9 @@ CLOCK = re.compile(r"^\d{1,2}(?::\d\d)?(?:am|pm)?$")
 _ONLY = re.compile(r"\bonly\b", re.I)
 SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
-_NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)([a-z%]*)$")
+# A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
+_ZERO_PARTS = re.compile(r"(?<=\d)(?:\.0+)+$")
+_NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)(\.[x*])?([a-z%]*)$")
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
@@ -111,7 +113,7 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     match = _NUMBER.match(token)
     if match is None:
         return None, False
-    prefix, digits, unit = match.groups()
+    prefix, digits, line, unit = match.groups()
     consumed = False
     if not unit and following is not None and following in UNITS:
         unit, consumed = following, True
@@ -122,8 +124,9 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
         except ValueError:
             return Value("version", digits, token), consumed
         return Value(kind, f"{amount:g}", f"{token} {following}" if consumed else token), consumed
-    if prefix or "." in digits:
-        return Value("version", digits.rstrip("0").rstrip(".") or "0", token), False
+    if prefix or line or "." in digits:
+        # Zero parts at the end say nothing (`3.0` is `3`); other zeros do (`1.20`, `v10`).
+        return Value("version", _ZERO_PARTS.sub("", digits), token), False
     if unit:
         return Value("number", digits + unit, token), False
     return Value("number", digits, token), False

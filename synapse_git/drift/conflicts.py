@@ -286,7 +286,7 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
         return None
     held_a = {position for position, _ in a.values}
     held_b = {position for position, _ in b.values}
-    if held_a & set(range(i1, i2)) or held_b & set(range(j1, j2)):
+    if held_a & set(range(i1, i2)) and held_b & set(range(j1, j2)):
         return None  # values are compared by their amounts, in the value rule
     if i2 in held_a or j2 in held_b:
         return None  # the span names what a version is of: `SQLite 3` / `Jinja 3`

@@ -67,6 +67,9 @@ def test_corrections_are_conflicts_and_matrix_entries_are_not(tmp_path: Path) ->
         ("We moved from mocha to jest.", "mocha is not used any more."),
         ("mocha is not used any more.", "jest is not used any more."),
         ("CI tests Node 18 and Node 20.", "CI tests Node 20."),
+        # A release line (`1.19.x`) is a version: one entry of the matrix too.
+        ("CI tests Go 1.19.x on ubuntu-latest.", "CI tests Go 1.20.x on ubuntu-latest."),
+        ("The build uses Python 3.0.", "The build uses Python 3."),
         (
             "pre-commit hooks (isort, black, flake8) are pinned in .pre-commit-config.yaml.",
             "Code is formatted with ruff format; black is not used.",
@@ -84,6 +87,13 @@ def test_matrix_entries_and_migrations_contradict_nothing(first: str, second: st
         ("CI tests Node 18 only.", "CI tests Node 20 only."),
         ("CI tests Go 1.19 and 1.20.", "CI tests Go 1.21 and 1.22."),
         ("Tests require Python 3.11.", "Tests require Python 3.12."),
+        # A zero inside a version part counts: 1.2 is not 1.20, nor v1 v10.
+        ("The build uses Go 1.2.", "The build uses Go 1.20."),
+        ("Requires Python 3.1.", "Requires Python 3.10."),
+        ("The API is served under v1.", "The API is served under v10."),
+        ("The build uses Node 18.x.", "The build uses Node 20.x."),
+        # A release line in the slot of a name is still a replacement of it.
+        ("Fixes for 2.x are merged into main.", "Fixes for 2.x are merged into the 2.x branch."),
         (
             "Assertions in tests use testify.",
             "Assertions in tests use the standard library; testify is not used.",
