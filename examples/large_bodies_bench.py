@@ -117,7 +117,9 @@ def run(size_kib: int, count: int, work: Path) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="large bodies: time and peak RSS")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="64,256,1024", help="body sizes in KiB")
     parser.add_argument("--counts", default="1,30,120", help="numbers of bodies")
     args = parser.parse_args()
