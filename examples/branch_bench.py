@@ -175,6 +175,8 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=11)
     args = parser.parse_args()
+    if min(vars(args).values()) < 1:
+        parser.error("--files, --commits, --branches, --memories and --rounds must be at least 1")
     per_branch = max(1, args.memories // args.branches)
     work = Path(tempfile.mkdtemp(prefix="synapse-branch-bench-"))
     try:

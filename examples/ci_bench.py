@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import counts
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Bench",
     "GIT_AUTHOR_EMAIL": "bench@example.com",
@@ -106,9 +108,8 @@ def run(repo: Path, output: str) -> dict[str, object]:
 
 
 def main() -> None:
-    if len(sys.argv) > 2 or (len(sys.argv) == 2 and not sys.argv[1].isdigit()):
-        sys.exit("usage: python examples/ci_bench.py [MEMORIES]")
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    # The change renames files 100 to 199 and contradicts memory 300.
+    (count,) = counts(__doc__, None, MEMORIES=(10000, 301, None))
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         build(repo, count)

@@ -18,12 +18,12 @@ import random
 import sqlite3
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pygit2
+from arguments import counts
 
 SEED = 7731
 AREAS = [f"area{n}" for n in range(40)]
@@ -128,11 +128,13 @@ def bodies(count: int, present: list[str], gone: list[str], rng: random.Random) 
 
 
 def main() -> int:
-    args = [int(a) for a in sys.argv[1:4]]
-    count, files, iters = (args + [2000, 5000, 5][len(args) :])[:3]
-    if not (1 <= count <= 100_000 and 1 <= files <= 100_000 and 1 <= iters <= 100):
-        print("usage: drift_bench.py [MEMORIES<=100000] [FILES<=100000] [ITERS<=100]")
-        return 2
+    count, files, iters = counts(
+        __doc__,
+        None,
+        MEMORIES=(2000, 1, 100_000),
+        FILES=(5000, 1, 100_000),
+        ITERS=(5, 1, 100),
+    )
     rng = random.Random(SEED)
     with tempfile.TemporaryDirectory(prefix="synapse-drift-") as tmp:
         os.environ["SYNAPSE_DATA"] = str(Path(tmp) / "data")

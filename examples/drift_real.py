@@ -665,6 +665,8 @@ def main() -> None:
     stem = Path(args.set)
     if not (stem.parent / f"{stem.name}.dev.jsonl").exists():
         stem = SETS / stem.name
+    if not (stem.parent / f"{stem.name}.dev.jsonl").exists():
+        parser.error(f"no set {args.set}: no {stem.name}.dev.jsonl in {stem.parent}")
     clone = args.clone.resolve()
     halves = ["dev", "test"] if args.half == "both" else [args.half]
     rows, labels = merge([load_half(stem, h) for h in halves])

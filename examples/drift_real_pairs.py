@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 from pathlib import Path
 
 from synapse_git.drift.conflicts import contradicts
@@ -50,7 +49,14 @@ def half(name: str, which: str) -> dict[str, object]:
 
 
 def main() -> None:
-    for name in sys.argv[1:] or NAMES:
+    import arguments  # not at the top: a test loads this file without examples/ on the path
+
+    parser = arguments.parser(__doc__)
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"any of {', '.join(NAMES)}")
+    names = parser.parse_args().names
+    if unknown := [name for name in names if name not in NAMES]:
+        parser.error(f"no set named {unknown[0]} (sets: {', '.join(NAMES)})")
+    for name in names or NAMES:
         for which in ("dev", "test"):
             print(json.dumps(half(name, which)))
 

@@ -38,6 +38,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arguments import counts
+
 BIN = Path(sys.executable).parent
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Bench",
@@ -141,9 +143,9 @@ def paired(
 
 
 def main(argv: list[str]) -> int:
-    files = int(argv[0]) if argv else 5000
-    memories = int(argv[1]) if len(argv) > 1 else 1000
-    rounds = int(argv[2]) if len(argv) > 2 else 15
+    files, memories, rounds = counts(
+        __doc__, argv, FILES=(5000, 1, None), MEMORIES=(1000, 1, None), ROUNDS=(15, 1, None)
+    )
     workdir = Path(tempfile.mkdtemp(prefix="synapse-hook-bench-"))
     try:
         root = workdir / "repo"

@@ -19,6 +19,7 @@ import statistics
 import sys
 import time
 
+from arguments import counts
 from retrieval import MAX_N, bodies, seed, temporary_data
 
 from synapse_git import settings
@@ -36,12 +37,9 @@ def import_lines(n: int, m: int) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    n = int(argv[1]) if len(argv) > 1 else 10_000
-    m = int(argv[2]) if len(argv) > 2 else 2_000
-    iters = int(argv[3]) if len(argv) > 3 else 30
-    if not (0 <= n <= MAX_N and 1 <= m <= MAX_N and 1 <= iters <= 1000):
-        print(f"usage: import_bench.py [N 0..{MAX_N}] [M 1..{MAX_N}] [ITERS]", file=sys.stderr)
-        return 2
+    n, m, iters = counts(
+        __doc__, argv[1:], N=(10_000, 0, MAX_N), M=(2_000, 1, MAX_N), ITERS=(30, 1, 1000)
+    )
     with temporary_data("synapse-import-") as folder:
         db = folder / "data" / "memory.db"
         seed_s = seed(db, n) if n else 0.0

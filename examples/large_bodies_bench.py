@@ -117,12 +117,21 @@ def run(size_kib: int, count: int, work: Path) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="large bodies: time and peak RSS")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="64,256,1024", help="body sizes in KiB")
     parser.add_argument("--counts", default="1,30,120", help="numbers of bodies")
     args = parser.parse_args()
-    for size in (int(s) for s in args.sizes.split(",")):
-        for count in (int(c) for c in args.counts.split(",")):
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+        counts = [int(c) for c in args.counts.split(",")]
+    except ValueError:
+        parser.error("--sizes and --counts take whole numbers separated by commas")
+    if min(sizes + counts) < 1:
+        parser.error("--sizes and --counts must be at least 1")
+    for size in sizes:
+        for count in counts:
             with tempfile.TemporaryDirectory(prefix="synapse-large-") as work:
                 for result in run(size, count, Path(work)):
                     print(json.dumps(result), flush=True)

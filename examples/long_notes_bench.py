@@ -43,7 +43,9 @@ def bodies(count: int) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="warm lexical recall over long notes")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("memories", nargs="?", type=int, default=3000)
     parser.add_argument("rounds", nargs="?", type=int, default=2)
     parser.add_argument("--store", type=Path, help="keep the store in this folder, or reuse it")

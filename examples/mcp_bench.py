@@ -157,8 +157,9 @@ def warm_calls(repo: Path, env: dict[str, str], calls: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
-    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    from arguments import counts
+
+    runs, calls = counts(__doc__, None, RUNS=(10, 1, None), CALLS=(200, 1, None))
     work = Path(tempfile.mkdtemp(prefix="synapse-mcp-bench-"))
     try:
         data = work / "data"

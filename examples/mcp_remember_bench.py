@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arguments import counts
 from retrieval import MAX_N, seed, temporary_data
 from stress import GIT_ENV
 
@@ -110,11 +111,7 @@ def over_mcp(repo: Path, env: dict[str, str], calls: int, mode: str) -> dict[str
 
 
 def main(argv: list[str]) -> int:
-    n = int(argv[1]) if len(argv) > 1 else 10_000
-    calls = int(argv[2]) if len(argv) > 2 else 100
-    if not (0 <= n <= MAX_N and 1 <= calls <= 10_000):
-        print(f"usage: mcp_remember_bench.py [N 0..{MAX_N}] [CALLS 1..10000]", file=sys.stderr)
-        return 2
+    n, calls = counts(__doc__, argv[1:], N=(10_000, 0, MAX_N), CALLS=(100, 1, 10_000))
     with temporary_data("synapse-mcp-remember-") as folder:
         seed_s = seed(folder / "data" / "memory.db", n) if n else 0.0
         repo = folder / "repo"

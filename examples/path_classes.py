@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import arguments
+
 # (note, True when a path it names existed at ANCHOR and is gone at HEAD)
 NOTES: list[tuple[str, bool]] = [
     # gone since the anchor
@@ -81,10 +83,18 @@ NOTES: list[tuple[str, bool]] = [
 
 
 def main() -> int:
-    if len(sys.argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    source, anchor = Path(sys.argv[1]).resolve(), sys.argv[2]
+    parser = arguments.parser(__doc__)
+    parser.add_argument("source", type=Path, metavar="REPO")
+    parser.add_argument("anchor", metavar="ANCHOR")
+    args = parser.parse_args()
+    source, anchor = args.source.resolve(), args.anchor
+    known = subprocess.run(
+        ["git", "-C", str(source), "rev-parse", "--verify", "--quiet", f"{anchor}^{{commit}}"],
+        capture_output=True,
+        check=False,
+    )
+    if known.returncode != 0:
+        parser.error(f"{source} is not a git repository holding commit {anchor}")
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["SYNAPSE_DATA"] = str(Path(tmp, "data"))
         os.environ["SYNAPSE_SEMANTIC"] = "off"

@@ -16,17 +16,19 @@ time, the CPU time of this process and of git (children), and the load average.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import resource
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import arguments
 
 from synapse_git.drift.lineage import Lineage, when
 from synapse_git.drift.path_history import PathHistory
@@ -109,7 +111,20 @@ def main(source: str, paths: list[str]) -> dict[str, Any]:
         return report
 
 
+def command_line() -> argparse.Namespace:
+    parser = arguments.parser(__doc__)
+    parser.add_argument("source", metavar="REPOSITORY")
+    parser.add_argument("paths", nargs="*", default=[], metavar="PATH")
+    args = parser.parse_args()
+    if ":" not in args.source:  # a folder; a URL or host:path is left to the clone
+        known = subprocess.run(
+            ["git", "-C", args.source, "rev-parse", "--git-dir"], capture_output=True, check=False
+        )
+        if known.returncode != 0:
+            parser.error(f"{args.source} is not a git repository")
+    return args
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        raise SystemExit(__doc__)
-    print(json.dumps(main(sys.argv[1], sys.argv[2:]), indent=2))
+    args = command_line()
+    print(json.dumps(main(args.source, args.paths), indent=2))

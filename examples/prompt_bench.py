@@ -29,7 +29,8 @@ import time
 import tomllib
 from pathlib import Path
 
-from retrieval import seed, temporary_data
+from arguments import counts
+from retrieval import MAX_N, seed, temporary_data
 
 HERE = Path(__file__).parent
 EXAMPLE_NOTES = HERE.parent / "synapse_git" / "examples" / "memories.jsonl"
@@ -69,8 +70,7 @@ def spread(samples: list[float]) -> dict[str, float]:
 
 
 def main(argv: list[str]) -> int:
-    n = int(argv[1]) if len(argv) > 1 else 10_000
-    rounds = int(argv[2]) if len(argv) > 2 else 5
+    n, rounds = counts(__doc__, argv[1:], N=(10_000, 0, MAX_N), ROUNDS=(5, 1, None))
     examples = EXAMPLE_NOTES.read_text(encoding="utf-8").splitlines()
     questions = [case["query"] for case in tomllib.loads((HERE / "cases.toml").read_text())["case"]]
     prompts = [*questions, "what does zephyr mean in these notes?"]

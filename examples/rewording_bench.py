@@ -158,7 +158,11 @@ class Baseline:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="rewording_bench.py")
+    parser = argparse.ArgumentParser(
+        prog="rewording_bench.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("n", nargs="?", type=int, default=100_000)
     parser.add_argument("iters", nargs="?", type=int, default=30)
     parser.add_argument("--baseline", type=Path, help="a checkout whose plain recall to time")

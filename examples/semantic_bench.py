@@ -224,7 +224,9 @@ def measure(count: int, where: Path, calls: int, synapse: Path, rewordings: int)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="semantic recall costs")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("memories", nargs="?", type=int, default=10000)
     parser.add_argument("calls", nargs="?", type=int, default=200)
     parser.add_argument("--store", type=Path, help="keep the store in this folder, or reuse it")

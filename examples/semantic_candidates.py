@@ -20,6 +20,7 @@ average is printed with the figures.
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import statistics
@@ -29,6 +30,8 @@ import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import arguments
 
 os.environ.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS="1")
 os.environ.update(https_proxy="http://127.0.0.1:9", http_proxy="http://127.0.0.1:9")
@@ -216,5 +219,17 @@ def main(split: str, names: Sequence[str]) -> int:
     return 0
 
 
+def command_line() -> argparse.Namespace:
+    parser = arguments.parser(__doc__)
+    parser.add_argument("split", nargs="?", default="dev", choices=("dev", "test"))
+    parser.add_argument("names", nargs="*", default=[], metavar="NAME")
+    args = parser.parse_args()
+    for wanted in args.names:
+        if not any(wanted.lower() in name.lower() for name in CANDIDATES):
+            parser.error(f"no candidate named {wanted} (candidates: {', '.join(CANDIDATES)})")
+    return args
+
+
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1] if len(sys.argv) > 1 else "dev", sys.argv[2:]))
+    args = command_line()
+    raise SystemExit(main(args.split, args.names))

@@ -11,9 +11,10 @@ then semantic. Needs `pip install -e '.[semantic]'`; uses a temporary store.
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
+
+import arguments
 
 HERE = Path(__file__).parent
 EXAMPLE_NOTES = HERE.parent / "synapse_git" / "examples" / "memories.jsonl"
@@ -52,4 +53,6 @@ def main(split: str) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1] if len(sys.argv) > 1 else "dev"))
+    parser = arguments.parser(__doc__)
+    parser.add_argument("split", nargs="?", default="dev", choices=("dev", "test", "fresh"))
+    raise SystemExit(main(parser.parse_args().split))

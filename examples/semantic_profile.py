@@ -18,20 +18,32 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import arguments
+
 HERE = Path(__file__).parent
 
 
 def main() -> None:
-    data, folder = Path(sys.argv[1]), Path(sys.argv[2])
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    reworded = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    parser = arguments.parser(__doc__)
+    parser.add_argument("data", type=Path, metavar="DATA_FOLDER")
+    parser.add_argument("folder", type=Path, metavar="FOLDER")
+    parser.add_argument("rounds", nargs="?", type=int, default=2, metavar="ROUNDS")
+    parser.add_argument("reworded", nargs="?", type=int, default=0, metavar="REWORDINGS")
+    args = parser.parse_args()
+    data, folder, rounds, reworded = args.data, args.folder, args.rounds, args.reworded
+    # An existing store only: a new one would be built, and measured, empty.
+    if not (data / "memory.db").is_file():
+        parser.error(f"{data} holds no store (memory.db)")
+    if not folder.is_dir():
+        parser.error(f"{folder} is not a folder")
+    if rounds < 1 or reworded < 0:
+        parser.error("ROUNDS must be at least 1 and REWORDINGS at least 0")
     os.environ["SYNAPSE_DATA"] = str(data)
     from synapse_git.recall import response, rewordings
     from synapse_git.semantic import engine, model, vectors

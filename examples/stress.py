@@ -372,6 +372,10 @@ def main() -> int:
     parser.add_argument("--index", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("folders", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.folders and not args.worker:  # the folders are a worker's, never a user's
+        parser.error(f"unrecognized arguments: {' '.join(args.folders)}")
+    if args.writers < 1 or args.memories < 1 or args.shell_every < 0:
+        parser.error("--writers and --memories must be at least 1, --shell-every at least 0")
     if args.worker:
         go = Path(args.folders[0]).parent / "go"
         return worker_main(

@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import counts
+
 SEED = 4127
 WORDS = [
     "deploy",
@@ -107,8 +109,8 @@ def load() -> float:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    iters = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    # Memory 5000's page is one of those timed.
+    count, iters = counts(__doc__, None, MEMORIES=(10_000, 5000, None), ITERS=(7, 1, None))
     rng = random.Random(SEED)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
