@@ -63,7 +63,7 @@ def main() -> None:
             lines = [json.dumps({"body": body, "project": None}) for body in bodies(args.memories)]
             svc.import_lines(lines)
         scope = svc.scope(Path(work))
-        asked = questions()
+        asked = [question for question, _ in questions()]
         load = os.getloadavg()[0]
         for question in asked:
             svc.recall(question, scope)
