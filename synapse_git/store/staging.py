@@ -5,9 +5,9 @@ The triggers that index a memory (store/schema.py) run inside the statement
 that inserts it, and SQLite opens a savepoint for every such statement, at
 which FTS5 writes out the words it holds as a new segment of each index. One
 INSERT a row therefore left a segment a row, which FTS5's own merging then
-rewrote again and again: five sixths of what an import cost. Written a few
-thousand rows to a statement, FTS5 gathers their words in memory and writes
-them as one segment.
+rewrote again and again: half of what an import cost. Written up to 2,000
+rows to a statement, FTS5 gathers their words in memory and writes them as
+one segment.
 
 Rows held here are not in the table yet: a duplicate of one of them is found
 here, the others by `memories.find_normal`.
