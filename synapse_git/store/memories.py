@@ -162,18 +162,23 @@ def mark_everywhere(conn: sqlite3.Connection, memory_id: int) -> None:
 
 def find_duplicate(conn: sqlite3.Connection, body: str, project: str | None) -> int | None:
     """The live memory of exactly this scope whose normalized body equals `body`'s."""
+    text = normalize(body)
+    return find_normal(conn, text, key_of(text), project)
+
+
+def find_normal(conn: sqlite3.Connection, normal: str, key: int, project: str | None) -> int | None:
+    """`find_duplicate` of a body already normalized (`normal`, its key `key`)."""
     # `+project` and `+state` keep the planner off the (project, state, id) index,
     # which would read every live memory of the scope: the norm index finds the few
     # rows with this body, whatever the store's size (tests/store/test_plans.py).
     # `norm` is a 64-bit hash: a row with the same key but other text is a collision,
     # never a duplicate.
-    text = normalize(body)
     rows = conn.execute(
         "SELECT id, body FROM memories WHERE norm = ? AND +project IS ? AND +state = 'live'"
         " ORDER BY id",
-        (key_of(text), project),
+        (key, project),
     )
-    return next((int(row[0]) for row in rows if normalize(row[1]) == text), None)
+    return next((int(row[0]) for row in rows if normalize(row[1]) == normal), None)
 
 
 def get(

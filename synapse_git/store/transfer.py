@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from synapse_git.errors import BadInput, SynapseError
 from synapse_git.git import project_scope
 from synapse_git.line_fields import check_text, check_times
-from synapse_git.store import batches, memories
-from synapse_git.textrules import utf8
+from synapse_git.store import batches, memories, staging
+from synapse_git.textrules import key_of, normalize, utf8
 
 if TYPE_CHECKING:
     from synapse_git.answers import ImportOut
@@ -70,6 +70,7 @@ def import_lines(
     heads: dict[str, str | None] = {}
     imported = duplicates = count = 0
     batch: int | None = None
+    staged = staging.Staged(conn)
     for count, line in enumerate(lines, start=1):
         if progress is not None:
             progress(count)
@@ -81,25 +82,33 @@ def import_lines(
             )
         except SynapseError as exc:
             raise BadInput(f"line {count}: {exc}; nothing was imported") from None
-        if memories.find_duplicate(conn, body, project) is not None:
+        normal = normalize(body)
+        key = key_of(normal)
+        if (
+            staged.holds(normal, key, project)
+            or memories.find_normal(conn, normal, key, project) is not None
+        ):
             duplicates += 1
             continue
         if batch is None:
             batch = batches.start(conn)
         if anchor is None and project is not None:
             anchor = _head(project, heads)
-        memories.insert(
-            conn,
+        stamp = created or memories.now()
+        staged.add(
             body,
             source,
             project,
-            created_at=created,
-            updated_at=updated,
-            import_id=batch,
+            created_at=stamp,
+            updated_at=updated or stamp,
+            normal=normal,
+            key=key,
             head_commit=anchor,
+            import_id=batch,
             everywhere=everywhere,
         )
         imported += 1
+    staged.write()
     return ImportReport(imported, duplicates, count, batch)
 
 

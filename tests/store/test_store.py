@@ -236,6 +236,18 @@ def test_a_second_writer_waits_for_the_first_instead_of_failing(repo: Path) -> N
     assert [m.id for m in svc.list_memories(here).memories] == [second.id, 1]
 
 
+def test_normalizing_collapses_every_white_space_as_stored_keys_expect() -> None:
+    # Every character Python calls white space, as `\s+` in the stored keys' rule.
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    assert len(spaces) == 29
+    for space in spaces:
+        assert normalize(f"{space}a{space}{space}B\u200b{space}") == "a b\u200b"
+    # A key written by an earlier version still finds its body.
+    body = " Deploy\u00a0 with\u2003MAKE\x1c\u3000\u00dfe\u0301 "
+    assert normalize(body) == "deploy with make ss\u00e9"
+    assert norm_key(body) == 4421129731431732371
+
+
 def test_a_version_6_store_gets_integer_norm_keys_and_still_finds_duplicates(
     tmp_path: Path,
 ) -> None:
