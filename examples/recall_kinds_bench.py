@@ -7,9 +7,9 @@ the words of that corpus (8 of them a note, so each corpus word is in about one
 filler note in 100) and the made-up words of examples/retrieval.py. A question
 word thus matches ten times as many notes at 100,000 as at 10,000, as it would
 in a store ten times larger. The questions are those of tests/recall/sets (dev
-and test; `--set dev` or `--set test` for one split, `--set holdout` and
-`--set holdout2` for the questions of recall_kinds_holdout*.toml, written for
-these stores) by kind:
+and test; `--set dev` or `--set test` for one split, `--set holdout`,
+`--set holdout2` and `--set holdout3` for the questions of
+recall_kinds_holdout*.toml, written for these stores) by kind:
 identifier, lexical, morphology, typo, paraphrase (alone and with its
 rewordings) and questions nothing answers; `six words` is every question of
 six words or more.
@@ -52,6 +52,7 @@ SETS = HERE.parent / "tests" / "recall" / "sets"
 HOLDOUTS = {
     "holdout": HERE / "recall_kinds_holdout.toml",
     "holdout2": HERE / "recall_kinds_holdout2.toml",
+    "holdout3": HERE / "recall_kinds_holdout3.toml",
 }
 sys.path.insert(0, str(HERE.parent / "tests" / "recall"))
 sys.path.insert(0, str(HERE))

@@ -16,14 +16,16 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from synapse_git.recall import trigram_tally
 from synapse_git.store import fts, substrings
 from synapse_git.store.memories import in_scope_sql
 
 COMMON_AT = 5000
 # The matches bm25 may score for one plan of single trigrams, all of them together
-# (for the misspelling rescue, one of them alone too: `rescue_plan`): a misspelled
-# word's rarest trigrams already single out the words near it, and scoring its
-# commoner ones cost the most of a recall in a large store.
+# (the misspelling rescue tallies them, recall/trigram_tally.py, within the same budget, one of
+# them alone too: `rescue_plan`): a misspelled word's rarest trigrams already single
+# out the words near it, and scoring its commoner ones cost the most of a recall in
+# a large store.
 SCORED_AT_MOST = 2000
 # The matches bm25 may score for one plan of words: the rarest are asked until
 # together they hold this many (the rest still count in each candidate's coverage).
@@ -50,6 +52,9 @@ class Plan:
     # no positions to score a phrase with.
     matched: tuple[int, ...] | None = None
     hits: tuple[int, ...] = ()
+    # A misspelling rescue's trigrams, ranked by the share of them a row holds
+    # (recall/trigram_tally.py), not by bm25.
+    tallied: bool = False
 
 
 # What the index answers for one string: how many memories hold it (at most
@@ -233,8 +238,9 @@ def plan_for(
 
 
 def rescue_plan(counts: TermCounts, grams: Iterable[str], notes: list[str]) -> Plan:
-    """The misspelling rescue's plan: a misspelled word's single trigrams, whose bm25
-    is its similarity. bm25 scores every row holding any of them, so only the
+    """The misspelling rescue's plan: a misspelled word's single trigrams, a row's
+    share of them its similarity (recall/trigram_tally.py, weighed as bm25 weighs them). Every
+    row holding any of them is tallied, so only the
     rarest are asked, together within SCORED_AT_MOST matches; a trigram past it
     alone is left out too, and when every one is, they are ranked within their
     newest matches as a common word is. Each is counted no further than the
@@ -257,7 +263,9 @@ def rescue_plan(counts: TermCounts, grams: Iterable[str], notes: list[str]) -> P
         notes.append(f"memorygram: ranked within the newest {WINDOW} memories (common terms only)")
         return Plan(fts.holding_any(found), True, tuple(found))
     asked = tuple(gram for gram in found if gram in kept)
-    return Plan(fts.holding_any(asked), False, asked)
+    return Plan(
+        fts.holding_any(asked), False, asked, hits=tuple(found[g] for g in asked), tallied=True
+    )
 
 
 def rank(
@@ -274,6 +282,8 @@ def rank(
         return []
     if plan.newest is not None:
         return _newest_visible(conn, plan.newest, projects, depth)
+    if plan.tallied:
+        return trigram_tally.ranked(conn, plan.items, plan.hits, projects, depth)
     if plan.matched is not None:
         ordered = substrings.ranked(conn, plan.matched, plan.items, plan.hits)
         seen = _visible(conn, ordered, projects)
