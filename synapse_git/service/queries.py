@@ -126,9 +126,16 @@ class Queries(StoreAccess):
             # Only this project's memories can be another branch's: the drift rules
             # are not loaded for a listing of global memories or another project's.
             return {}
+        from synapse_git.drift.paths import find_paths
+
+        # Only a memory naming a path can be another line's: the rest of the drift
+        # rules are loaded when one does.
+        named = {row.body: find_paths(row.body) for row in live if row.project == scope.project}
+        if not any(named.values()):
+            return {}
         from synapse_git.drift import findings
 
-        found = findings.branch_findings(conn, scope, live, self.config.data_dir)
+        found = findings.branch_findings(conn, scope, live, self.config.data_dir, named.__getitem__)
         return {finding.ids[0]: finding.branch for finding in found}
 
     def recall(

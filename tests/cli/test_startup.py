@@ -72,8 +72,6 @@ def test_version_imports_nothing_but_the_package(tmp_path: Path) -> None:
     [
         ["memory", "read", "{id}"],
         ["memory", "read", "{id}", "--json", "--offset=3"],
-        # Listing a project that has memories of its own compares its first commit with
-        # the one stored (a new repository at the same path), which takes pygit2.
         ["memory", "list", "-C", "{other}"],
         ["memory", "list", "port", "--limit", "1", "-C", "{other}"],
         # A hit naming a path (scripts/deploy.sh) is checked against the checkout with
@@ -104,6 +102,23 @@ def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
     assert not _ours(loaded, "synapse_git.session.snapshots")
     # Semantic recall is off here (tests/conftest.py): the engine is not asked.
     assert not _ours(loaded, "synapse_git.semantic.engine")
+
+
+def test_listing_a_project_with_memories_of_its_own_loads_no_git_library(
+    tmp_path: Path,
+) -> None:
+    # A listing compares the project's first commit with the one stored (a new
+    # repository at the same path): found once with pygit2, then kept for the HEAD it
+    # was found at. Its memories name no path: no other branch can hold them.
+    repo = make_repo(tmp_path / "repo")
+    svc = Synapse()
+    svc.remember("Integration tests need make db-up first; they use port 5433.", svc.scope(repo))
+    _imported(["memory", "list"], repo, tmp_path / "first.json")
+    loaded = _imported(["memory", "list"], repo, tmp_path / "m.json")
+    assert not {m for m in HEAVY if m in loaded}
+    assert not _ours(loaded, "synapse_git.drift.findings")
+    done = run_cli("memory", "list", cwd=repo)
+    assert "Integration tests need make db-up first" in done.stdout
 
 
 def test_a_recall_in_a_store_without_vectors_loads_no_semantic_engine(
