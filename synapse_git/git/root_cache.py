@@ -12,17 +12,17 @@ clone or grafts can change the history a commit id has, and are not kept.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from pathlib import Path
 
 from synapse_git.data_folder import replace_file
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
+from synapse_git.textrules import blake2b
 
 
 def _cache_path(data_dir: Path, git_dir: Path) -> Path:
-    digest = hashlib.sha256(str(git_dir).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    digest = blake2b(str(git_dir).encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
     return data_dir / "roots" / digest
 
 
