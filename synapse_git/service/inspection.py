@@ -12,12 +12,14 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import CiRendered, History
 from synapse_git.store import memories
 from synapse_git.team import records, shared_table
 
+# The result types are imported where they are made: every command builds the
+# service, and making a frozen dataclass costs what a short command's query does.
 if TYPE_CHECKING:
     from synapse_git.ci.check import Report as CiReport
+    from synapse_git.service.results import CiRendered, History
 
 if TYPE_CHECKING:
     from synapse_git.drift.blame import Blame
@@ -91,6 +93,7 @@ class Inspection(StoreAccess):
         """`synapse ci check --format OUTPUT`: the check of `ci_check`, rendered (and for
         GitHub its job summary too); an unknown format is refused before any git runs."""
         from synapse_git.ci import formats
+        from synapse_git.service.results import CiRendered
 
         if output not in formats.FORMATS:
             raise BadInput(f"--format {output[:40]!r}: choose from {', '.join(formats.FORMATS)}")

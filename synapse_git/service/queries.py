@@ -16,23 +16,23 @@ from synapse_git.errors import BadInput, NotFound, no_store_yet
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import Listing
 from synapse_git.store import (
     database,
     listing_filter,
     memories,
     output_file,
-    pages,
-    readonly,
 )
 from synapse_git.store.listing_filter import EVERYTHING, ListFilter
-from synapse_git.store.pages import Page
 from synapse_git.textrules import cut_utf8, utf8
 
+# Each command's own modules are imported by its method: every command builds the
+# service, and the dataclasses of the others would cost its start-up.
 if TYPE_CHECKING:
     from synapse_git.recall import evaluation, query_terms, ranking
     from synapse_git.recall.response import Recalled
+    from synapse_git.service.results import Listing
     from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
+    from synapse_git.store.pages import Page
 
 # More hits than any budget could show; a larger limit is a mistake, not a wish.
 MAX_HITS = 10_000
@@ -68,6 +68,8 @@ class Queries(StoreAccess):
         """One page of a live visible memory, or None (missing, hidden, out of scope);
         with `required`, NotFound saying which instead of None. With `count`, reading a
         first page counts as the memory being recalled."""
+        from synapse_git.store import pages
+
         size = self.config.budget(budget).page_bytes
         if offset < 0:
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
@@ -103,6 +105,8 @@ class Queries(StoreAccess):
         offset: int = 0,
         narrow: ListFilter = EVERYTHING,
     ) -> Listing:
+        from synapse_git.service.results import Listing
+
         if contains is not None:
             utf8(contains, "the filter")
         if not self._exists():
@@ -237,6 +241,7 @@ class Queries(StoreAccess):
     def matching(self, query: str, scope: Scope, narrow: ListFilter = EVERYTHING) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
         from synapse_git.recall import query_terms, ranking
+        from synapse_git.service.results import Listing
 
         utf8(query, "the filter")
         if not narrow.live_only:
@@ -403,6 +408,7 @@ class Queries(StoreAccess):
         self, scope: Scope, key: str, before: Snapshot | None
     ) -> tuple[Snapshot, Rechecked | None]:
         from synapse_git.session import refresh, snapshots
+        from synapse_git.store import readonly
 
         head = project_scope.head(scope).commit if scope.project is not None else None
         if not self._exists():
