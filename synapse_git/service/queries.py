@@ -8,7 +8,6 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,24 +29,12 @@ from synapse_git.textrules import cut_utf8, utf8
 if TYPE_CHECKING:
     from synapse_git.recall import evaluation, query_terms, ranking
     from synapse_git.recall.response import Recalled
-    from synapse_git.service.results import Listing
+    from synapse_git.service.results import EvalRun, Listing
     from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
     from synapse_git.store.pages import Page
 
 # More hits than any budget could show; a larger limit is a mistake, not a wish.
 MAX_HITS = 10_000
-
-
-@dataclass(frozen=True)
-class EvalRun:
-    """One `memory eval` run: the report, and what the run did around it."""
-
-    report: evaluation.Report
-    # The notes the cases file names and how many went into the temporary store that
-    # scored them; None when the cases were scored on the user's own store.
-    sample: tuple[Path, int] | None
-    baseline_written: Path | None
-    regressions: list[str]
 
 
 class Queries(StoreAccess):
@@ -320,6 +307,7 @@ class Queries(StoreAccess):
         """`memory eval`: score the cases of a CASES.toml file, on the store it names
         (in a temporary store) or on this one; compare with a baseline, write one."""
         from synapse_git.recall import evaluation
+        from synapse_git.service.results import EvalRun
 
         target = None
         if write_baseline is not None:
