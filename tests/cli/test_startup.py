@@ -27,6 +27,19 @@ NOT_FOR_READING = (
     "synapse_git.mcp",
     "synapse_git.ui",
 )
+# Nor what only other commands use: hashlib (it loads OpenSSL's digests), subprocess
+# (git runs only for a memory of this project naming a path), and the modules and
+# result types of showing, importing, backing up, purging and drift history.
+NOT_ON_START = (
+    "hashlib",
+    "subprocess",
+    "synapse_git.service.memory_show",
+    "synapse_git.store.integrity",
+    "synapse_git.store.transfer",
+    "synapse_git.store.batches",
+    "synapse_git.store.purging",
+    "synapse_git.session.drift_log",
+)
 
 
 def _imported(args: list[str], cwd: Path, out: Path) -> set[str]:
@@ -91,6 +104,10 @@ def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
     assert not {m for m in HEAVY if m in loaded}
     assert not {m for m in loaded if m.startswith(("typer.", "click.", "pydantic."))}
     assert not {m for prefix in NOT_FOR_READING for m in _ours(loaded, prefix)}
+    assert not {m for m in NOT_ON_START if m in loaded}
+    if args[1] != "list":
+        # Reading and recalling make none of the service's result types.
+        assert "synapse_git.service.results" not in loaded
     cli = {m.removeprefix("synapse_git.cli.") for m in _ours(loaded, "synapse_git.cli")}
     assert cli - {"synapse_git.cli"} == {"entry", "quick", "reading", "output", "colour"}
     if args[1] == "list":
@@ -116,6 +133,7 @@ def test_listing_a_project_with_memories_of_its_own_loads_no_git_library(
     _imported(["memory", "list"], repo, tmp_path / "first.json")
     loaded = _imported(["memory", "list"], repo, tmp_path / "m.json")
     assert not {m for m in HEAVY if m in loaded}
+    assert not {m for m in NOT_ON_START if m in loaded}
     assert not _ours(loaded, "synapse_git.drift.findings")
     done = run_cli("memory", "list", cwd=repo)
     assert "Integration tests need make db-up first" in done.stdout
