@@ -117,7 +117,7 @@ def size(data: Any) -> int:
     return len(json.dumps(data, ensure_ascii=False))
 
 
-@dataclass(eq=False, repr=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class _Meta:
     id: int
     project: str | None
