@@ -13,7 +13,7 @@ from synapse_git.cli.colour import paint
 from synapse_git.cli.options import FOLDER_OPTION, JSON_OPTION
 from synapse_git.cli.output import print_json, scope_of, service, write_bytes
 from synapse_git.escaping import first_line, visible
-from synapse_git.service.inspection import PathNow, TeamStatus
+from synapse_git.service.memory_show import PathNow, TeamStatus
 
 
 def show(

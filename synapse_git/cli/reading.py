@@ -21,7 +21,6 @@ from synapse_git.cli.output import (
 )
 from synapse_git.errors import NotFound
 from synapse_git.escaping import counted, first_line, visible
-from synapse_git.service.results import elsewhere_note
 
 if TYPE_CHECKING:
     from synapse_git.answers import CandidateView, RecalledView
@@ -115,6 +114,8 @@ def list_(
         scope_name = "global " if memory.project is None else "project"
         echo(f"{memory.id:>6}  {scope_name}  {memory.created_at[:10]}  {first_line(memory.body)}")
         if memory.id in found.elsewhere:
+            from synapse_git.service.results import elsewhere_note
+
             echo(f"        ({elsewhere_note(found.elsewhere[memory.id])})")
     rest = found.total - len(found.memories)
     if rest > 0:
@@ -166,6 +167,8 @@ def print_recalled(found: RecalledView, question: str) -> None:
         weak = "  " + paint("weak", "weak") if hit.weak else ""
         echo(f"{hit.id:>6}  {where}  {hit.score:.4f}{weak}{label}{shared}")
         if hit.id in elsewhere:
+            from synapse_git.service.results import elsewhere_note
+
             echo(f"        ({elsewhere_note(elsewhere[hit.id])})")
         for line in hit.body.splitlines() or [""]:
             echo(f"        {line}")

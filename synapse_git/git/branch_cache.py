@@ -8,7 +8,6 @@ Standard library only: the checkout hooks use it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Collection
 from pathlib import Path
@@ -21,11 +20,17 @@ KEPT_KEYS = 4  # answers kept per checkout, for the last HEADs and branch tips s
 
 
 def _cache_path(data_dir: Path, checkout: Path) -> Path:
+    # hashlib here, not at the top: recall loads this module for its drift rules, and
+    # hashlib loads OpenSSL's digests, a tenth of a reading command's start-up.
+    import hashlib
+
     digest = hashlib.sha256(str(checkout).encode("utf-8", "surrogateescape")).hexdigest()[:24]
     return data_dir / "branches" / f"{digest}.json"
 
 
 def _key(head: str, refs: str) -> str:
+    import hashlib
+
     return hashlib.sha256(f"{head}\n{refs}".encode("utf-8", "surrogateescape")).hexdigest()
 
 

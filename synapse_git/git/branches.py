@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -62,6 +61,10 @@ class _Commit(NamedTuple):
 
 def _git(checkout: Path, args: Sequence[str], data: str | None = None) -> str | None:
     """git's output, or None when it failed (a ref moved under it, a commit gone)."""
+    # Here, not at the top: recall loads this module for its drift rules, and runs
+    # git only when a hit is a memory of this project naming a path.
+    import subprocess
+
     try:
         done = subprocess.run(
             ["git", *args],

@@ -12,7 +12,6 @@ pygit2 stays the library for discovery, history and rename detection elsewhere.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +23,9 @@ from synapse_git.errors import BadInput
 # `collections.namedtuple` ones, field for field the same.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    # Imported where git runs, too: the service loads this module for every command,
+    # and `subprocess` costs a reading command more than its query.
+    import subprocess
     from typing import NamedTuple
 
     class Worktree(NamedTuple):
@@ -63,6 +65,8 @@ def git(
     args: Sequence[str], cwd: Path | str | None = None, *, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[bytes]:
     """Run git quietly; the caller reads returncode, stdout and stderr."""
+    import subprocess
+
     try:
         return subprocess.run(
             ["git", *args],
@@ -145,6 +149,8 @@ class StagedChanges:
     work tree wherever it runs in it. `result()` waits; `cancel()` when no work tree."""
 
     def __init__(self, folder: Path | str | None = None) -> None:
+        import subprocess
+
         try:
             self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
                 _STAGED,

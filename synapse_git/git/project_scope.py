@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     import pygit2
 
 
+_HEX = frozenset("0123456789abcdef")
+
+
 @dataclass(frozen=True)
 class Scope:
     folder: Path
@@ -206,6 +209,49 @@ def _head(scope: Scope) -> Head:
         return Head(None, branch)
     commit = str(repo.head.target)
     return Head(commit, None if repo.head_is_detached else repo.head.shorthand)
+
+
+def head_from_files(scope: Scope) -> Head | None:
+    """HEAD as the checkout's own files say, without pygit2: a detached commit id, or
+    a branch whose tip is a loose ref or a packed one. None when unsure (an unborn
+    branch, a linked worktree, a symbolic ref to anything but a branch, the reftable
+    format, a file that cannot be read); the object itself is not looked at."""
+    git_dir = scope.git_dir
+    if git_dir is None or os.path.lexists(git_dir / "commondir"):
+        return None
+    try:
+        text = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        if not text.startswith("ref: "):
+            commit = _commit_id(text)
+            return None if commit is None else Head(commit, None)
+        ref = text.removeprefix("ref: ").strip()
+        if not ref.startswith("refs/heads/") or ".." in ref:
+            return None
+        try:
+            tip = (git_dir / ref).read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            tip = _packed_ref(git_dir, ref)
+    except (OSError, UnicodeError, ValueError):
+        return None
+    commit = _commit_id(tip)
+    return None if commit is None else Head(commit, ref.removeprefix("refs/heads/"))
+
+
+def _packed_ref(git_dir: Path, ref: str) -> str:
+    """The id `packed-refs` gives `ref`, or "" when it lists none."""
+    try:
+        lines = (git_dir / "packed-refs").read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return ""
+    for line in lines:
+        commit, _, name = line.partition(" ")
+        if name == ref:
+            return commit
+    return ""
+
+
+def _commit_id(text: str) -> str | None:
+    return text if len(text) in (40, 64) and set(text) <= _HEX else None
 
 
 def root_commit(scope: Scope) -> str | None:

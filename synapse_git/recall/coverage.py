@@ -30,9 +30,10 @@ SUBSTRING = 0.5
 WEAK_SHARE = 0.35
 
 
-# eq=False, repr=False: nothing compares or prints these, and each generated method
-# is compiled when the module loads, which every recall pays for.
-@dataclass(frozen=True, eq=False, repr=False)
+# eq=False, repr=False, not frozen: nothing compares, prints or changes these, and each
+# generated method (a frozen class has two more) is compiled when the module loads,
+# which every recall pays for.
+@dataclass(eq=False, repr=False)
 class Held:
     """What one memory holds of the question: its coverage and the terms held."""
 

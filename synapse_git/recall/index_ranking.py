@@ -36,9 +36,10 @@ WINDOW = 500
 GRAM_SCORED = 50
 
 
-# eq=False, repr=False: nothing compares or prints these, and each generated method
-# is compiled when the module loads, which every recall pays for.
-@dataclass(frozen=True, eq=False, repr=False)
+# eq=False, repr=False, not frozen: nothing compares, prints or changes these, and each
+# generated method (a frozen class has two more) is compiled when the module loads,
+# which every recall pays for.
+@dataclass(eq=False, repr=False)
 class Plan:
     """What one index is asked: an FTS5 expression, and how its matches are ranked."""
 

@@ -32,9 +32,10 @@ _JOINERS = frozenset("-_./:@#+~=")
 SUBSTRING_SHAPED = 3
 
 
-# eq=False, repr=False: nothing compares or prints these, and each generated method
-# is compiled when the module loads, which every recall pays for.
-@dataclass(frozen=True, eq=False, repr=False)
+# eq=False, repr=False, not frozen: nothing compares, prints or changes these, and each
+# generated method (a frozen class has two more) is compiled when the module loads,
+# which every recall pays for.
+@dataclass(eq=False, repr=False)
 class Term:
     """One query term: `word` folded as unicode61 folds it, `raw` only lower-cased
     (the trigram index folds case but not diacritics)."""
@@ -54,7 +55,7 @@ class Term:
         return self.shaped and len(self.raw) >= SUBSTRING_SHAPED
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(eq=False, repr=False)
 class Query:
     text: str
     terms: tuple[Term, ...]

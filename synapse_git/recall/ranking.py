@@ -38,7 +38,8 @@ DEPTH = 50
 TEXT_BYTES = 16384
 
 
-@dataclass(frozen=True)
+# Frozen for fusion.Blended, a frozen subclass; neither compared nor printed (see Search).
+@dataclass(frozen=True, eq=False, repr=False)
 class Candidate:
     """One memory either ranking found, with why it was kept or cut."""
 
@@ -95,9 +96,10 @@ class Candidate:
         }
 
 
-# eq=False, repr=False: nothing compares or prints these, and each generated method
-# is compiled when the module loads, which every recall pays for.
-@dataclass(frozen=True, eq=False, repr=False)
+# eq=False, repr=False, not frozen: nothing compares, prints or changes these, and each
+# generated method (a frozen class has two more) is compiled when the module loads,
+# which every recall pays for.
+@dataclass(eq=False, repr=False)
 class Search:
     """The fused, floored candidates of one query (before limit and budget)."""
 

@@ -29,9 +29,10 @@ SNIPPET_TOKENS = 64
 WEAK_HITS = 2
 
 
-# eq=False, repr=False: nothing compares or prints these, and each generated method
-# is compiled when the module loads, which every recall pays for.
-@dataclass(frozen=True, eq=False, repr=False)
+# eq=False, repr=False, not frozen: nothing compares, prints or changes these, and each
+# generated method (a frozen class has two more) is compiled when the module loads,
+# which every recall pays for.
+@dataclass(eq=False, repr=False)
 class Hit:
     id: int
     project: str | None
@@ -62,7 +63,7 @@ class Hit:
         return found
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(eq=False, repr=False)
 class Recalled:
     """A recall's answer: `as_json()` is exactly the shape in docs/json.md."""
 
@@ -215,7 +216,7 @@ def _weak_apart(ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidat
     return [*strong, *weak[:WEAK_HITS]], cut
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(eq=False, repr=False)
 class Order:
     """The candidates in the order recall answers with (before the limit and the
     budget), and those it leaves out on the way."""

@@ -10,7 +10,6 @@ whether the extra is installed can be asked without paying for it.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import os
 import stat
@@ -81,6 +80,10 @@ def _sha256(path: Path) -> str:
     """The sha256 of a regular file, reading no more than the size it says it has:
     a device (/dev/zero), a FIFO or a /proc file that never ends is refused or read
     to its stated size, never waited on."""
+    # Here: every recall loads this module to ask whether the engine is wanted, and
+    # hashlib loads OpenSSL's digests.
+    import hashlib
+
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)

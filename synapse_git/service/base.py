@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from synapse_git import settings
 from synapse_git.errors import BadInput, NotFound, StoreError
-from synapse_git.git import project_scope
+from synapse_git.git import project_scope, root_cache
 from synapse_git.git.project_scope import Scope
 from synapse_git.settings import Config
 from synapse_git.store import (
@@ -199,7 +199,7 @@ class StoreAccess:
         }
         if not gone:
             return []
-        root = project_scope.root_commit(scope)
+        root = root_cache.root_commit(self.config.data_dir, scope)
         return sorted(key for key, commit in gone.items() if commit == root)
 
     def _other_history(
@@ -212,7 +212,8 @@ class StoreAccess:
         stored = memories.stored_root(conn, scope.project)
         if stored is None:
             return None
-        current = project_scope.root_commit(scope)
+        # Asked on every listing: kept for the HEAD it was found at (git/root_cache.py).
+        current = root_cache.root_commit(self.config.data_dir, scope)
         return None if current == stored else (stored, current)
 
     def drift(

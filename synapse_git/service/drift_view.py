@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, cast
 from synapse_git.data_folder import replace_file
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.session import drift_log
 from synapse_git.session.snapshot_file import snapshot_path
 
 if TYPE_CHECKING:
@@ -96,5 +95,7 @@ class DriftView(StoreAccess):
         """The counts of `kinds` each of the `last` refreshes of this checkout found,
         oldest first, with their dates (session/drift_log.py)."""
         key = str(scope.checkout or scope.folder)
+        from synapse_git.session import drift_log
+
         points = drift_log.read(drift_log.log_path(snapshot_path(self.config.data_dir, key)))
         return drift_log.of(points[-last:], kinds)

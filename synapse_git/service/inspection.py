@@ -4,7 +4,6 @@ nothing here writes, not even the store's creation."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,69 +11,18 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import git_command
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import CiRendered, History
 from synapse_git.store import memories
 from synapse_git.team import records, shared_table
 
+# The result types are imported where they are made: every command builds the
+# service, and making a frozen dataclass costs what a short command's query does.
 if TYPE_CHECKING:
     from synapse_git.ci.check import Report as CiReport
+    from synapse_git.service.memory_show import MemoryPage, PathNow, TeamStatus
+    from synapse_git.service.results import CiRendered, History
 
 if TYPE_CHECKING:
     from synapse_git.drift.blame import Blame
-
-
-@dataclass(frozen=True)
-class PathNow:
-    """A path a memory names, as the checkout has it now, and what changed in it since
-    the memory was written."""
-
-    path: str
-    state: str  # present, stale, unverified, skipped (never called missing), outside
-    renamed_to: str | None = None
-    deleted: str | None = None  # the commit that deleted it and when
-    note: str | None = None
-    file: str | None = None  # the tracked file it names now (a shorter form resolved)
-    commits: int | None = None  # commits since the anchor touching `file`
-    lines: int | None = None  # lines they added and removed
-
-    def as_json(self) -> dict[str, Any]:
-        return dict(vars(self))
-
-
-@dataclass(frozen=True)
-class TeamStatus:
-    uid: str
-    author: str
-    origin: str  # here: shared from this store; team: came from a teammate's line
-    in_file: bool | None  # this checkout's team file holds its line (None: unreadable)
-    file_state: str | None  # the state that line gives it
-
-    def as_json(self) -> dict[str, Any]:
-        return dict(vars(self))
-
-
-@dataclass(frozen=True)
-class MemoryPage:
-    """`memory show`: one memory with what git and the team know about it."""
-
-    history: History
-    anchor_inferred: bool
-    paths: list[PathNow]
-    team: TeamStatus | None
-
-    def as_json(self) -> dict[str, Any]:
-        memory = self.history.memory
-        return {
-            **memory.as_json(),
-            "commit": memory.head_commit,
-            "branch": memory.branch,
-            "anchor_inferred": self.anchor_inferred,
-            "supersedes": self.history.supersedes,
-            "chain": self.history.chain,
-            "versions": len(self.history.versions) + 1,
-            "paths": [path.as_json() for path in self.paths],
-            "team": None if self.team is None else self.team.as_json(),
-        }
 
 
 class Inspection(StoreAccess):
@@ -91,6 +39,7 @@ class Inspection(StoreAccess):
         """`synapse ci check --format OUTPUT`: the check of `ci_check`, rendered (and for
         GitHub its job summary too); an unknown format is refused before any git runs."""
         from synapse_git.ci import formats
+        from synapse_git.service.results import CiRendered
 
         if output not in formats.FORMATS:
             raise BadInput(f"--format {output[:40]!r}: choose from {', '.join(formats.FORMATS)}")
@@ -179,6 +128,8 @@ class Inspection(StoreAccess):
     def memory_page(self, memory_id: int, scope: Scope) -> MemoryPage:
         """One memory with its anchor, the paths it names as they are now and what
         changed in them since the anchor, its supersession chain and team status."""
+        from synapse_git.service.memory_show import MemoryPage
+
         if not self._exists():
             raise NotFound(f"no memory {memory_id} is visible from here")
         found = self.history(memory_id, scope)
@@ -197,6 +148,8 @@ class Inspection(StoreAccess):
         return MemoryPage(found, bool(row and row[0]), paths, team)
 
     def _team_status(self, scope: Scope, row: shared_table.SharedRow) -> TeamStatus:
+        from synapse_git.service.memory_show import TeamStatus
+
         in_file: bool | None = None
         state: str | None = None
         if scope.checkout is not None:
@@ -212,6 +165,7 @@ class Inspection(StoreAccess):
     def _paths_now(self, scope: Scope, memory: memories.Memory) -> list[PathNow]:
         from synapse_git.drift import changed_since
         from synapse_git.drift.paths import find_paths
+        from synapse_git.service.memory_show import PathNow
 
         named = find_paths(memory.body)
         if not named:

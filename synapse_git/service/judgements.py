@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
 from synapse_git.git import project_scope
@@ -12,16 +11,9 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
 from synapse_git.store import memories
 
-
-@dataclass(frozen=True)
-class Kept:
-    """What `keep` recorded: each finding kept, as drift words it."""
-
-    findings: list[dict[str, Any]]
-    undone: int = 0
-
-    def as_json(self) -> dict[str, Any]:
-        return {"kept": self.findings, "undone": self.undone}
+# Imported where it is made: every command builds the service (service/results.py).
+if TYPE_CHECKING:
+    from synapse_git.service.results import Kept
 
 
 def _kinds(kinds: Sequence[str] | None) -> tuple[str, ...]:
@@ -56,6 +48,7 @@ class Judgements(StoreAccess):
         (of a pair, only the one with `paired_with` when given): drift stops reporting
         each until one of its memories changes."""
         from synapse_git.drift import findings, kept
+        from synapse_git.service.results import Kept
 
         chosen = _kinds(kinds)
         if not ids:
@@ -74,6 +67,7 @@ class Judgements(StoreAccess):
     def unkeep(self, ids: Sequence[int], scope: Scope, kinds: Sequence[str] | None = None) -> Kept:
         """Take back what was kept about the memories `ids`: drift reports it again."""
         from synapse_git.drift import kept
+        from synapse_git.service.results import Kept
 
         chosen = _kinds(kinds)
         if not ids:

@@ -10,15 +10,18 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import History, Remembered, Replaced
 from synapse_git.session import snapshot_file
 from synapse_git.store import (
     database,
     memories,
-    purging,
 )
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import check_body, check_source
+
+# The result types are imported where they are made: every command builds the
+# service, and making a frozen dataclass costs what a short command's query does.
+if TYPE_CHECKING:
+    from synapse_git.service.results import History, Remembered, Replaced
 
 
 def _live(memory: Memory) -> Memory:
@@ -57,6 +60,8 @@ class Lifecycle(StoreAccess):
         it also goes into the repository's team file (docs/team.md). With `everywhere`
         a project memory holds on every branch, whichever it was written on (an
         existing duplicate is marked so too; docs/branches.md)."""
+        from synapse_git.service.results import Remembered
+
         check_body(body)
         check_source(source)
         if everywhere and is_global:
@@ -195,6 +200,8 @@ class Lifecycle(StoreAccess):
         """Supersede `old_id` by a new memory holding `body` (stored in the old one's
         scope) or by the existing memory `by`. With `live_only` (an agent's view) a
         hidden memory is reported as not found rather than as superseded or forgotten."""
+        from synapse_git.service.results import Remembered, Replaced
+
         if (body is None) == (by is None):
             raise BadInput("give either the corrected text or the id of a memory that replaces it")
         old = self._visible(old_id, scope, live_only=live_only)
@@ -240,6 +247,8 @@ class Lifecycle(StoreAccess):
         (docs/store.md#purge); a shared one must be unshared first."""
         if not ids:
             raise BadInput("give the id of at least one memory to purge")
+        from synapse_git.store import purging
+
         self._require_store(ids[0])
         with self.connection() as conn:
             # Freed pages are zeroed, so the deleted text does not linger in the file.
@@ -264,6 +273,8 @@ class Lifecycle(StoreAccess):
             return memories.require(conn, memory_id, scope.projects)
 
     def history(self, memory_id: int, scope: Scope) -> History:
+        from synapse_git.service.results import History
+
         if not self._exists():
             raise NotFound.memory(memory_id)
         with self.connection() as conn:

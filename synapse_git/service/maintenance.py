@@ -9,18 +9,23 @@ from typing import TYPE_CHECKING
 
 from synapse_git.errors import NotFound, no_store_yet
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import StoreCheck
-from synapse_git.store import database, integrity
+from synapse_git.store import database
 
+# The result types are imported where they are made: every command builds the
+# service, and making a frozen dataclass costs what a short command's query does.
 if TYPE_CHECKING:
     from synapse_git.semantic.engine import EmbedReport
     from synapse_git.semantic.vectors import Coverage
+    from synapse_git.service.results import StoreCheck
+    from synapse_git.store import integrity
 
 
 class Maintenance(StoreAccess):
     """The store's health: its indexes, its vectors, a copy of it."""
 
     def check(self, *, repair: bool = False) -> integrity.CheckReport:
+        from synapse_git.store import integrity
+
         if not self._exists():
             # Nothing to check, and a check creates nothing.
             return integrity.CheckReport((), 0)
@@ -33,6 +38,8 @@ class Maintenance(StoreAccess):
     def check_store(self, *, repair: bool = False) -> StoreCheck:
         """`memory check`: both indexes against the rows and the vectors' coverage;
         `repair` rebuilds the indexes and drops outdated vectors."""
+        from synapse_git.service.results import StoreCheck
+
         return StoreCheck(self.check(repair=repair), self.vector_coverage(repair=repair))
 
     def vector_coverage(self, *, repair: bool = False) -> Coverage | None:
@@ -53,6 +60,8 @@ class Maintenance(StoreAccess):
     ) -> integrity.BackupReport:
         """Write a consistent copy of the store to `target` (a new file, or any regular
         file but the store's own with `force`) while writers run."""
+        from synapse_git.store import integrity
+
         path = self.output_target(target, force=force)
         if not self._exists():
             raise NotFound(no_store_yet(self.config.db_path, "nothing to back up"))

@@ -4,20 +4,27 @@ memories of a repository that moved (`project move`; docs/store.md)."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import ProjectInfo
 from synapse_git.store import database, memories
 from synapse_git.textrules import utf8
+
+# The result types are imported where they are made: every command builds the
+# service, and making a frozen dataclass costs what a short command's query does.
+if TYPE_CHECKING:
+    from synapse_git.service.results import ProjectInfo
 
 
 class Projects(StoreAccess):
     """Projects, as the store keys them."""
 
     def project_info(self, scope: Scope) -> ProjectInfo:
+        from synapse_git.service.results import ProjectInfo
+
         zero = {"live": 0, "superseded": 0, "forgotten": 0}
         if not self._exists():
             return ProjectInfo(scope, dict(zero), dict(zero), [])

@@ -8,7 +8,6 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,38 +15,26 @@ from synapse_git.errors import BadInput, NotFound, no_store_yet
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import Listing
 from synapse_git.store import (
     database,
     listing_filter,
     memories,
     output_file,
-    pages,
-    readonly,
 )
 from synapse_git.store.listing_filter import EVERYTHING, ListFilter
-from synapse_git.store.pages import Page
 from synapse_git.textrules import cut_utf8, utf8
 
+# Each command's own modules are imported by its method: every command builds the
+# service, and the dataclasses of the others would cost its start-up.
 if TYPE_CHECKING:
     from synapse_git.recall import evaluation, query_terms, ranking
     from synapse_git.recall.response import Recalled
+    from synapse_git.service.results import EvalRun, Listing
     from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
+    from synapse_git.store.pages import Page
 
 # More hits than any budget could show; a larger limit is a mistake, not a wish.
 MAX_HITS = 10_000
-
-
-@dataclass(frozen=True)
-class EvalRun:
-    """One `memory eval` run: the report, and what the run did around it."""
-
-    report: evaluation.Report
-    # The notes the cases file names and how many went into the temporary store that
-    # scored them; None when the cases were scored on the user's own store.
-    sample: tuple[Path, int] | None
-    baseline_written: Path | None
-    regressions: list[str]
 
 
 class Queries(StoreAccess):
@@ -68,6 +55,8 @@ class Queries(StoreAccess):
         """One page of a live visible memory, or None (missing, hidden, out of scope);
         with `required`, NotFound saying which instead of None. With `count`, reading a
         first page counts as the memory being recalled."""
+        from synapse_git.store import pages
+
         size = self.config.budget(budget).page_bytes
         if offset < 0:
             raise BadInput(f"offset {offset} is negative: offsets count bytes from 0")
@@ -103,6 +92,8 @@ class Queries(StoreAccess):
         offset: int = 0,
         narrow: ListFilter = EVERYTHING,
     ) -> Listing:
+        from synapse_git.service.results import Listing
+
         if contains is not None:
             utf8(contains, "the filter")
         if not self._exists():
@@ -126,9 +117,16 @@ class Queries(StoreAccess):
             # Only this project's memories can be another branch's: the drift rules
             # are not loaded for a listing of global memories or another project's.
             return {}
+        from synapse_git.drift.paths import find_paths
+
+        # Only a memory naming a path can be another line's: the rest of the drift
+        # rules are loaded when one does.
+        named = {row.body: find_paths(row.body) for row in live if row.project == scope.project}
+        if not any(named.values()):
+            return {}
         from synapse_git.drift import findings
 
-        found = findings.branch_findings(conn, scope, live, self.config.data_dir)
+        found = findings.branch_findings(conn, scope, live, self.config.data_dir, named.__getitem__)
         return {finding.ids[0]: finding.branch for finding in found}
 
     def recall(
@@ -230,6 +228,7 @@ class Queries(StoreAccess):
     def matching(self, query: str, scope: Scope, narrow: ListFilter = EVERYTHING) -> Listing:
         """Every visible memory that matches `query`, newest first (`memory list QUERY`)."""
         from synapse_git.recall import query_terms, ranking
+        from synapse_git.service.results import Listing
 
         utf8(query, "the filter")
         if not narrow.live_only:
@@ -308,6 +307,7 @@ class Queries(StoreAccess):
         """`memory eval`: score the cases of a CASES.toml file, on the store it names
         (in a temporary store) or on this one; compare with a baseline, write one."""
         from synapse_git.recall import evaluation
+        from synapse_git.service.results import EvalRun
 
         target = None
         if write_baseline is not None:
@@ -396,6 +396,7 @@ class Queries(StoreAccess):
         self, scope: Scope, key: str, before: Snapshot | None
     ) -> tuple[Snapshot, Rechecked | None]:
         from synapse_git.session import refresh, snapshots
+        from synapse_git.store import readonly
 
         head = project_scope.head(scope).commit if scope.project is not None else None
         if not self._exists():

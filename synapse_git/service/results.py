@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from synapse_git.git.project_scope import Scope
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
         ShownOut,
         SupersedeOut,
     )
+    from synapse_git.recall import evaluation
     from synapse_git.semantic.engine import EmbedReport
     from synapse_git.semantic.vectors import Coverage
     from synapse_git.store.integrity import CheckReport
@@ -194,3 +196,26 @@ class CiRendered:
     text: str
     summary: str | None
     blocking: int
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What `keep` recorded: each finding kept, as drift words it."""
+
+    findings: list[dict[str, Any]]
+    undone: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kept": self.findings, "undone": self.undone}
+
+
+@dataclass(frozen=True)
+class EvalRun:
+    """One `memory eval` run: the report, and what the run did around it."""
+
+    report: evaluation.Report
+    # The notes the cases file names and how many went into the temporary store that
+    # scored them; None when the cases were scored on the user's own store.
+    sample: tuple[Path, int] | None
+    baseline_written: Path | None
+    regressions: list[str]

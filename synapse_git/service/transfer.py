@@ -12,12 +12,15 @@ from typing import TYPE_CHECKING
 from synapse_git.errors import BadInput, NotFound
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.service.results import Imported
-from synapse_git.store import batches, database, merging, output_file, transfer
+from synapse_git.store import database, output_file
 
+# What imports and exports use is imported by the methods: every command builds the
+# service, and these modules' dataclasses cost a short command's start-up.
 if TYPE_CHECKING:
     from synapse_git.answers import ImportOut
     from synapse_git.semantic.engine import EmbedReport
+    from synapse_git.service.results import Imported
+    from synapse_git.store import batches, transfer
 
 # Said when an import is committed, before its vectors are computed.
 Said = Callable[["ImportOut"], None]
@@ -33,6 +36,8 @@ class Transfer(StoreAccess):
         def embed(self, progress: Progress | None = None) -> EmbedReport: ...
 
     def export(self) -> Iterator[str]:
+        from synapse_git.store import transfer
+
         if not self._exists():
             return
         with self.connection() as conn:
@@ -46,6 +51,8 @@ class Transfer(StoreAccess):
     def import_lines(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
     ) -> transfer.ImportReport:
+        from synapse_git.store import merging, transfer
+
         rest = iter(lines)
         # Lines up to the first that is not blank are read before the store is opened:
         # an empty import creates no store.
@@ -99,6 +106,8 @@ class Transfer(StoreAccess):
     def _then_embed(
         self, report: transfer.ImportReport, said: Said | None, embedding: Progress | None
     ) -> Imported:
+        from synapse_git.service.results import Imported
+
         if said is not None:
             said(report.as_json())
         embedded = None
@@ -120,6 +129,8 @@ class Transfer(StoreAccess):
 
     def forget_import(self, batch: int) -> batches.Undone:
         """Forget every memory one import stored (`memory forget --import BATCH`)."""
+        from synapse_git.store import batches, merging
+
         if not self._exists():
             raise NotFound(f"no import batch {batch}: there is no store yet")
         with self.connection() as conn:

@@ -4,7 +4,6 @@ file last synced; the helpers sharing and sync both use (docs/team.md)."""
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +64,8 @@ def authors(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
 
 def file_digest(data: bytes) -> str:
     """The digest kept for a team file, to tell whether it changed since the last sync."""
+    import hashlib  # here: reading commands load this module, and hashlib loads OpenSSL
+
     return hashlib.sha256(data).hexdigest()
 
 

@@ -27,6 +27,19 @@ NOT_FOR_READING = (
     "synapse_git.mcp",
     "synapse_git.ui",
 )
+# Nor what only other commands use: hashlib (it loads OpenSSL's digests), subprocess
+# (git runs only for a memory of this project naming a path), and the modules and
+# result types of showing, importing, backing up, purging and drift history.
+NOT_ON_START = (
+    "hashlib",
+    "subprocess",
+    "synapse_git.service.memory_show",
+    "synapse_git.store.integrity",
+    "synapse_git.store.transfer",
+    "synapse_git.store.batches",
+    "synapse_git.store.purging",
+    "synapse_git.session.drift_log",
+)
 
 
 def _imported(args: list[str], cwd: Path, out: Path) -> set[str]:
@@ -72,8 +85,6 @@ def test_version_imports_nothing_but_the_package(tmp_path: Path) -> None:
     [
         ["memory", "read", "{id}"],
         ["memory", "read", "{id}", "--json", "--offset=3"],
-        # Listing a project that has memories of its own compares its first commit with
-        # the one stored (a new repository at the same path), which takes pygit2.
         ["memory", "list", "-C", "{other}"],
         ["memory", "list", "port", "--limit", "1", "-C", "{other}"],
         # A hit naming a path (scripts/deploy.sh) is checked against the checkout with
@@ -93,6 +104,10 @@ def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
     assert not {m for m in HEAVY if m in loaded}
     assert not {m for m in loaded if m.startswith(("typer.", "click.", "pydantic."))}
     assert not {m for prefix in NOT_FOR_READING for m in _ours(loaded, prefix)}
+    assert not {m for m in NOT_ON_START if m in loaded}
+    if args[1] != "list":
+        # Reading and recalling make none of the service's result types.
+        assert "synapse_git.service.results" not in loaded
     cli = {m.removeprefix("synapse_git.cli.") for m in _ours(loaded, "synapse_git.cli")}
     assert cli - {"synapse_git.cli"} == {"entry", "quick", "reading", "output", "colour"}
     if args[1] == "list":
@@ -104,6 +119,24 @@ def test_reading_commands_load_no_typer_nor_git_library_nor_other_commands(
     assert not _ours(loaded, "synapse_git.session.snapshots")
     # Semantic recall is off here (tests/conftest.py): the engine is not asked.
     assert not _ours(loaded, "synapse_git.semantic.engine")
+
+
+def test_listing_a_project_with_memories_of_its_own_loads_no_git_library(
+    tmp_path: Path,
+) -> None:
+    # A listing compares the project's first commit with the one stored (a new
+    # repository at the same path): found once with pygit2, then kept for the HEAD it
+    # was found at. Its memories name no path: no other branch can hold them.
+    repo = make_repo(tmp_path / "repo")
+    svc = Synapse()
+    svc.remember("Integration tests need make db-up first; they use port 5433.", svc.scope(repo))
+    _imported(["memory", "list"], repo, tmp_path / "first.json")
+    loaded = _imported(["memory", "list"], repo, tmp_path / "m.json")
+    assert not {m for m in HEAVY if m in loaded}
+    assert not {m for m in NOT_ON_START if m in loaded}
+    assert not _ours(loaded, "synapse_git.drift.findings")
+    done = run_cli("memory", "list", cwd=repo)
+    assert "Integration tests need make db-up first" in done.stdout
 
 
 def test_a_recall_in_a_store_without_vectors_loads_no_semantic_engine(

@@ -86,3 +86,39 @@ def test_a_plain_checkout_is_resolved_without_pygit2(tmp_path: Path) -> None:
 def test_unusual_layouts_are_left_to_libgit2(tmp_path: Path, name: str) -> None:
     folder = _layouts(tmp_path)[name]
     assert project_scope._ordinary_checkout(folder.resolve()) is None
+
+
+def test_head_from_files_is_what_pygit2_reads_or_nothing(tmp_path: Path) -> None:
+    # Every layout, and HEAD each way its files can hold it: a loose branch, a packed
+    # one, detached, unborn. Where the files answer, pygit2 answers the same.
+    layouts = _layouts(tmp_path)
+    packed = make_repo(tmp_path / "packed")
+    git(packed, "pack-refs", "--all")
+    detached = make_repo(tmp_path / "detached")
+    git(detached, "checkout", "-q", "--detach")
+    nested_branch = make_repo(tmp_path / "nested-branch")
+    git(nested_branch, "checkout", "-q", "-b", "feature/x")
+    unborn = make_repo(tmp_path / "unborn", commit=False)
+    layouts.update(packed=packed, detached=detached, nested_branch=nested_branch, unborn=unborn)
+    answered = set()
+    for name, folder in layouts.items():
+        scope = project_scope.resolve(folder)
+        fast = project_scope.head_from_files(scope)
+        if fast is not None:
+            answered.add(name)
+            assert fast == project_scope._head(scope), name
+    assert {"root", "deep", "packed", "detached", "nested_branch"} <= answered
+    # A linked worktree's refs are its repository's, and an unborn branch has no tip.
+    assert not answered & {"linked worktree", "unborn", "outside any repository"}
+
+
+def test_head_from_files_leaves_what_it_cannot_read_to_pygit2(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    scope = project_scope.resolve(repo)
+    head = repo / ".git" / "HEAD"
+    for text in ("ref: refs/remotes/origin/main\n", "ref: refs/heads/../../x\n", "garbage\n"):
+        head.write_text(text, encoding="utf-8")
+        assert project_scope.head_from_files(scope) is None, text
+    head.write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (repo / ".git" / "refs" / "heads" / "main").write_text("not an id\n", encoding="utf-8")
+    assert project_scope.head_from_files(scope) is None
