@@ -24,8 +24,8 @@ to exit (or to the first answer, for the MCP servers); and, on a repository of
 its own, what the git hooks add to `git commit` and `git checkout`.
 
 Wall time on a shared machine includes waiting for a core, so every figure has
-its CPU time beside it (the process's own for in-process calls, the server's
-threads' for MCP calls, the child's for a command) and every row its one-minute
+its CPU time beside it (the process's own for in-process calls, the server
+process's for MCP calls, the child's for a command) and every row its one-minute
 load average. Results go to DIR/results.json and the pictures to DIR/*.svg,
 drawn here with no plotting library; the full run also rewrites the tables of
 docs/benchmarks.md between its markers (`--page`). Nothing here asserts a
@@ -125,15 +125,32 @@ def timed_call(action: Callable[[], object]) -> tuple[float, float]:
 # -- a raw MCP client over stdio, the same for every server ---------------------------------
 
 
-def threads_cpu_ns(pid: int) -> int | None:
-    """CPU nanoseconds of every live thread of `pid` (Linux), finer than clock ticks."""
-    total = 0
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            total += int((task / "schedstat").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
+def process_cpu_ns(pid: int) -> int | None:
+    """CPU nanoseconds `pid` has used, its exited threads included (Linux).
+
+    The process's CPU clock (clock_getcpuclockid) counts every thread it ever ran;
+    summing the live threads' schedstat would miss a server's work on threads that
+    ended, as `synapse mcp` runs each tool call on a thread of its own."""
+    clock = _cpu_clock(pid)
+    if clock is not None:
+        try:
+            return time.clock_gettime_ns(clock)
+        except OSError:
+            pass
+    return None
+
+
+def _cpu_clock(pid: int) -> int | None:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
         return None
-    return total
+    clock = ctypes.c_int()
+    if ctypes.CDLL(name).clock_getcpuclockid(pid, ctypes.byref(clock)) != 0:
+        return None
+    return clock.value
 
 
 class Stdio:
@@ -187,12 +204,12 @@ class Stdio:
         return result
 
     def timed(self, tool: str, arguments: dict[str, Any]) -> tuple[float, float | None]:
-        """Wall ms of one call, and the CPU ms the server's threads spent on it."""
-        before = threads_cpu_ns(self.process.pid)
+        """Wall ms of one call, and the CPU ms the server process spent on it."""
+        before = process_cpu_ns(self.process.pid)
         start = time.perf_counter()
         self.call(tool, arguments)
         wall = (time.perf_counter() - start) * 1000
-        after = threads_cpu_ns(self.process.pid)
+        after = process_cpu_ns(self.process.pid)
         cpu = None if before is None or after is None else (after - before) / 1e6
         return wall, cpu
 
@@ -313,7 +330,7 @@ def kg_ingest(run: Run, notes: list[tuple[str, str, str]], first: int) -> dict[s
     """The new notes as knowledge-graph entities, 1,000 a `create_entities` call."""
     server = run.kg_mcp()
     server.initialize()
-    before = threads_cpu_ns(server.process.pid) or 0
+    before = process_cpu_ns(server.process.pid) or 0
     start = time.perf_counter()
     for offset in range(0, len(notes), 1000):
         batch = [
@@ -322,7 +339,7 @@ def kg_ingest(run: Run, notes: list[tuple[str, str, str]], first: int) -> dict[s
         ]
         server.call("create_entities", {"entities": batch})
     wall = time.perf_counter() - start
-    cpu = ((threads_cpu_ns(server.process.pid) or 0) - before) / 1e9
+    cpu = ((process_cpu_ns(server.process.pid) or 0) - before) / 1e9
     server.close()
     return {"wall_s": round(wall, 2), "cpu_s_per_1000": round(cpu * 1000 / len(notes), 3)}
 
