@@ -648,6 +648,8 @@ def main(argv: list[str]) -> int:
         else ROOT / "docs" / "benchmarks"
     )
     page = args.page if args.page or args.quick else ROOT / "docs" / "benchmarks.md"
+    if args.sizes and not all(s.strip().isdigit() for s in args.sizes.split(",")):
+        parser.error("--sizes: whole numbers separated by commas")
     sizes = (
         [int(s) for s in args.sizes.split(",")]
         if args.sizes
