@@ -22,6 +22,7 @@ from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.kept import not_kept
 from synapse_git.drift.pair_findings import conflicts_about, conflicts_among, duplicates
 from synapse_git.drift.path_findings import stale
+from synapse_git.drift.paths import remembered
 from synapse_git.drift.settle import command
 from synapse_git.git.project_scope import Scope
 from synapse_git.settings import DriftSettings
@@ -293,13 +294,14 @@ def about(
     )
     if not rows:
         return []
-    findings = branch_findings(conn, scope, rows, data_dir)
+    # The same hits come back recall after recall: their paths are remembered by text.
+    findings = branch_findings(conn, scope, rows, data_dir, remembered)
     held = labelled(findings)
     findings = [f for f in findings if f.kind in chosen]
     here = [row for row in rows if row.id not in held]
     if chosen & {"stale", "unverified"}:
         # Recall answers in milliseconds: it does not search older history.
-        found = stale(here, scope, chosen, search_older=not corrections_only)
+        found = stale(here, scope, chosen, search_older=not corrections_only, named=remembered)
         findings += _settled_whole(conn, found, cut)
     if "conflict" in chosen:
         findings += conflicts_about(
