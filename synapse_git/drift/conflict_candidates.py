@@ -17,6 +17,7 @@ from synapse_git.drift.paths import REMEMBERED_BODIES, REMEMBERED_CHARS
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import fts, memories
 from synapse_git.store.memories import Memory
+from synapse_git.store.reader import KeptWhileUnchanged
 
 CANDIDATES = 4  # conflict candidates fetched per memory
 FTS_TERMS = 4  # words of a memory looked up to find its candidates
@@ -72,7 +73,7 @@ def _terms_of(body: str) -> tuple[str, ...]:
     )
 
 
-class TermLists:
+class TermLists(KeptWhileUnchanged):
     """Each word's list of newer ids from earlier recalls, kept while the store is
     unchanged (docs/drift.md#how-the-work-is-bounded): a long-lived caller asks about
     the same uncommon and common words again and again, and each look-up costs a seek
@@ -85,19 +86,18 @@ class TermLists:
     memory is short enough to be a candidate on one shared word."""
 
     def __init__(self) -> None:
-        self._conn: sqlite3.Connection | None = None
-        self._version = -1
+        super().__init__()
         self._found: dict[str, tuple[int, int, list[int] | None]] = {}
         self.plans: dict[tuple[int, int, bool], tuple[list[int], list[int]]] = {}
         self.short: dict[int, bool] = {}
 
+    def forget(self) -> None:
+        self._found, self.plans, self.short = {}, {}, {}
+
     def follow(self, conn: sqlite3.Connection) -> None:
         """Forget everything when `conn` is another connection or, since the last
         call, another connection committed a change (SQLite's data_version)."""
-        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-        if conn is not self._conn or version != self._version:
-            self._conn, self._version, self._found = conn, version, {}
-            self.plans, self.short = {}, {}
+        super().follow(conn)
         # A long session of many memories: start again, bounded.
         if len(self.plans) >= KEPT_MEMORIES:
             self.plans = {}
