@@ -63,13 +63,19 @@ class TermCounts:
     rare substring's matches are kept, as they tell which candidates hold it."""
 
     def __init__(
-        self, conn: sqlite3.Connection, read: dict[tuple[str, str], Answer] | None = None
+        self,
+        conn: sqlite3.Connection,
+        read: dict[tuple[str, str], Answer] | None = None,
+        kept: dict[tuple[str, str], Answer] | None = None,
     ) -> None:
         self.conn = conn
         self.found: dict[tuple[str, str], Answer] = {}
         # What the index answered, which a question and its rewordings share; `found`
         # also holds what this search only takes as common (`common`).
         self.read = read if read is not None else {}
+        # Counts earlier recalls of a long-lived service read (recall/kept_rows.py):
+        # only those that carry no list of rows, which are few bytes each.
+        self.kept = kept if kept is not None else {}
         # Single trigrams counted only past a budget (`at_most`): how far they were read.
         self.over: dict[str, int] = {}
 
@@ -77,7 +83,12 @@ class TermCounts:
         key = (index, item)
         if key not in self.found:
             if key not in self.read:
-                self.read[key] = self._ask(index, item)
+                answer = self.kept.get(key)
+                if answer is None:
+                    answer = self._ask(index, item)
+                    if not answer[1]:
+                        self.kept[key] = (answer[0], None if answer[1] is None else [])
+                self.read[key] = answer
             self.found[key] = self.read[key]
         return self.found[key]
 

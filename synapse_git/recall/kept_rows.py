@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from synapse_git.store.reader import KeptWhileUnchanged
 
 if TYPE_CHECKING:
+    from synapse_git.recall.coverage import Words
+    from synapse_git.recall.index_ranking import Answer
     from synapse_git.recall.response import Meta
 
 KEPT_CHARS = 8_000_000  # characters of text kept, at most (about 8 MB)
@@ -30,18 +32,35 @@ class KeptRows(KeptWhileUnchanged):
         self.texts: dict[int, tuple[str, bool]] = {}  # text, and whether it goes on past it
         self.projects: dict[int, str | None] = {}
         self.metas: dict[int, Meta] = {}
+        self.bodies: dict[int, str] = {}  # whole bodies short enough to answer with
+        self.words: dict[int, Words] = {}  # the words of whole texts (coverage.Words)
+        # How many memories hold a string, per index (index_ranking.TermCounts).
+        self.counts: dict[tuple[str, str], Answer] = {}
         self.chars = 0
 
     def forget(self) -> None:
-        self.texts, self.projects, self.metas, self.chars = {}, {}, {}, 0
+        self.texts, self.projects, self.metas, self.bodies = {}, {}, {}, {}
+        self.words, self.counts, self.chars = {}, {}, 0
 
     def follow(self, conn: sqlite3.Connection) -> None:
         super().follow(conn)
         # A long session over many memories: start again, bounded.
-        if self.chars > KEPT_CHARS or max(len(self.projects), len(self.metas)) > KEPT_ROWS:
+        rows = max(len(self.projects), len(self.metas), len(self.counts))
+        if self.chars > KEPT_CHARS or rows > KEPT_ROWS:
             self.forget()
 
     def keep_texts(self, texts: dict[int, str], cut: set[int]) -> None:
         for memory_id, text in texts.items():
             self.texts[memory_id] = (text, memory_id in cut)
             self.chars += len(text)
+
+    def keep_words(self, found: dict[int, Words]) -> None:
+        for memory_id, words in found.items():
+            if memory_id not in self.words:
+                self.words[memory_id] = words
+                # Its text lower-cased and folded, and its words once cut.
+                self.chars += 2 * len(words.text)
+
+    def keep_body(self, memory_id: int, body: str) -> None:
+        self.bodies[memory_id] = body
+        self.chars += len(body)

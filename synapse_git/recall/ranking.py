@@ -169,12 +169,15 @@ class Shared:
     def texts_of(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
         unread = [i for i in ids if i not in self.texts]
         if unread and self.kept is not None:
-            known = self.kept.texts
+            known, words = self.kept.texts, self.kept.words
             for memory_id in unread:
                 if (found := known.get(memory_id)) is not None:
                     self.texts[memory_id] = found[0]
                     if found[1]:
                         self.cut.add(memory_id)
+                    elif memory_id in words:
+                        # A whole text's words are cut the same for any question.
+                        self.words.setdefault(memory_id, words[memory_id])
             unread = [i for i in unread if i not in self.texts]
         if unread:
             texts, cut = _texts(conn, unread)
@@ -183,6 +186,11 @@ class Shared:
             if self.kept is not None:
                 self.kept.keep_texts(texts, cut)
         return {i: self.texts[i] for i in ids if i in self.texts}
+
+    def keep_words(self) -> None:
+        """Leave the words of whole texts cut for this question for the next one."""
+        if self.kept is not None:
+            self.kept.keep_words({i: w for i, w in self.words.items() if i not in self.cut})
 
     @property
     def projects(self) -> dict[int, str | None] | None:
@@ -313,7 +321,7 @@ def search(
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
     shared = shared if shared is not None else Shared()
-    counts = TermCounts(conn, shared.read)
+    counts = TermCounts(conn, shared.read, shared.kept.counts if shared.kept else None)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
     forms = _forms(query, counts)
@@ -375,6 +383,7 @@ def search(
         shared.near,
         labelled,
     )
+    shared.keep_words()
     opened = {i: text[labelled[i][1] :] if i in labelled else text for i, text in texts.items()}
     about = subject.held(opened, query.terms, weights, held)
     together = proximity.shares(texts, query.terms, weights, held)

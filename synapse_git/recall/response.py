@@ -189,17 +189,28 @@ def _dedupe(
 
 
 def _abridge(
-    conn: sqlite3.Connection, search: Search, meta: Meta, allowance: int
+    conn: sqlite3.Connection,
+    search: Search,
+    meta: Meta,
+    allowance: int,
+    kept: KeptRows | None = None,
 ) -> tuple[str, bool]:
     """The body whole when it fits `allowance` bytes; else its opening line when
-    that holds a matched word, else the FTS5 snippet around the match."""
+    that holds a matched word, else the FTS5 snippet around the match. A whole
+    body is taken from, or left in, `kept`."""
+    known = kept.bodies if kept is not None else {}
+    if meta.bytes <= allowance and (whole := known.get(meta.id)) is not None:
+        return whole, False
     row = conn.execute(
         "SELECT substr(CAST(body AS BLOB), 1, ?) FROM memories WHERE id = ?",
         (allowance + 1, meta.id),
     ).fetchone()
     head = bytes(row[0] or b"")
     if meta.bytes <= allowance:
-        return head.decode("utf-8"), False
+        body = head.decode("utf-8")
+        if kept is not None:
+            kept.keep_body(meta.id, body)
+        return body, False
     prefix = cut_utf8(head, allowance).decode("utf-8")
     if (around := excerpts.around_rarest(conn, search, meta.id, allowance)) is not None:
         return around, True
@@ -310,20 +321,22 @@ def build(
     used = size(replace(response, cut_budget=len(within)).as_json())
     chosen: list[Candidate] = []
     cut: list[Candidate] = []
+    hits: list[Hit] = []
     for c in within:
         meta = metas[c.id]
-        room = budget.response_chars - used - (2 if response.hits else 0)
+        room = budget.response_chars - used - (2 if hits else 0)
         # A hit costs at least its fixed keys, project, source label and a short
         # excerpt: when that cannot fit, do not spend a snippet finding out.
         least = MIN_BODY_BYTES + len(meta.project or "") + min(len(meta.source), 240) + 120
-        hit = None if least > room else _fit(conn, search, meta, c, budget, room)
-        if hit is None:
+        fitted = None if least > room else _fit(conn, search, meta, c, budget, room, kept)
+        if fitted is None:
             cut.append(replace(c, verdict="budget"))
             continue
-        used += size(hit.as_json()) + (2 if response.hits else 0)
-        response = replace(response, hits=(*response.hits, hit))
+        hit, chars = fitted
+        used += chars + (2 if hits else 0)
+        hits.append(hit)
         chosen.append(c)
-    response = replace(response, cut_budget=len(cut))
+    response = replace(response, hits=tuple(hits), cut_budget=len(cut))
     findings = drift([hit.id for hit in response.hits]) if response.hits else []
     shown: list[dict[str, Any]] = []
     for finding in findings:
@@ -347,11 +360,13 @@ def _fit(
     candidate: Candidate,
     budget: Budget,
     room: int,
-) -> Hit | None:
+    kept: KeptRows | None = None,
+) -> tuple[Hit, int] | None:
     """The hit abridged to its allowance and shortened further to fit `room`
-    characters of JSON, or None when not even a short excerpt fits."""
+    characters of JSON, and those characters; None when not even a short excerpt
+    fits."""
     source, source_cut = abridge_source(meta.source)
-    body, abridged = _abridge(conn, search, meta, budget.hit_bytes)
+    body, abridged = _abridge(conn, search, meta, budget.hit_bytes, kept)
     hit = Hit(
         meta.id,
         meta.project,
@@ -366,9 +381,9 @@ def _fit(
     )
     data = body.encode("utf-8")
     keep = len(data)
-    while (over := size(hit.as_json()) - room) > 0:
+    while (over := (chars := size(hit.as_json())) - room) > 0:
         keep = min(keep - over, len(cut_utf8(data, keep)) - 1)
         if keep < MIN_BODY_BYTES:
             return None
         hit = replace(hit, body=cut_utf8(data, keep).decode("utf-8"), abridged=True)
-    return hit
+    return hit, chars

@@ -11,9 +11,12 @@ from typing import Any
 
 from synapse_git.service import Synapse
 
-# The reads by id that kept rows stand in for: visibility, texts, an answer's facts.
+# The reads that kept rows stand in for: visibility, texts, an answer's facts and
+# bodies, how many memories hold a word.
 BY_ID = re.compile(
     r"SELECT id, (project FROM|substr\(CAST\(body \|\| ' ' \|\| source|project, source, created_at)"
+    r"|SELECT substr\(CAST\(body AS BLOB\), 1, \d+\) FROM memories WHERE id"
+    r"|SELECT count\(\*\) FROM \(SELECT rowid FROM memory WHERE"
 )
 NOTES = (
     "Deploys go out from main on Fridays.",
