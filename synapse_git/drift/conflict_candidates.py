@@ -7,8 +7,9 @@ import heapq
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from synapse_git.drift import conflict_words, conflicts
 from synapse_git.drift.alternatives import other_tools
@@ -90,9 +91,17 @@ class TermLists(KeptWhileUnchanged):
         self._found: dict[str, tuple[int, int, list[int] | None]] = {}
         self.plans: dict[tuple[int, int, bool], tuple[list[int], list[int]]] = {}
         self.short: dict[int, bool] = {}
+        # What the store decides about a set of hits (findings.about): their rows,
+        # conflicts and duplicates.
+        self.found_about: dict[Hashable, Any] = {}
 
     def forget(self) -> None:
-        self._found, self.plans, self.short = {}, {}, {}
+        self._found, self.plans, self.short, self.found_about = {}, {}, {}, {}
+
+    def keep_about(self, key: Hashable, found: Any) -> None:
+        if len(self.found_about) >= KEPT_MEMORIES:
+            self.found_about = {}
+        self.found_about[key] = found
 
     def follow(self, conn: sqlite3.Connection) -> None:
         """Forget everything when `conn` is another connection or, since the last

@@ -156,3 +156,22 @@ def test_what_is_kept_is_bounded(tmp_path: Path) -> None:
     assert paths.remembered(long_body) == ["src/app.py"]
     assert paths._remembered.cache_info().currsize == held
     assert paths._remembered.cache_info().maxsize == paths.REMEMBERED_BODIES
+
+
+def test_a_correction_that_is_no_hit_is_found_after_another_process_stores_it(
+    outside: Path,
+) -> None:
+    """The hits stay the same while the drift about them changes: what the store
+    decided about those hits must not be kept past the change."""
+    svc = Synapse()
+    scope = svc.scope(outside)
+    hit = svc.remember("Deploy from main.", scope, is_global=True).id
+    for _ in range(2):
+        answer = svc.recall("main", scope).as_json()
+        assert [h["id"] for h in answer["hits"]] == [hit] and answer["drift"] == []
+    done = run_cli_process("memory", "remember", "--global", "Deploy from release.", cwd=outside)
+    assert done.returncode == 0, done.stderr
+    answer = svc.recall("main", scope).as_json()
+    assert [h["id"] for h in answer["hits"]] == [hit]
+    assert [finding["kind"] for finding in answer["drift"]] == ["conflict"]
+    assert answer == fresh("main", outside)
