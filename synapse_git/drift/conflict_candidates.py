@@ -7,14 +7,18 @@ import heapq
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+from typing import Any
 
 from synapse_git.drift import conflict_words, conflicts
 from synapse_git.drift.alternatives import other_tools
 from synapse_git.drift.note_text import claims
+from synapse_git.drift.paths import REMEMBERED_BODIES, REMEMBERED_CHARS
 from synapse_git.git.project_scope import Scope
 from synapse_git.store import fts, memories
 from synapse_git.store.memories import Memory
+from synapse_git.store.reader import KeptWhileUnchanged
 
 CANDIDATES = 4  # conflict candidates fetched per memory
 FTS_TERMS = 4  # words of a memory looked up to find its candidates
@@ -28,6 +32,7 @@ RARE_MOST = 100
 SHORT_PROBES = 48  # memories sharing one word, checked for being short themselves
 SHORT_BODY = 160  # characters: a longer body rarely holds only two looked-up words
 KEPT_WORDS = 4096  # words whose lists TermLists keeps between recalls, at most
+KEPT_MEMORIES = 1024  # memories whose candidates it keeps, at most
 # A candidate is compared by its opening characters, as drift reads every body.
 WINDOW = memories.DRIFT_OPENING
 
@@ -50,25 +55,63 @@ def _fts_terms(body: str, limit: int = 10) -> list[str]:
     return heapq.nsmallest(limit, seen, key=lambda word: (-len(word), seen[word]))
 
 
-class TermLists:
+def _terms(body: str) -> tuple[str, ...]:
+    """The words of `body` looked up for its candidates: its FTS_TERMS longest, then
+    up to TOOL_TERMS tools doing the job of a tool it names. A short body's are
+    remembered, as recall asks them of the same hits call after call."""
+    return _terms_remembered(body) if len(body) <= REMEMBERED_CHARS else _terms_of(body)
+
+
+@lru_cache(maxsize=REMEMBERED_BODIES)
+def _terms_remembered(body: str) -> tuple[str, ...]:
+    return _terms_of(body)
+
+
+def _terms_of(body: str) -> tuple[str, ...]:
+    return (
+        *_fts_terms(body, FTS_TERMS),
+        *other_tools(conflicts.parse(body).tools, TOOL_TERMS),
+    )
+
+
+class TermLists(KeptWhileUnchanged):
     """Each word's list of newer ids from earlier recalls, kept while the store is
     unchanged (docs/drift.md#how-the-work-is-bounded): a long-lived caller asks about
     the same uncommon and common words again and again, and each look-up costs a seek
     in every segment of the index. A word with more than `common` ids after a floor
     has as many after any lower floor; a word's whole list after a floor holds its
-    list after any higher one; anything else is looked up again."""
+    list after any higher one; anything else is looked up again.
+
+    With them are kept, on the same terms, what was made of them: each memory's
+    ranked candidates (`Candidates._ranked`, by memory and floor) and whether a
+    memory is short enough to be a candidate on one shared word."""
 
     def __init__(self) -> None:
-        self._conn: sqlite3.Connection | None = None
-        self._version = -1
+        super().__init__()
         self._found: dict[str, tuple[int, int, list[int] | None]] = {}
+        self.plans: dict[tuple[int, int, bool], tuple[list[int], list[int]]] = {}
+        self.short: dict[int, bool] = {}
+        # What the store decides about a set of hits (findings.about): their rows,
+        # conflicts and duplicates.
+        self.found_about: dict[Hashable, Any] = {}
+
+    def forget(self) -> None:
+        self._found, self.plans, self.short, self.found_about = {}, {}, {}, {}
+
+    def keep_about(self, key: Hashable, found: Any) -> None:
+        if len(self.found_about) >= KEPT_MEMORIES:
+            self.found_about = {}
+        self.found_about[key] = found
 
     def follow(self, conn: sqlite3.Connection) -> None:
         """Forget everything when `conn` is another connection or, since the last
         call, another connection committed a change (SQLite's data_version)."""
-        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-        if conn is not self._conn or version != self._version:
-            self._conn, self._version, self._found = conn, version, {}
+        super().follow(conn)
+        # A long session of many memories: start again, bounded.
+        if len(self.plans) >= KEPT_MEMORIES:
+            self.plans = {}
+        if len(self.short) >= KEPT_MEMORIES * SHORT_PROBES:
+            self.short = {}
 
     def get(self, term: str, floor: int, common: int) -> tuple[bool, list[int] | None]:
         """Whether `term`'s ids after `floor` are known, and they (None: more than
@@ -136,8 +179,16 @@ class Candidates:
     def _ranked(self, memory: Memory) -> tuple[list[int], list[int]]:
         """Ids sharing enough uncommon words with `memory` (most shared, then newest,
         first), and ids sharing only one, which qualify if their body is that short."""
-        terms = _fts_terms(memory.body, FTS_TERMS)
-        terms += other_tools(conflicts.parse(memory.body).tools, TOOL_TERMS)
+        key = (memory.id, self._floor, self.newer_only)
+        if self._kept is not None and (plan := self._kept.plans.get(key)) is not None:
+            return plan
+        plan = self._plan(memory)
+        if self._kept is not None:
+            self._kept.plans[key] = plan
+        return plan
+
+    def _plan(self, memory: Memory) -> tuple[list[int], list[int]]:
+        terms = _terms(memory.body)
         shared: Counter[int] = Counter()
         floor = memory.id if self.newer_only else 0
         for term in terms:
@@ -174,15 +225,20 @@ class Candidates:
 
     def _short(self, ids: list[int]) -> set[int]:
         """Of `ids`, those whose own body has at most two looked-up words."""
-        if not ids:
-            return set()
-        marks = ", ".join("?" for _ in ids)
-        # Two words fit in a short body: SQLite drops the long ones before Python looks.
-        rows = self.conn.execute(
-            f"SELECT id, body FROM memories WHERE id IN ({marks}) AND length(body) <= ?",
-            [*ids, SHORT_BODY],
-        )
-        return {int(i) for i, body in rows if len(_fts_terms(str(body), FTS_TERMS)) <= 2}
+        known = self._kept.short if self._kept is not None else {}
+        asked = [i for i in ids if i not in known]
+        found: set[int] = set()
+        if asked:
+            marks = ", ".join("?" for _ in asked)
+            # Two words fit in a short body: SQLite drops the long ones before Python looks.
+            rows = self.conn.execute(
+                f"SELECT id, body FROM memories WHERE id IN ({marks}) AND length(body) <= ?",
+                [*asked, SHORT_BODY],
+            )
+            found = {int(i) for i, body in rows if len(_fts_terms(str(body), FTS_TERMS)) <= 2}
+            if self._kept is not None:
+                known.update((i, i in found) for i in asked)
+        return found | {i for i in ids if known.get(i)}
 
     def _rows(self, ids: list[int]) -> dict[int, Memory]:
         if not ids:

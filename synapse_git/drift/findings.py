@@ -11,10 +11,10 @@ makes the stale and unverified ones, pair_findings the conflicts and duplicates.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from synapse_git.drift import conflict_candidates, settle
 from synapse_git.drift.conflict_candidates import TermLists
@@ -22,6 +22,7 @@ from synapse_git.drift.finding_record import Finding
 from synapse_git.drift.kept import not_kept
 from synapse_git.drift.pair_findings import conflicts_about, conflicts_among, duplicates
 from synapse_git.drift.path_findings import stale
+from synapse_git.drift.paths import remembered
 from synapse_git.drift.settle import command
 from synapse_git.git.project_scope import Scope
 from synapse_git.settings import DriftSettings
@@ -36,6 +37,7 @@ RECALL_KINDS = ("stale", "unverified", "conflict", "duplicate", "unmerged", "orp
 # Drift reads the opening characters of each body, never a long one whole: paths and
 # contradictions are looked for there (docs/drift.md#long-bodies), so a store of
 # megabyte notes is checked in time and memory bounded by their number.
+_T = TypeVar("_T")
 WINDOW = conflict_candidates.WINDOW
 _WINDOWED = memories.opening_columns(WINDOW)
 
@@ -281,32 +283,63 @@ def about(
     wanted = list(dict.fromkeys(ids))
     if not wanted:
         return []
+    if kept is not None:
+        kept.follow(conn)
+    # What the store alone decides about these hits, kept with the look-ups while it
+    # is unchanged; what git decides (paths, branches) is asked again every time.
+    asked = (tuple(wanted), tuple(scope.projects))
+    rows, cut = _kept_or(kept, ("rows", asked), lambda: _rows_of(conn, scope, wanted))
+    if not rows:
+        return []
+    # The same hits come back recall after recall: their paths are remembered by text.
+    findings = branch_findings(conn, scope, rows, data_dir, remembered)
+    held = labelled(findings)
+    findings = [f for f in findings if f.kind in chosen]
+    here = [row for row in rows if row.id not in held]
+    if chosen & {"stale", "unverified"}:
+        # Recall answers in milliseconds: it does not search older history.
+        found = stale(here, scope, chosen, search_older=not corrections_only, named=remembered)
+        findings += _settled_whole(conn, found, cut)
+    if "conflict" in chosen:
+        findings += _kept_or(
+            kept,
+            ("conflict", asked, quote, corrections_only),
+            lambda: conflicts_about(
+                conn, scope, rows, quote=quote, corrections_only=corrections_only, kept=kept
+            ),
+        )
+    if "duplicate" in chosen:
+        findings += _kept_or(
+            kept, ("duplicate", asked), lambda: duplicates(conn, scope, [row.id for row in rows])
+        )
+    if "changed" in chosen:
+        findings += changed_files(here, scope, limits)
+    return _with_authors(conn, _ordered(not_kept(conn, findings)))
+
+
+def _rows_of(
+    conn: sqlite3.Connection, scope: Scope, wanted: Sequence[int]
+) -> tuple[list[Memory], set[int]]:
+    """The live memories of `wanted` that `scope` sees, by id, with the ids of those
+    whose body drift reads only the opening of."""
     where, scoped = memories.in_scope_sql(scope.projects)
     marks = ", ".join("?" for _ in wanted)
     params: list[object] = [*wanted, *scoped]
-    rows, cut = _split(
+    return _split(
         conn.execute(
             f"SELECT {_WINDOWED}, length(body) > {WINDOW} FROM memories WHERE id IN ({marks})"
             f" AND state = 'live' AND {where} ORDER BY id",
             params,
         )
     )
-    if not rows:
-        return []
-    findings = branch_findings(conn, scope, rows, data_dir)
-    held = labelled(findings)
-    findings = [f for f in findings if f.kind in chosen]
-    here = [row for row in rows if row.id not in held]
-    if chosen & {"stale", "unverified"}:
-        # Recall answers in milliseconds: it does not search older history.
-        found = stale(here, scope, chosen, search_older=not corrections_only)
-        findings += _settled_whole(conn, found, cut)
-    if "conflict" in chosen:
-        findings += conflicts_about(
-            conn, scope, rows, quote=quote, corrections_only=corrections_only, kept=kept
-        )
-    if "duplicate" in chosen:
-        findings += duplicates(conn, scope, [row.id for row in rows])
-    if "changed" in chosen:
-        findings += changed_files(here, scope, limits)
-    return _with_authors(conn, _ordered(not_kept(conn, findings)))
+
+
+def _kept_or(kept: TermLists | None, key: Hashable, find: Callable[[], _T]) -> _T:
+    """What `find` answers, kept in `kept` under `key` while the store is unchanged."""
+    if kept is None:
+        return find()
+    found: _T | None = kept.found_about.get(key)
+    if found is None:
+        found = find()
+        kept.keep_about(key, found)
+    return found

@@ -111,6 +111,24 @@ def find_paths(text: str) -> list[str]:
     return found
 
 
+# A body this short has its paths remembered (`remembered`): recall's drift asks them
+# of the same hits call after call in a long-lived server. Keyed by the text itself,
+# so an edited memory is simply another key; bounded in entries and in their length.
+REMEMBERED_CHARS = 4096
+REMEMBERED_BODIES = 2048
+
+
+def remembered(text: str) -> list[str]:
+    """`find_paths(text)`, worked out once for a short text while it is among the
+    last REMEMBERED_BODIES asked."""
+    return list(_remembered(text)) if len(text) <= REMEMBERED_CHARS else find_paths(text)
+
+
+@functools.lru_cache(maxsize=REMEMBERED_BODIES)
+def _remembered(text: str) -> tuple[str, ...]:
+    return tuple(find_paths(text))
+
+
 def absent_paths(text: str) -> list[str]:
     """The paths `text` says are not there ("we do not have a setup.py",
     "tox.ini was removed"): never stale for that absence."""

@@ -81,6 +81,7 @@ def _after_no_letter(word: str) -> str:
 # and its rewordings: the rankings are bounded (ranking.DEPTH), but the words of their
 # candidates grow with the store's vocabulary, each a comparison in Python.
 NEAR_WORDS = 1500
+HAS_WORDS = 64  # words a text remembers holding or not (Words.has), at most
 
 
 class Near:
@@ -121,6 +122,9 @@ class Words:
         self.folded = self.lower if self.plain else query_terms.fold(text)
         self._words: set[str] | None = None
         self._families: set[str] | None = None
+        # Whether it holds a word, by word: a kept text (recall/kept_rows.py) is asked
+        # about the same words question after question.
+        self._has: dict[str, bool] = {}
 
     @property
     def words(self) -> set[str]:
@@ -140,9 +144,16 @@ class Words:
 
     def has(self, word: str) -> bool:
         """Whether `word` (folded) is one of the text's words."""
+        if (known := self._has.get(word)) is not None:
+            return known
+        if len(self._has) >= HAS_WORDS:
+            self._has.clear()
         if self.plain:
-            return word in self.lower and _standing(word).search(self.lower) is not None
-        return word in self.words
+            found = word in self.lower and _standing(word).search(self.lower) is not None
+        else:
+            found = word in self.words
+        self._has[word] = found
+        return found
 
     def has_family(self, word: str) -> bool:
         """Whether one of the text's words is of `word`'s family."""
@@ -196,6 +207,8 @@ def assess(
     out: dict[int, Held] = {}
     known = known if known is not None else {}
     near = near if near is not None else Near()
+    weighed = [weights.get(term.word, 1.0) for term in terms]
+    words_asked = [term.word for term in terms]
     for memory_id, text in texts.items():
         # A text's words are cut once for the question and all its rewordings.
         words = known.get(memory_id)
@@ -212,8 +225,8 @@ def assess(
             levels.append(level)
         if len(text) > LONG and sum(1 for level in levels if level) > 1:
             levels = _best_window(text, terms, weights, levels, wrong, near)
-        share = sum(weights.get(t.word, 1.0) * lv for t, lv in zip(terms, levels, strict=True))
-        held = tuple(t.word for t, lv in zip(terms, levels, strict=True) if lv > 0)
+        share = sum(weight * lv for weight, lv in zip(weighed, levels, strict=True))
+        held = tuple(word for word, lv in zip(words_asked, levels, strict=True) if lv > 0)
         out[memory_id] = Held(share / total, held, tuple(levels))
     return out
 

@@ -69,13 +69,19 @@ class TermCounts:
     rare substring's matches are kept, as they tell which candidates hold it."""
 
     def __init__(
-        self, conn: sqlite3.Connection, read: dict[tuple[str, str], Answer] | None = None
+        self,
+        conn: sqlite3.Connection,
+        read: dict[tuple[str, str], Answer] | None = None,
+        kept: dict[tuple[str, str], Answer] | None = None,
     ) -> None:
         self.conn = conn
         self.found: dict[tuple[str, str], Answer] = {}
         # What the index answered, which a question and its rewordings share; `found`
         # also holds what this search only takes as common (`common`).
         self.read = read if read is not None else {}
+        # Counts earlier recalls of a long-lived service read (recall/kept_rows.py):
+        # only those that carry no list of rows, which are few bytes each.
+        self.kept = kept if kept is not None else {}
         # Single trigrams counted only past a budget (`at_most`): how far they were read.
         self.over: dict[str, int] = {}
 
@@ -83,7 +89,12 @@ class TermCounts:
         key = (index, item)
         if key not in self.found:
             if key not in self.read:
-                self.read[key] = self._ask(index, item)
+                answer = self.kept.get(key)
+                if answer is None:
+                    answer = self._ask(index, item)
+                    if not answer[1]:
+                        self.kept[key] = (answer[0], None if answer[1] is None else [])
+                self.read[key] = answer
             self.found[key] = self.read[key]
         return self.found[key]
 
@@ -275,19 +286,21 @@ def rank(
     plan: Plan,
     projects: Sequence[str],
     depth: int,
+    known: dict[int, str | None] | None = None,
 ) -> list[int]:
     """Visible ids matching `plan.expr` in `index`, best bm25 first (source weighs 0.3).
     A windowed plan scores only matches among the newest WINDOW rowids (widened
-    while it finds too few), read in ascending order so FTS5 seeks and stops."""
+    while it finds too few), read in ascending order so FTS5 seeks and stops.
+    `known` holds memories' projects read before (`_visible`)."""
     if plan.expr is None:
         return []
     if plan.newest is not None:
-        return _newest_visible(conn, plan.newest, projects, depth)
+        return _newest_visible(conn, plan.newest, projects, depth, known)
     if plan.tallied:
         return trigram_tally.ranked(conn, plan.items, plan.hits, projects, depth)
     if plan.matched is not None:
         ordered = substrings.ranked(conn, plan.matched, plan.items, plan.hits)
-        seen = _visible(conn, ordered, projects)
+        seen = _visible(conn, ordered, projects, known)
         return [i for i in ordered if i in seen][:depth]
     where, params = in_scope_sql(projects, "m.")
     sql = (
@@ -295,7 +308,7 @@ def rank(
         f" JOIN memories m ON m.id = {index}.rowid WHERE {index} MATCH ? AND {where}"
     )
     if not plan.windowed:
-        found = _best_visible(conn, index, plan.expr, projects, depth)
+        found = _best_visible(conn, index, plan.expr, projects, depth, known)
         if found is not None:
             return found
         ranked = conn.execute(f"{sql} ORDER BY 2, 1 DESC LIMIT {depth}", (plan.expr, *params))
@@ -323,7 +336,12 @@ def rank(
 
 
 def _best_visible(
-    conn: sqlite3.Connection, index: str, expr: str, projects: Sequence[str], depth: int
+    conn: sqlite3.Connection,
+    index: str,
+    expr: str,
+    projects: Sequence[str],
+    depth: int,
+    known: dict[int, str | None] | None = None,
 ) -> list[int] | None:
     """The best `depth` visible matches, ranked in the index alone and checked for
     visibility after: bm25 needs nothing from `memories`, and reading each match's
@@ -335,23 +353,37 @@ def _best_visible(
         (expr,),
     )
     ids = [int(row[0]) for row in rows]
-    seen = _visible(conn, ids, projects)
+    seen = _visible(conn, ids, projects, known)
     found = [i for i in ids if i in seen]
     # Either every match was read, or the first `depth` visible ones are among them.
     return found[:depth] if len(found) >= depth or len(ids) < depth * 2 else None
 
 
-def _visible(conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str]) -> set[int]:
-    """Those of `ids` visible from `projects`, read by id."""
+def _visible(
+    conn: sqlite3.Connection,
+    ids: Sequence[int],
+    projects: Sequence[str],
+    known: dict[int, str | None] | None = None,
+) -> set[int]:
+    """Those of `ids` visible from `projects`, read by id; `known` holds the projects
+    of memories read before, and takes those read now."""
     if not ids:
         return set()
-    marks = ",".join(str(int(i)) for i in ids)
-    rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
-    return {int(i) for i, project in rows if project is None or project in projects}
+    found: dict[int, str | None] = known if known is not None else {}
+    unread = [i for i in ids if i not in found]
+    if unread:
+        marks = ",".join(str(int(i)) for i in unread)
+        rows = conn.execute(f"SELECT id, project FROM memories WHERE id IN ({marks})")
+        found.update((int(i), project) for i, project in rows)
+    return {i for i in ids if i in found and ((project := found[i]) is None or project in projects)}
 
 
 def _newest_visible(
-    conn: sqlite3.Connection, ids: Sequence[int], projects: Sequence[str], depth: int
+    conn: sqlite3.Connection,
+    ids: Sequence[int],
+    projects: Sequence[str],
+    depth: int,
+    known: dict[int, str | None] | None = None,
 ) -> list[int]:
     """The first `depth` of `ids` (newest first) visible from `projects`, read by id a
     batch at a time. Visibility is checked here: a scope condition in the query
@@ -359,7 +391,7 @@ def _newest_visible(
     found: list[int] = []
     batch = depth * 2
     for start in range(0, len(ids), batch):
-        found += sorted(_visible(conn, ids[start : start + batch], projects), reverse=True)
+        found += sorted(_visible(conn, ids[start : start + batch], projects, known), reverse=True)
         if len(found) >= depth:
             break
     return found[:depth]

@@ -16,6 +16,7 @@ that ticket (`PAY-7731: ...`) is what those notes are about, and keeps its weigh
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -31,7 +32,17 @@ LEVEL = 0.3
 
 def label(text: str) -> tuple[str, int] | None:
     """The label `text` opens with, folded, and where the rest of the text starts."""
-    found = _LABEL.match(text, 0, 64)
+    return _label(text[:_LABEL_CHARS])
+
+
+# A label is looked for in a text's opening only, which is all that is remembered:
+# recall asks it of the same candidates question after question.
+_LABEL_CHARS = 64
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(opening: str) -> tuple[str, int] | None:
+    found = _LABEL.match(opening)
     if found is None:
         return None
     return found.group(1).lower(), found.end()

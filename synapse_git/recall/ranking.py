@@ -12,6 +12,7 @@ import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from synapse_git.recall import (
     coverage,
@@ -30,6 +31,9 @@ from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.store import body_windows
 from synapse_git.store.memories import COLUMNS, Memory
+
+if TYPE_CHECKING:
+    from synapse_git.recall.kept_rows import KeptRows
 
 # Reciprocal rank fusion's k for the rankings of one question (the usual 60): a
 # candidate's place in one ranking moves it only a little against the other's.
@@ -161,14 +165,39 @@ class Shared:
     near: coverage.Near = field(default_factory=coverage.Near)
     cut: set[int] = field(default_factory=set)  # texts that are only an opening
     looked: dict[int, set[str]] = field(default_factory=dict)  # terms looked for past it
+    # What earlier recalls of a long-lived service read (recall/kept_rows.py).
+    kept: KeptRows | None = None
 
     def texts_of(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
         unread = [i for i in ids if i not in self.texts]
+        if unread and self.kept is not None:
+            known, words = self.kept.texts, self.kept.words
+            for memory_id in unread:
+                if (found := known.get(memory_id)) is not None:
+                    self.texts[memory_id] = found[0]
+                    if found[1]:
+                        self.cut.add(memory_id)
+                    elif memory_id in words:
+                        # A whole text's words are cut the same for any question.
+                        self.words.setdefault(memory_id, words[memory_id])
+            unread = [i for i in unread if i not in self.texts]
         if unread:
             texts, cut = _texts(conn, unread)
             self.texts.update(texts)
             self.cut |= cut
+            if self.kept is not None:
+                self.kept.keep_texts(texts, cut)
         return {i: self.texts[i] for i in ids if i in self.texts}
+
+    def keep_words(self) -> None:
+        """Leave the words of whole texts cut for this question for the next one."""
+        if self.kept is not None:
+            self.kept.keep_words({i: w for i, w in self.words.items() if i not in self.cut})
+
+    @property
+    def projects(self) -> dict[int, str | None] | None:
+        """The projects of memories read by id, kept between recalls, if any are."""
+        return self.kept.projects if self.kept is not None else None
 
     def widened(
         self, conn: sqlite3.Connection, ids: Sequence[int], terms: Sequence[Term]
@@ -294,7 +323,7 @@ def search(
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
     shared = shared if shared is not None else Shared()
-    counts = TermCounts(conn, shared.read)
+    counts = TermCounts(conn, shared.read, shared.kept.counts if shared.kept else None)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
     forms = _forms(query, counts)
@@ -320,15 +349,15 @@ def search(
         if term.raw == term.word and counts("memory", term.word) >= COMMON_AT:
             counts.common("memorygram", term.raw)
     gram = index_ranking.plan_for(counts, "memorygram", [*substrings, *query.compounds], notes)
-    porter_ids = index_ranking.rank(conn, "memory", porter, projects, depth)
-    gram_ids = index_ranking.rank(conn, "memorygram", gram, projects, depth)
+    porter_ids = index_ranking.rank(conn, "memory", porter, projects, depth, shared.projects)
+    gram_ids = index_ranking.rank(conn, "memorygram", gram, projects, depth, shared.projects)
 
     rescued = _misspelled(counts, query.terms, alike)
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         notes.append("trigram rescue for " + ", ".join(term.word for term in rescued))
         rescue = index_ranking.rescue_plan(counts, grams, notes)
-        near = index_ranking.rank(conn, "memorygram", rescue, projects, depth)
+        near = index_ranking.rank(conn, "memorygram", rescue, projects, depth, shared.projects)
         gram_ids += [i for i in near if i not in gram_ids]
         # The rescue's best matches are where the misspellings are: their words are
         # compared first, within the bound on comparisons (coverage.NEAR_WORDS).
@@ -356,6 +385,7 @@ def search(
         shared.near,
         labelled,
     )
+    shared.keep_words()
     opened = {i: text[labelled[i][1] :] if i in labelled else text for i, text in texts.items()}
     about = subject.held(opened, query.terms, weights, held)
     together = proximity.shares(texts, query.terms, weights, held)

@@ -20,6 +20,7 @@ from synapse_git.textrules import cut_utf8
 
 if TYPE_CHECKING:
     from synapse_git.answers import HitOut, RecallExplainedOut, RecallOut
+    from synapse_git.recall.kept_rows import KeptRows
 
 QUERY_ECHO_BYTES = 240
 MIN_BODY_BYTES = 48
@@ -118,7 +119,7 @@ def size(data: Any) -> int:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class _Meta:
+class Meta:
     id: int
     project: str | None
     source: str
@@ -128,16 +129,25 @@ class _Meta:
     author: str | None
 
 
-def _metas(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _Meta]:
-    if not ids:
-        return {}
-    marks = ",".join(str(int(i)) for i in ids)
-    rows = conn.execute(
-        "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB)),"
-        " (SELECT author FROM shared WHERE memory_id = memories.id)"
-        f" FROM memories WHERE id IN ({marks})"
-    )
-    return {int(row[0]): _Meta(*row) for row in rows}
+def _metas(
+    conn: sqlite3.Connection, ids: Sequence[int], kept: KeptRows | None = None
+) -> dict[int, Meta]:
+    known = kept.metas if kept is not None else {}
+    unread = [i for i in ids if i not in known]
+    found: dict[int, Meta] = {}
+    if unread:
+        marks = ",".join(str(int(i)) for i in unread)
+        rows = conn.execute(
+            "SELECT id, project, source, created_at, norm, length(CAST(body AS BLOB)),"
+            " (SELECT author FROM shared WHERE memory_id = memories.id)"
+            f" FROM memories WHERE id IN ({marks})"
+        )
+        found = {int(row[0]): Meta(*row) for row in rows}
+        if kept is not None:
+            known.update(found)
+    if len(found) == len(ids):
+        return found
+    return {i: meta for i in ids if (meta := found.get(i) or known.get(i)) is not None}
 
 
 def _same_body(conn: sqlite3.Connection, a: int, b: int) -> bool:
@@ -148,7 +158,7 @@ def _same_body(conn: sqlite3.Connection, a: int, b: int) -> bool:
 
 
 def _dedupe(
-    conn: sqlite3.Connection, ranked: list[Candidate], metas: dict[int, _Meta]
+    conn: sqlite3.Connection, ranked: list[Candidate], metas: dict[int, Meta]
 ) -> tuple[list[Candidate], list[Candidate]]:
     """Exact-body duplicates collapse into the newest of them, at the best rank."""
     groups: dict[tuple[int, int], list[Candidate]] = {}
@@ -180,17 +190,28 @@ def _dedupe(
 
 
 def _abridge(
-    conn: sqlite3.Connection, search: Search, meta: _Meta, allowance: int
+    conn: sqlite3.Connection,
+    search: Search,
+    meta: Meta,
+    allowance: int,
+    kept: KeptRows | None = None,
 ) -> tuple[str, bool]:
     """The body whole when it fits `allowance` bytes; else its opening line when
-    that holds a matched word, else the FTS5 snippet around the match."""
+    that holds a matched word, else the FTS5 snippet around the match. A whole
+    body is taken from, or left in, `kept`."""
+    known = kept.bodies if kept is not None else {}
+    if meta.bytes <= allowance and (whole := known.get(meta.id)) is not None:
+        return whole, False
     row = conn.execute(
         "SELECT substr(CAST(body AS BLOB), 1, ?) FROM memories WHERE id = ?",
         (allowance + 1, meta.id),
     ).fetchone()
     head = bytes(row[0] or b"")
     if meta.bytes <= allowance:
-        return head.decode("utf-8"), False
+        body = head.decode("utf-8")
+        if kept is not None:
+            kept.keep_body(meta.id, body)
+        return body, False
     prefix = cut_utf8(head, allowance).decode("utf-8")
     if (around := excerpts.around_rarest(conn, search, meta.id, allowance)) is not None:
         return around, True
@@ -225,16 +246,20 @@ class Order:
     floored: list[Candidate]
     duplicates: list[Candidate]
     weak: list[Candidate]  # weak ones past WEAK_HITS
-    metas: dict[int, _Meta]
+    metas: dict[int, Meta]
 
 
-def answer_order(conn: sqlite3.Connection, search: Search, *, deep: bool = False) -> Order:
+def answer_order(
+    conn: sqlite3.Connection, search: Search, *, deep: bool = False, kept: KeptRows | None = None
+) -> Order:
     """What recall answers with, best first, at any limit: the floor's survivors,
     duplicates collapsed, those not weak before the first WEAK_HITS weak ones.
     `memory eval` ranks on this list, so it scores exactly what recall returns.
 
     `deep` (an explicit limit at the full budget: the caller wants depth) keeps
-    every weak candidate, then those the floor cut, marked EXTRA: weak hits."""
+    every weak candidate, then those the floor cut, marked EXTRA: weak hits.
+    `kept` holds the candidates' facts read by an earlier recall of a long-lived
+    service (recall/kept_rows.py)."""
     floored = [c for c in search.candidates if c.verdict != "kept"]
     ranked = [c for c in search.candidates if c.verdict == "kept"]
     if deep:
@@ -242,7 +267,7 @@ def answer_order(conn: sqlite3.Connection, search: Search, *, deep: bool = False
         below = [c for c in floored if c.verdict.startswith("floor")]
         floored = [c for c in floored if c not in below]
         ranked += [replace(c, verdict=EXTRA) for c in below]
-    metas = _metas(conn, [c.id for c in ranked])
+    metas = _metas(conn, [c.id for c in ranked], kept)
     ranked, duplicates = _dedupe(conn, ranked, metas)
     if deep:
         strong = [c for c in ranked if not c.weak and c.verdict != EXTRA]
@@ -268,9 +293,10 @@ def build(
     drift: Callable[[list[int]], list[dict[str, Any]]],
     explain: bool = False,
     deep: bool = False,
+    kept: KeptRows | None = None,
 ) -> Recalled:
     """Steps 5-8: deduplicate, apply the limit and the budget, abridge, list drift."""
-    ordered = answer_order(conn, search, deep=deep)
+    ordered = answer_order(conn, search, deep=deep, kept=kept)
     floored, duplicates, weak = ordered.floored, ordered.duplicates, ordered.weak
     metas = ordered.metas
     within, over = ordered.ranked[:limit], ordered.ranked[limit:]
@@ -296,28 +322,30 @@ def build(
     used = size(replace(response, cut_budget=len(within)).as_json())
     chosen: list[Candidate] = []
     cut: list[Candidate] = []
+    hits: list[Hit] = []
     for c in within:
         meta = metas[c.id]
-        room = budget.response_chars - used - (2 if response.hits else 0)
+        room = budget.response_chars - used - (2 if hits else 0)
         # A hit costs at least its fixed keys, project, source label and a short
         # excerpt: when that cannot fit, do not spend a snippet finding out.
         least = MIN_BODY_BYTES + len(meta.project or "") + min(len(meta.source), 240) + 120
-        hit = None if least > room else _fit(conn, search, meta, c, budget, room)
-        if hit is None:
+        fitted = None if least > room else _fit(conn, search, meta, c, budget, room, kept)
+        if fitted is None:
             cut.append(replace(c, verdict="budget"))
             continue
-        used += size(hit.as_json()) + (2 if response.hits else 0)
-        response = replace(response, hits=(*response.hits, hit))
+        hit, chars = fitted
+        used += chars + (2 if hits else 0)
+        hits.append(hit)
         chosen.append(c)
-    response = replace(response, cut_budget=len(cut))
+    response = replace(response, hits=tuple(hits), cut_budget=len(cut))
     findings = drift([hit.id for hit in response.hits]) if response.hits else []
-    kept: list[dict[str, Any]] = []
+    shown: list[dict[str, Any]] = []
     for finding in findings:
-        cost = size(finding) + (2 if kept else 0)
+        cost = size(finding) + (2 if shown else 0)
         if used + cost <= budget.response_chars:
-            kept.append(finding)
+            shown.append(finding)
             used += cost
-    response = replace(response, drift=tuple(kept))
+    response = replace(response, drift=tuple(shown))
     if explain:
         order = {c.id: n for n, c in enumerate(search.candidates)}
         every = [*chosen, *cut, *over, *duplicates, *weak, *floored]
@@ -329,15 +357,17 @@ def build(
 def _fit(
     conn: sqlite3.Connection,
     search: Search,
-    meta: _Meta,
+    meta: Meta,
     candidate: Candidate,
     budget: Budget,
     room: int,
-) -> Hit | None:
+    kept: KeptRows | None = None,
+) -> tuple[Hit, int] | None:
     """The hit abridged to its allowance and shortened further to fit `room`
-    characters of JSON, or None when not even a short excerpt fits."""
+    characters of JSON, and those characters; None when not even a short excerpt
+    fits."""
     source, source_cut = abridge_source(meta.source)
-    body, abridged = _abridge(conn, search, meta, budget.hit_bytes)
+    body, abridged = _abridge(conn, search, meta, budget.hit_bytes, kept)
     hit = Hit(
         meta.id,
         meta.project,
@@ -352,9 +382,9 @@ def _fit(
     )
     data = body.encode("utf-8")
     keep = len(data)
-    while (over := size(hit.as_json()) - room) > 0:
+    while (over := (chars := size(hit.as_json())) - room) > 0:
         keep = min(keep - over, len(cut_utf8(data, keep)) - 1)
         if keep < MIN_BODY_BYTES:
             return None
         hit = replace(hit, body=cut_utf8(data, keep).decode("utf-8"), abridged=True)
-    return hit
+    return hit, chars

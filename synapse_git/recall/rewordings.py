@@ -13,11 +13,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
 from synapse_git.recall import coverage, query_terms, ranking, word_forms
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.recall.ranking import Candidate, Search
+
+if TYPE_CHECKING:
+    from synapse_git.recall.kept_rows import KeptRows
 
 MAX_ALTERNATIVES = 4
 # A rewording's weight against the original's 1.0, in both the coverage and the
@@ -58,9 +62,11 @@ def search(
     *,
     depth: int = ranking.DEPTH,
     floor: bool = True,
+    kept: KeptRows | None = None,
 ) -> Search:
-    """Rank each of `queries` (the original first) and fuse them into one search."""
-    shared = ranking.Shared()
+    """Rank each of `queries` (the original first) and fuse them into one search;
+    `kept` holds rows earlier recalls read (recall/kept_rows.py)."""
+    shared = ranking.Shared(kept=kept)
     reworded = depth if depth > ranking.DEPTH else REWORDED_DEPTH
     queries = _distinct(queries)
     found = [

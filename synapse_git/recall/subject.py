@@ -10,6 +10,7 @@ orders the answers and leaves the floor and weak evidence as they were.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 from synapse_git.recall import coverage, word_forms
@@ -26,7 +27,13 @@ _OPENING_CHARS = 80
 def opening(text: str) -> str:
     """The first OPENING words of `text` (split at spaces), lower-cased."""
     # Cut before splitting: a body may be 16 KiB and only its opening is wanted.
-    return " ".join(text[:_OPENING_CHARS].lower().split(maxsplit=OPENING)[:OPENING])
+    return _opening(text[:_OPENING_CHARS])
+
+
+# Remembered by the opening alone: recall asks it of the same candidates again.
+@functools.lru_cache(maxsize=4096)
+def _opening(start: str) -> str:
+    return " ".join(start.lower().split(maxsplit=OPENING)[:OPENING])
 
 
 def _starts_word(key: str, text: str) -> bool:

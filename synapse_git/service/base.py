@@ -34,6 +34,7 @@ from synapse_git.store.reader import Reader
 if TYPE_CHECKING:
     from synapse_git.drift.conflict_candidates import TermLists
     from synapse_git.drift.findings import Report as DriftReport
+    from synapse_git.recall.kept_rows import KeptRows
     from synapse_git.semantic.engine import Semantic
     from synapse_git.team import sync as team_sync
 
@@ -49,8 +50,10 @@ class StoreAccess:
         self.reads = read_counts.ReadCounts(self.config.db_path)
         self._reader = Reader(self.config.db_path)
         self._semantic: Semantic | None = None
-        # Drift's word look-ups about recall's hits, kept while the store is unchanged.
+        # Drift's word look-ups about recall's hits, and the rows recall read, kept
+        # while the store is unchanged (docs/recall.md#what-a-long-lived-service-keeps).
         self._kept_lists: TermLists | None = None
+        self._kept_rows: KeptRows | None = None
 
     @contextmanager
     def connection(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
@@ -88,6 +91,18 @@ class StoreAccess:
         """The kept connection for reads (recall, read): no open per call."""
         with self._reader.connection() as conn:
             yield conn
+
+    def _kept(self, conn: sqlite3.Connection) -> KeptRows | None:
+        """The rows earlier recalls read, for a recall through the kept connection
+        (whose lock lets one caller in at a time), forgotten if the store changed."""
+        if not self._reader.is_kept(conn):
+            return None
+        if self._kept_rows is None:
+            from synapse_git.recall.kept_rows import KeptRows
+
+            self._kept_rows = KeptRows()
+        self._kept_rows.follow(conn)
+        return self._kept_rows
 
     def scope(self, folder: str | os.PathLike[str] | None = None) -> Scope:
         return project_scope.resolve(folder)

@@ -28,6 +28,7 @@ from synapse_git.textrules import cut_utf8, utf8
 # service, and the dataclasses of the others would cost its start-up.
 if TYPE_CHECKING:
     from synapse_git.recall import evaluation, query_terms, ranking
+    from synapse_git.recall.kept_rows import KeptRows
     from synapse_git.recall.response import Recalled
     from synapse_git.service.results import EvalRun, Listing
     from synapse_git.session.snapshots import Rechecked, Refresh, Snapshot
@@ -171,7 +172,8 @@ class Queries(StoreAccess):
             # many more, the hits that remain are the ones a search among the visible
             # would give.
             deeper = min(MAX_HITS, count + len(hidden))
-            found, notice = self._search(conn, parsed, scope, deeper, others)
+            rows_kept = self._kept(conn)
+            found, notice = self._search(conn, parsed, scope, deeper, others, rows_kept)
             if hidden:
                 kept = tuple(c for c in found.candidates if c.id not in hidden)
                 found = dataclasses.replace(
@@ -194,6 +196,7 @@ class Queries(StoreAccess):
                 # An explicit limit at the full budget asks for depth: up to `limit`
                 # hits, the weak ones and those below the floor marked weak.
                 deep=limit is not None and chosen.name == "full",
+                kept=rows_kept,
             ).with_semantic(notice)
 
     def _search(
@@ -203,6 +206,7 @@ class Queries(StoreAccess):
         scope: Scope,
         count: int,
         others: Sequence[query_terms.Query] = (),
+        kept: KeptRows | None = None,
     ) -> tuple[ranking.Search, str | None]:
         """The ranked candidates and, when semantic recall is wanted, whether it ran."""
         from synapse_git.recall import ranking, rewordings
@@ -213,7 +217,9 @@ class Queries(StoreAccess):
         depth = max(ranking.DEPTH, count)
 
         def lexical(floor: bool) -> ranking.Search:
-            return rewordings.search(conn, queries, scope.projects, depth=depth, floor=floor)
+            return rewordings.search(
+                conn, queries, scope.projects, depth=depth, floor=floor, kept=kept
+            )
 
         if self._semantic is None:
             # A store without vectors is ranked lexically: a command need not load

@@ -92,3 +92,24 @@ class Reader:
         if self._conn is not None:
             conn, self._conn, self._file = self._conn, None, None
             conn.close()
+
+
+class KeptWhileUnchanged:
+    """What a long-lived caller keeps of the store between calls through the kept
+    connection: forgotten (`forget`) when it is asked through another connection
+    or when, since the last call, any other connection committed a change, in this
+    process or another (SQLite's data_version, which the kept connection reads and
+    never changes itself, as it never writes)."""
+
+    def __init__(self) -> None:
+        self._conn: sqlite3.Connection | None = None
+        self._version = -1
+
+    def follow(self, conn: sqlite3.Connection) -> None:
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if conn is not self._conn or version != self._version:
+            self._conn, self._version = conn, version
+            self.forget()
+
+    def forget(self) -> None:
+        raise NotImplementedError

@@ -5,13 +5,16 @@ long-lived service answers every recall as a fresh one would."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 from conflict_cases import CONFLICTS
+from support import run_cli_process
 
-from synapse_git.drift.conflict_candidates import TermLists
+from synapse_git.drift import paths
+from synapse_git.drift.conflict_candidates import KEPT_MEMORIES, TermLists
 from synapse_git.service import Synapse
 from synapse_git.store import database
 
@@ -98,3 +101,77 @@ def test_a_long_lived_service_answers_as_a_fresh_one(outside: Path) -> None:
         for query in questions[: 2 * (n + 1)]:
             assert svc.recall(query, scope).as_json() == fresh(query, outside)
             assert svc.recall(query, scope).as_json() == fresh(query, outside)
+
+
+def test_another_process_writing_the_store_is_seen_by_the_next_recall(outside: Path) -> None:
+    """What a long-lived service keeps (the MCP server's) is dropped when another
+    process (a `synapse` command) changes the store file it reads."""
+    svc = Synapse()
+    scope = svc.scope(outside)
+    older, newer = CONFLICTS[0]
+    old_id = svc.remember(older, scope, is_global=True).id
+    for _ in range(2):  # the second answered from what the first kept
+        assert svc.recall(older, scope).as_json()["drift"] == []
+
+    def another(*args: str) -> dict[str, Any]:
+        done = run_cli_process(*args, "--json", cwd=outside)
+        assert done.returncode == 0, done.stderr
+        answer: dict[str, Any] = json.loads(done.stdout)
+        return answer
+
+    # A correction stored by another process is found.
+    new_id = another("memory", "remember", "--global", newer)["id"]
+    corrected = svc.recall(older, scope).as_json()
+    assert any(new_id in finding["ids"] for finding in corrected["drift"])
+    assert corrected == fresh(older, outside)
+    # Its edit into the same words as the older one makes them duplicates instead.
+    another("memory", "edit", str(new_id), older)
+    repeated = svc.recall(older, scope).as_json()
+    assert [finding["kind"] for finding in repeated["drift"]] == ["duplicate"]
+    assert repeated == fresh(older, outside)
+    # Forgotten by another process, it is neither found nor reported.
+    another("memory", "forget", str(new_id))
+    after = svc.recall(older, scope).as_json()
+    assert after["drift"] == [] and [hit["id"] for hit in after["hits"]] == [old_id]
+    assert after == fresh(older, outside)
+
+
+def test_what_is_kept_is_bounded(tmp_path: Path) -> None:
+    conn = database.connect(tmp_path / "memory.db")
+    try:
+        kept = TermLists()
+        kept.follow(conn)
+        for memory_id in range(KEPT_MEMORIES):
+            kept.plans[(memory_id, 0, True)] = ([], [])
+        kept.short.update((memory_id, False) for memory_id in range(KEPT_MEMORIES))
+        kept.follow(conn)  # the store is unchanged, but the plans are at their bound
+        assert kept.plans == {} and len(kept.short) == KEPT_MEMORIES
+    finally:
+        conn.close()
+    # A body's paths and looked-up words are remembered for a bounded number of
+    # bodies, and only for short ones.
+    assert paths.remembered("See src/app.py.") == ["src/app.py"]
+    held = paths._remembered.cache_info().currsize
+    long_body = "See src/app.py. " + "word " * paths.REMEMBERED_CHARS
+    assert paths.remembered(long_body) == ["src/app.py"]
+    assert paths._remembered.cache_info().currsize == held
+    assert paths._remembered.cache_info().maxsize == paths.REMEMBERED_BODIES
+
+
+def test_a_correction_that_is_no_hit_is_found_after_another_process_stores_it(
+    outside: Path,
+) -> None:
+    """The hits stay the same while the drift about them changes: what the store
+    decided about those hits must not be kept past the change."""
+    svc = Synapse()
+    scope = svc.scope(outside)
+    hit = svc.remember("Deploy from main.", scope, is_global=True).id
+    for _ in range(2):
+        answer = svc.recall("main", scope).as_json()
+        assert [h["id"] for h in answer["hits"]] == [hit] and answer["drift"] == []
+    done = run_cli_process("memory", "remember", "--global", "Deploy from release.", cwd=outside)
+    assert done.returncode == 0, done.stderr
+    answer = svc.recall("main", scope).as_json()
+    assert [h["id"] for h in answer["hits"]] == [hit]
+    assert [finding["kind"] for finding in answer["drift"]] == ["conflict"]
+    assert answer == fresh("main", outside)
