@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from synapse_git.service import Synapse
+from synapse_git.store import staging
 
 KILLS_OF_REMEMBER = 20
 KILLS_OF_IMPORT = 6
@@ -37,32 +38,43 @@ def remember_forever(round_: int, folder: str, out: int) -> None:
         os.write(out, f"{n} {got.id}\n".encode())
 
 
-def import_until_killed(lines: list[str], out: int) -> None:
+def import_until_killed(lines: list[str], hold_at: int, out: int) -> None:
+    """Import; with `hold_at`, stop inside the import's transaction at that line (rows of
+    the lines before it already written) and say so, to be killed there for certain."""
     svc = Synapse()
 
     def started(done: int) -> None:
         if done == 1:
             os.write(out, b"ready\n")
+        if done == hold_at:
+            os.write(out, b"held\n")
+            time.sleep(60)
 
     svc.import_lines(lines, started)
     os.write(out, b"returned\n")
 
 
 def run_and_kill(
-    target: object, args: tuple[object, ...], rng: random.Random, within: float = 0.35
+    target: object,
+    args: tuple[object, ...],
+    rng: random.Random,
+    within: float = 0.35,
+    until: bytes = b"ready\n",
 ) -> tuple[list[str], int | None]:
-    """Fork a writer, let it reach its loop, kill it at a random moment; its report lines."""
+    """Fork a writer, let it say `until`, then kill it at a random moment (at once when it
+    is held rather than ready); its report lines."""
     read, write = os.pipe()
     context = multiprocessing.get_context("fork")
     proc = context.Process(target=target, args=(*args, write))
     proc.start()
     os.close(write)
     seen = b""
-    while b"ready\n" not in seen:
+    while until not in seen:
         chunk = os.read(read, 4096)
-        assert chunk, "the writer died before it started"
+        assert chunk, f"the writer ended before it said {until!r}"
         seen += chunk
-    time.sleep(rng.uniform(0.0, within))
+    if until == b"ready\n":
+        time.sleep(rng.uniform(0.0, within))
     assert proc.pid is not None
     os.kill(proc.pid, signal.SIGKILL)
     proc.join()
@@ -113,13 +125,24 @@ def test_killed_imports_are_all_or_nothing(repo: Path, tmp_path: Path) -> None:
             json.dumps({"body": f"import {round_} line {n} — ✓", "project": str(repo)})
             for n in range(IMPORT_LINES)
         ]
-        report, _ = run_and_kill(import_until_killed, (lines,), rng, within=0.6)
+        # Odd rounds are held inside the transaction, past its first written rows, so a
+        # kill lands there however fast the import runs; even rounds die where they are.
+        held = round_ % 2 == 1
+        hold_at = rng.randrange(staging.ROWS + 2, IMPORT_LINES) if held else 0
+        report, _ = run_and_kill(
+            import_until_killed,
+            (lines, hold_at),
+            rng,
+            within=0.6,
+            until=b"held\n" if held else b"ready\n",
+        )
         assert_store_sound(svc)
         found = sum(body.startswith(f"import {round_} ") for body in rows(svc).values())
         assert found in (0, IMPORT_LINES)
         assert found == IMPORT_LINES or "returned" not in report
+        if held:
+            assert found == 0, "a kill inside the transaction left rows behind"
         outcomes.add(found)
-    # Some kills landed inside the import's transaction (where nothing must remain).
     assert 0 in outcomes
 
 
