@@ -20,6 +20,7 @@ from typing import Any
 import typer
 
 from synapse_git import __version__, exit_codes
+from synapse_git.cli import completion
 from synapse_git.cli.help_text import classic
 from synapse_git.cli.output import failure, shown_streams, unwritable_output
 
@@ -165,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
+    named = completion.named(sys.argv[1:] if argv is None else argv)
+    if named is not None:
+        return named
     command = typer.main.get_command(build(sys.argv[1:] if argv is None else argv))
     classic(command)
     try:

@@ -38,6 +38,12 @@ def test_help_names_arguments_and_values_plainly(outside: Path) -> None:
 def test_completion_scripts_and_answers(outside: Path) -> None:
     script = run_cli("--show-completion", "bash", cwd=outside)
     assert script.returncode == 0 and "_SYNAPSE_COMPLETE=complete_bash" in script.stdout
+    # The shell named wins over the one running the command (bash, or none at all).
+    zsh = run_cli("--show-completion", "zsh", cwd=outside)
+    assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef synapse")
+    unknown = run_cli("--show-completion", "tcsh", cwd=outside)
+    assert unknown.returncode == 2 and unknown.stdout == ""
+    assert unknown.stderr.count("\n") == 1 and "'tcsh'" in unknown.stderr
     answer = run_cli(
         cwd=outside,
         env={
@@ -219,3 +225,13 @@ def test_a_body_cannot_forge_colour_on_a_terminal(repo: Path) -> None:
     assert "\x1b[32mlive" in screen  # colour works here
     assert "\x1b[2J" not in screen and "\\x1b[2J" in screen
     assert "\x1b[31m" not in screen
+
+
+def test_install_completion_writes_for_the_shell_named(outside: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    done = run_cli("--install-completion", "fish", cwd=outside, env={"HOME": str(home)})
+    assert done.returncode == 0, done.stderr
+    written = home / ".config" / "fish" / "completions" / "synapse.fish"
+    assert "_SYNAPSE_COMPLETE=complete_fish" in written.read_text(encoding="utf-8")
+    assert str(written) in done.stdout
