@@ -126,3 +126,11 @@ def test_a_bad_argument_is_refused_in_a_line(tmp_path: Path) -> None:
 def test_a_value_out_of_range_is_refused_in_a_line(tmp_path: Path) -> None:
     calls = {script: OUT_OF_RANGE[script.stem] for script in SCRIPTS if script.stem in OUT_OF_RANGE}
     assert _not_refused(_run_all(calls, tmp_path)) == {}
+
+
+def test_the_drift_benchmark_runs_at_its_smallest_sizes(tmp_path: Path) -> None:
+    # One file and one memory: the history it makes runs out of files to rename and
+    # delete, and a file renamed once is not renamed to its own name again.
+    _, folder, done = _run(ROOT / "examples" / "drift_bench.py", ["1", "1", "1"], tmp_path)
+    assert done.returncode == 0, done.stderr[-1000:]
+    assert '"drift_cpu_s"' in done.stdout and _left(folder) == []
