@@ -175,16 +175,3 @@ def pack(vector: Matrix) -> bytes:
     np = numpy_module()
 
     return bytes(np.clip(np.rint(vector * 127.0), -127, 127).astype(np.int8).tobytes())
-
-
-def unpack(blobs: Sequence[bytes]) -> Matrix:
-    """Stored vectors as unit-length float32 rows (zero rows for malformed blobs)."""
-    np = numpy_module()
-
-    out = np.zeros((len(blobs), DIMENSIONS), dtype=np.float32)
-    for row, blob in enumerate(blobs):
-        if len(blob) == DIMENSIONS:
-            out[row] = np.frombuffer(blob, dtype=np.int8)
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    result: Matrix = out / np.maximum(norms, 1e-12)
-    return result
