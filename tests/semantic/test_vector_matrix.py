@@ -1,7 +1,8 @@
 """The matrix of stored vectors as int8 rows with each row's inverse length
 (docs/semantic.md, costs): the vectors a store holds, written as every version
 wrote them (384 signed bytes), give the cosines and the nearest memories the
-float32 rows gave, in a quarter of the memory."""
+float32 rows gave, in a quarter of the memory; and the quick model a command
+loads embeds as the optimized one a server loads."""
 
 from __future__ import annotations
 
@@ -76,3 +77,36 @@ def test_stored_vectors_give_the_cosines_and_nearest_of_unit_float_rows(repo: Pa
         abs(a[1] - float(expected[ids.index(b)])) < 1e-5
         for a, b in zip(nearest, [ids[at] for at in order], strict=True)
     )
+
+
+def test_the_quick_model_embeds_as_the_optimized_one() -> None:
+    from synapse_git.semantic.model import Model
+
+    texts = [*NOTES, QUESTION, "ok", "x" * 2000]
+    quick, whole = Model(quick=True).embed(texts), Model().embed(texts)
+    assert float((quick * whole).sum(axis=1).min()) > 0.99999
+
+
+def test_a_command_loads_the_quick_model_and_many_texts_the_optimized_one(repo: Path) -> None:
+    from synapse_git.semantic.engine import QUICK_TEXTS, Semantic
+
+    command = Semantic()
+    first = command.load()
+    assert first is not None and first.quick
+    first.embed(["one question"])
+    assert command.load(QUICK_TEXTS - 1) is first
+    bigger = command.load(QUICK_TEXTS)
+    assert bigger is not None and not bigger.quick
+    server = Semantic(long_lived=True).load()
+    assert server is not None and not server.quick
+    # `memory embed` of more than a few memories loads the optimized model at once.
+    svc = Synapse()
+    here = svc.scope(repo)
+    svc.semantic.load()
+    with svc.connection() as conn, database.transaction(conn):
+        for n in range(QUICK_TEXTS + 1):
+            memories.insert(conn, f"{NOTES[n % 3]} (note {n})", "", None)
+    assert svc.embed().embedded == QUICK_TEXTS + 1
+    embedded_by = svc.semantic.load(0)
+    assert embedded_by is not None and not embedded_by.quick
+    assert svc.recall(QUESTION, here).as_json()["semantic"] == "on"
