@@ -26,6 +26,7 @@ OUT_OF_RANGE = {
     "drift_real": [".", "no-such-set"],
     "large_bodies_bench": ["--sizes", "64,x"],
     "path_classes": [".", "no-such-commit"],
+    "semantic_bench": ["10", "0"],
     "semantic_profile": ["no-such-folder", "."],
     "stress": ["--writers", "0"],
     "ui_bench": ["100"],
@@ -126,3 +127,14 @@ def test_a_bad_argument_is_refused_in_a_line(tmp_path: Path) -> None:
 def test_a_value_out_of_range_is_refused_in_a_line(tmp_path: Path) -> None:
     calls = {script: OUT_OF_RANGE[script.stem] for script in SCRIPTS if script.stem in OUT_OF_RANGE}
     assert _not_refused(_run_all(calls, tmp_path)) == {}
+
+
+def test_the_semantic_benchmark_refuses_every_count_below_one(tmp_path: Path) -> None:
+    # A store of no memory, no call, no size or no CLI run measures nothing.
+    script = ROOT / "examples" / "semantic_bench.py"
+    given = [["0"], ["10", "0"], ["--sizes", "1000", "0"], ["--cli", "0"], ["--rewordings", "-1"]]
+    wrong = {}
+    for n, args in enumerate(given):
+        if problems := _not_refused([_run(script, args, tmp_path / str(n))]):
+            wrong[" ".join(args)] = problems
+    assert wrong == {}
