@@ -1,7 +1,7 @@
 """Semantic recall costs: embed throughput, and warm MCP recall at a store size.
 
     python examples/semantic_bench.py [MEMORIES] [CALLS] [--store DIR] [--synapse PATH]
-                                      [--rewordings N]
+                                      [--rewordings N] [--sizes N [N ...]] [--cli RUNS]
 
 MEMORIES and CALLS default to 10000 and 200.
 
@@ -27,11 +27,16 @@ with its first N rewordings (each one embedded too, with the extra).
 one report each: `--sizes 10000 100000` for warm recall as the store grows.
 The server's CPU is given per call on average: /proc counts it in clock ticks
 (10 ms), too coarse to read for one call.
+--cli RUNS also runs `synapse memory recall QUESTION` RUNS times lexical and RUNS
+times with the extra, taking turns, and gives each one's CPU time (user and
+system, from the finished process: start-up, imports, the model's load and the
+recall) at the median and p95, and the median with the extra over the lexical one.
+MEMORIES, CALLS, RUNS and every size must be at least 1; with --store over a kept
+store, MEMORIES is not used.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -44,6 +49,8 @@ import time
 import tomllib
 from pathlib import Path
 from typing import Any
+
+import arguments
 
 HERE = Path(__file__).parent
 SYNAPSE = Path(sys.executable).with_name("synapse")
@@ -189,7 +196,46 @@ def warm_recalls(
     return anyio.run(run)
 
 
-def measure(count: int, where: Path, calls: int, synapse: Path, rewordings: int) -> dict[str, Any]:
+def cli_recalls(repo: Path, env: dict[str, str], runs: int, synapse: Path) -> dict[str, Any]:
+    """CPU milliseconds of one-shot `synapse memory recall` commands, lexical and with the
+    extra, taking turns over the questions."""
+    asked = [query for query, _ in questions()]
+    spent: dict[str, list[float]] = {"lexical": [], "extra": []}
+    walls: dict[str, list[float]] = {"lexical": [], "extra": []}
+    for n in range(runs):
+        for kind, switch in (("lexical", "off"), ("extra", "on")):
+            started = time.perf_counter()
+            child = subprocess.Popen(
+                [str(synapse), "memory", "recall", asked[n % len(asked)]],
+                cwd=repo,
+                env={**env, "SYNAPSE_SEMANTIC": switch},
+                stdout=subprocess.DEVNULL,
+            )
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            assert child.returncode == 0, f"recall failed: exit {child.returncode}"
+            walls[kind].append(time.perf_counter() - started)
+            spent[kind].append(usage.ru_utime + usage.ru_stime)
+
+    def summary(values: list[float]) -> dict[str, float]:
+        ordered = sorted(values)
+        at = max(0, int(len(ordered) * 0.95 + 0.5) - 1)
+        return {
+            "median": round(statistics.median(ordered) * 1000, 1),
+            "p95": round(ordered[at] * 1000, 1),
+        }
+
+    report: dict[str, Any] = {"runs": runs}
+    for kind in spent:
+        report[kind] = {"cpu_ms": summary(spent[kind]), "wall_ms": summary(walls[kind])}
+    lexical, extra = report["lexical"]["cpu_ms"]["median"], report["extra"]["cpu_ms"]["median"]
+    report["cpu_ratio"] = round(extra / lexical, 2) if lexical else None
+    return report
+
+
+def measure(
+    count: int, where: Path, calls: int, synapse: Path, rewordings: int, cli: int = 0
+) -> dict[str, Any]:
     """The report for one store of `count` memories kept in `where`."""
     data, repo = where / "data", where / "repo"
     kept = (data / "memory.db").exists() and repo.is_dir()
@@ -219,14 +265,14 @@ def measure(count: int, where: Path, calls: int, synapse: Path, rewordings: int)
     report["rewordings"] = rewordings
     report["mcp_recall_lexical"] = warm_recalls(repo, lexical, *asked)
     report["mcp_recall"] = warm_recalls(repo, env, *asked)
+    if cli:
+        report["cli_recall"] = cli_recalls(repo, env, cli, synapse)
     report["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     return report
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = arguments.parser(__doc__)
     parser.add_argument("memories", nargs="?", type=int, default=10000)
     parser.add_argument("calls", nargs="?", type=int, default=200)
     parser.add_argument("--store", type=Path, help="keep the store in this folder, or reuse it")
@@ -235,15 +281,29 @@ def main() -> None:
         "--rewordings", type=int, default=0, help="send this many rewordings with each question"
     )
     parser.add_argument("--sizes", type=int, nargs="+", help="one store of each size in turn")
+    parser.add_argument(
+        "--cli", type=int, metavar="RUNS", help="also time RUNS one-shot CLI recalls"
+    )
     args = parser.parse_args()
     sizes = args.sizes or [args.memories]
+    # Refused before any work: a store of no memory, or no call, measures nothing.
+    for name, value in (("MEMORIES", args.memories), ("CALLS", args.calls)):
+        if value < 1:
+            parser.error(f"{name} must be at least 1, not {value}")
+    if min(sizes) < 1:
+        parser.error(f"--sizes must be at least 1 each, not {min(sizes)}")
+    if args.cli is not None and args.cli < 1:
+        parser.error(f"--cli must be at least 1, not {args.cli}")
+    if args.rewordings < 0:
+        parser.error(f"--rewordings must be at least 0, not {args.rewordings}")
     reports = []
     with tempfile.TemporaryDirectory(prefix="synapse-semantic-bench-") as work:
         for count in sizes:
             where = args.store if args.store is not None else Path(work)
             if args.sizes:
                 where = where / str(count)
-            reports.append(measure(count, where, args.calls, args.synapse, args.rewordings))
+            asked = (args.calls, args.synapse, args.rewordings, args.cli or 0)
+            reports.append(measure(count, where, *asked))
     print(json.dumps(reports if args.sizes else reports[0], indent=2))
 
 

@@ -82,7 +82,8 @@ def main() -> None:
         blind = HERE.parent / "tests" / "recall" / "sets" / "blind-a.json"
         said = json.loads(blind.read_text("utf-8"))
         asked = [(query, alternatives[:reworded]) for query, alternatives in said.items()]
-    svc = Synapse()
+    # Long-lived, as the MCP server is: it keeps what it reads and loads the optimized model.
+    svc = Synapse(long_lived=True)
     scope = svc.scope(folder)
     load = os.getloadavg()[0]
     semantic = svc.recall(asked[0][0], scope, alternatives=asked[0][1]).semantic

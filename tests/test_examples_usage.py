@@ -26,6 +26,7 @@ OUT_OF_RANGE = {
     "drift_real": [".", "no-such-set"],
     "large_bodies_bench": ["--sizes", "64,x"],
     "path_classes": [".", "no-such-commit"],
+    "semantic_bench": ["10", "0"],
     "semantic_profile": ["no-such-folder", "."],
     "stress": ["--writers", "0"],
     "ui_bench": ["100"],
@@ -134,3 +135,14 @@ def test_the_drift_benchmark_runs_at_its_smallest_sizes(tmp_path: Path) -> None:
     _, folder, done = _run(ROOT / "examples" / "drift_bench.py", ["1", "1", "1"], tmp_path)
     assert done.returncode == 0, done.stderr[-1000:]
     assert '"drift_cpu_s"' in done.stdout and _left(folder) == []
+
+
+def test_the_semantic_benchmark_refuses_every_count_below_one(tmp_path: Path) -> None:
+    # A store of no memory, no call, no size or no CLI run measures nothing.
+    script = ROOT / "examples" / "semantic_bench.py"
+    given = [["0"], ["10", "0"], ["--sizes", "1000", "0"], ["--cli", "0"], ["--rewordings", "-1"]]
+    wrong = {}
+    for n, args in enumerate(given):
+        if problems := _not_refused([_run(script, args, tmp_path / str(n))]):
+            wrong[" ".join(args)] = problems
+    assert wrong == {}

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 # Memories embedded and stored per transaction by `memory embed`: an interrupted
 # back-fill keeps every finished batch, and a rerun starts where it stopped.
 EMBED_BATCH = 64
+# Texts a process embeds with the quick model (model.Model) before it loads the
+# optimized one: loading that costs about as much CPU as the quick one spends
+# more on this many texts (docs/semantic.md, costs).
+QUICK_TEXTS = 16
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,10 @@ class EmbedReport:
 class Semantic:
     """The model and the matrix of one process, each loaded at most once."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, long_lived: bool = False) -> None:
+        # A long-lived process (the MCP server) embeds a question a recall: it loads
+        # the optimized model at once; a command starts with the quick one.
+        self._long_lived = long_lived
         self._lock = threading.RLock()
         self._model: Model | None = None
         self._matrix: VectorMatrix | None = None
@@ -51,20 +58,27 @@ class Semantic:
     def installed() -> bool:
         return model.missing() is None
 
-    def load(self) -> Model | None:
-        """The model, loading it on first use; None (and `reason()` says why) when it cannot run."""
+    def load(self, texts: int = 1) -> Model | None:
+        """The model, loaded on first use, for embedding `texts` more texts: the quick
+        one while the process has embedded few, the optimized one past QUICK_TEXTS or
+        in a long-lived process. None (and `reason()` says why) when it cannot run."""
         with self._lock:
-            if self._model is None and self._broken is None:
-                if (absent := model.missing()) is not None:
-                    self._broken = absent
-                    return None
-                try:
-                    self._model = model.Model()
-                except SynapseError as exc:
-                    self._broken = str(exc)
-                except Exception as exc:  # onnxruntime and numpy raise their own types
-                    self._broken = f"the model failed to load ({type(exc).__name__}: {exc})"
-            return self._model
+            if self._broken is not None:
+                return None
+            quick = self._model.quick if self._model is not None else not self._long_lived
+            embedded = self._model.embedded if self._model is not None else 0
+            if self._model is not None and not (quick and embedded + texts > QUICK_TEXTS):
+                return self._model
+            if (absent := model.missing()) is not None:
+                self._broken = absent
+                return None
+            try:
+                self._model = model.Model(quick=quick and embedded + texts <= QUICK_TEXTS)
+            except SynapseError as exc:
+                self._broken = str(exc)
+            except Exception as exc:  # onnxruntime and numpy raise their own types
+                self._broken = f"the model failed to load ({type(exc).__name__}: {exc})"
+            return self._model if self._broken is None else None
 
     def reason(self) -> str | None:
         return self._broken
@@ -106,8 +120,9 @@ class Semantic:
         wordings = list(dict.fromkeys(query.text for query in queries))
         try:
             with self._lock:
-                loaded = self.load()
-                assert loaded is not None
+                loaded = self.load(len(wordings))
+                if loaded is None:
+                    return lexical(True), f"off: {self._broken}"
                 if self._matrix is None:
                     self._matrix = vectors.VectorMatrix(model.MODEL_ID)
                 matrix = self._matrix
@@ -162,7 +177,7 @@ class Semantic:
         with connect() as conn, database.transaction(conn):
             vectors.drop_outdated(conn, model.MODEL_ID)
             total = vectors.coverage(conn, model.MODEL_ID).missing
-        loaded = self.load() if total else None
+        loaded = self.load(total) if total else None
         if total and loaded is None:
             return EmbedReport(0, total, f"off: {self._broken}")
         done = after = 0

@@ -110,9 +110,14 @@ def verified(path: Path | None = None) -> Path:
 
 
 class Model:
-    """A loaded model: text in, unit-length 384-dimension vectors out."""
+    """A loaded model: text in, unit-length 384-dimension vectors out.
 
-    def __init__(self, path: Path | None = None) -> None:
+    `quick` loads it as it is written, without optimizing the graph: the file keeps
+    its weights as int8 with a scale, and optimizing folds them into float32 ones
+    once, which costs more CPU (and memory) than it saves over a few texts
+    (docs/semantic.md has the figures); a process that embeds many loads it whole."""
+
+    def __init__(self, path: Path | None = None, *, quick: bool = False) -> None:
         path = verified(path)
         numpy = numpy_module()
         import onnxruntime
@@ -126,6 +131,10 @@ class Model:
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        if quick:
+            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        self.quick = quick
+        self.embedded = 0  # texts embedded so far
         self._np = numpy
         self._session: Any = onnxruntime.InferenceSession(
             str(path), options, providers=["CPUExecutionProvider"]
@@ -135,6 +144,7 @@ class Model:
     def embed(self, texts: Sequence[str]) -> Matrix:
         """One row per text: the mask-weighted mean of the last hidden states, unit length."""
         np = self._np
+        self.embedded += len(texts)
         encoded = [self.tokenizer.encode(text) for text in texts]
         order = sorted(range(len(encoded)), key=lambda n: len(encoded[n]))
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
@@ -175,16 +185,3 @@ def pack(vector: Matrix) -> bytes:
     np = numpy_module()
 
     return bytes(np.clip(np.rint(vector * 127.0), -127, 127).astype(np.int8).tobytes())
-
-
-def unpack(blobs: Sequence[bytes]) -> Matrix:
-    """Stored vectors as unit-length float32 rows (zero rows for malformed blobs)."""
-    np = numpy_module()
-
-    out = np.zeros((len(blobs), DIMENSIONS), dtype=np.float32)
-    for row, blob in enumerate(blobs):
-        if len(blob) == DIMENSIONS:
-            out[row] = np.frombuffer(blob, dtype=np.int8)
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    result: Matrix = out / np.maximum(norms, 1e-12)
-    return result

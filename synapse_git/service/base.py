@@ -134,7 +134,7 @@ class StoreAccess:
         if self._semantic is None:
             from synapse_git.semantic.engine import Semantic
 
-            self._semantic = Semantic()
+            self._semantic = Semantic(long_lived=self.long_lived)
         return self._semantic
 
     def _vector(self, body: str) -> bytes | None:
