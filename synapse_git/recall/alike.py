@@ -1,0 +1,71 @@
+"""Alike candidates (docs/recall.md, "Alike candidates are no answer"): several
+notes near the best one in score, each holding only words other candidates hold
+too, are neighbours of the question, not its answer.
+
+A question nothing answers draws notes holding parts of it: "what is the memory
+limit for the api pods" draws the rate `limit` of the public `API` and three
+notes on `api` `pods`, each a pair of the question's words, each pair held by
+another note as well. No word singles one of them out, and the best of them is
+best by a few hundredths of a score. An answer holds a word of the question no
+other candidate holds, or stands clear of the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from synapse_git.recall import word_forms
+
+if TYPE_CHECKING:
+    from synapse_git.recall.ranking import Candidate
+
+# A candidate scoring at least this share of the best kept one's score is its
+# rival: near enough that the score alone does not tell them apart.
+NEAR = 0.8
+
+
+def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) -> list[Candidate]:
+    """`candidates` (ranked, best first) with each answer marked alike (weak) when
+    a kept candidate near it in score holds two or more words of the question,
+    one of which it does not, and it holds no word that no other candidate holds
+    (as written or another form of it; two forms of one word counting as one).
+    `spared` are the ids of answers never marked."""
+    out = list(candidates)
+    kept = [n for n, c in enumerate(out) if c.verdict == "kept"]
+    # A vouched best candidate holds the rarest word any candidate holds (ranking.vouch).
+    judged = [n for n in kept if not (out[n].weak or out[n].vouched or out[n].id in spared)]
+    if len(kept) < 2 or not judged:
+        return out
+    # Only the kept candidates within reach of an answer's score are read again.
+    low = NEAR * min(out[n].score for n in judged)
+    high = max(out[n].score for n in judged) / NEAR
+    near = [n for n in kept if low <= out[n].score <= high]
+    families = {n: {word_forms.family(word) for word in out[n].held} for n in near}
+    # A rival holding the same words only is the same answer twice, not a part of
+    # the question held elsewhere; one holding one word of it holds a word, no part.
+    rivalled = [
+        n
+        for n in judged
+        if any(
+            m != n
+            and NEAR * max(out[n].score, out[m].score) <= min(out[n].score, out[m].score)
+            and len(families[m]) >= 2
+            and not families[m] <= families[n]
+            for m in near
+        )
+    ]
+    if not rivalled:
+        return out
+    # How many candidates hold each word as written or as another form of it (the
+    # floor's cuts too, as ranking.vouch counts them): a word several notes hold
+    # singles none out, nor does a word of the same meaning, which many share.
+    holders: dict[str, int] = {}
+    for c in out:
+        for key in {word_forms.family(word) for word in c.literal}:
+            holders[key] = holders.get(key, 0) + 1
+    for n in rivalled:
+        if all(holders[word_forms.family(word)] > 1 for word in out[n].literal):
+            out[n] = replace(out[n], alike=True)
+    return out
