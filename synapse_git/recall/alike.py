@@ -29,9 +29,10 @@ NEAR = 0.8
 def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) -> list[Candidate]:
     """`candidates` (ranked, best first) with each answer marked alike (weak) when
     a kept candidate near it in score holds two or more words of the question,
-    one of which it does not, and it holds no word that no other candidate holds
-    (as written or another form of it; two forms of one word counting as one).
-    `spared` are the ids of answers never marked."""
+    one of which it does not while it holds one the rival does not, and it holds
+    no word that no other candidate holds (as written or another form of it; two
+    forms of one word counting as one). `spared` are the ids of answers never
+    marked."""
     out = list(candidates)
     kept = [n for n, c in enumerate(out) if c.verdict == "kept"]
     # A vouched best candidate holds the rarest word any candidate holds (ranking.vouch).
@@ -43,8 +44,10 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
     high = max(out[n].score for n in judged) / NEAR
     near = [n for n in kept if low <= out[n].score <= high]
     families = {n: {word_forms.family(word) for word in out[n].held} for n in near}
-    # A rival holding the same words only is the same answer twice, not a part of
-    # the question held elsewhere; one holding one word of it holds a word, no part.
+    # Each of the two holds a part of the question the other lacks: a rival holding
+    # the same words, or fewer, is the same answer again; one holding them all and
+    # more covers more of the question (or, weak, misses its point: a decoy), and
+    # one holding one word of it holds a word, no part.
     rivalled = [
         n
         for n in judged
@@ -53,6 +56,7 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
             and NEAR * max(out[n].score, out[m].score) <= min(out[n].score, out[m].score)
             and len(families[m]) >= 2
             and not families[m] <= families[n]
+            and not families[n] <= families[m]
             for m in near
         )
     ]

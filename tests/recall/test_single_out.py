@@ -64,3 +64,21 @@ def test_explain_names_alike_candidates(svc: Synapse, here: Scope) -> None:
     found = svc.recall("what is the memory limit for the api pods", here, explain=True)
     shown = found.explained_json()["explain"]
     assert any(c.get("alike") is True and c["weak"] is True for c in shown)
+
+
+def test_a_decoy_holding_more_of_the_question_leaves_the_answer_one(
+    svc: Synapse, here: Scope
+) -> None:
+    [_, answer, *_] = remember(
+        svc,
+        here,
+        "The search index gets rebuilt from the product table, not from the logs.",
+        "The search index is rebuilt every night by the reindex job.",
+        "A full search index rebuild must not run while a sale is on.",
+        "Pods get their secrets from Vault through the sidecar.",
+        *NOTES,
+    )
+    # The first note holds every word the answer holds and `get`, but no time: a
+    # decoy (weak), not a rival holding another part of the question.
+    found = svc.recall("how often does the search index get rebuilt", here)
+    assert found.hits[0].id == answer and not found.hits[0].weak
