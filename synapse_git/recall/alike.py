@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 # A candidate scoring at least this share of the best kept one's score is its
 # rival: near enough that the score alone does not tell them apart.
 NEAR = 0.8
+# A candidate holding this share of the question (or the rewordings agreeing on it
+# this much) holds the question, not a part of it: in a large store every word
+# is held by many notes, and the one holding them all is still the answer.
+WHOLE = 0.7
 
 
 def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) -> list[Candidate]:
@@ -36,7 +40,11 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
     out = list(candidates)
     kept = [n for n, c in enumerate(out) if c.verdict == "kept"]
     # A vouched best candidate holds the rarest word any candidate holds (ranking.vouch).
-    judged = [n for n in kept if not (out[n].weak or out[n].vouched or out[n].id in spared)]
+    judged = [
+        n
+        for n in kept
+        if not (out[n].weak or out[n].vouched or out[n].id in spared or _whole(out[n]))
+    ]
     if len(kept) < 2 or not judged:
         return out
     # Only the kept candidates within reach of an answer's score are read again.
@@ -48,18 +56,20 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
     # the same words, or fewer, is the same answer again; one holding them all and
     # more covers more of the question (or, weak, misses its point: a decoy), and
     # one holding one word of it holds a word, no part.
-    rivalled = [
-        n
-        for n in judged
-        if any(
-            m != n
+    rivalled = []
+    for n in judged:
+        rivals = [
+            m
+            for m in near
+            if m != n
             and NEAR * max(out[n].score, out[m].score) <= min(out[n].score, out[m].score)
             and len(families[m]) >= 2
             and not families[m] <= families[n]
             and not families[n] <= families[m]
-            for m in near
-        )
-    ]
+        ]
+        # The only one of them naming a word of the question first is about it.
+        if rivals and not (out[n].about > 0 and all(out[m].about <= 0 for m in rivals)):
+            rivalled.append(n)
     if not rivalled:
         return out
     # How many candidates hold each word as written or as another form of it (the
@@ -73,3 +83,8 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
         if all(holders[word_forms.family(word)] > 1 for word in out[n].literal):
             out[n] = replace(out[n], alike=True)
     return out
+
+
+def _whole(c: Candidate) -> bool:
+    """Whether `c` holds WHOLE of the question, by its words or the rewordings'."""
+    return max(c.share if c.evidence is None else c.evidence, 0.0) >= WHOLE
