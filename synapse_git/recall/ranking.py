@@ -65,18 +65,26 @@ class Candidate:
     # Holds the question's words but no answer of the shape it asks for
     # (recall/question_point.py): "how long ..." answered by no duration.
     offpoint: bool = False
+    # Near the best in score and holding no word another candidate does not
+    # (recall/alike.py): a neighbour of the question, not its answer.
+    alike: bool = False
+    # The terms of `held` it holds as written, another form or a misspelling: not
+    # only by a word of the same meaning, which many notes share (recall/alike.py).
+    literal: tuple[str, ...] = ()
 
     @property
     def weak(self) -> bool:
         """Holds too small a share of the question to count as an answer, or misses
         its point."""
         judged = self.share if self.evidence is None else self.evidence
-        return (judged < coverage.WEAK_SHARE and not self.vouched) or self.offpoint
+        return (judged < coverage.WEAK_SHARE and not self.vouched) or self.offpoint or self.alike
 
     @property
     def why_weak(self) -> str:
         """Why `--explain` calls it weak evidence, in its words."""
         judged = self.share if self.evidence is None else self.evidence
+        if self.alike and (judged >= coverage.WEAK_SHARE or self.vouched):
+            return "alike: near the best in score, holding no word other candidates lack"
         if judged >= coverage.WEAK_SHARE:
             return "weak by its words"
         return f"covers {judged:.2f} of the question < {coverage.WEAK_SHARE:.2f}"
@@ -92,6 +100,7 @@ class Candidate:
             "weak": self.weak,
             "verdict": self.verdict,
             **({"offpoint": True} if self.offpoint else {}),
+            **({"alike": True} if self.alike else {}),
             **(
                 {}
                 if self.evidence is None
@@ -411,6 +420,11 @@ def search(
                 score,
                 found.terms,
                 share=found.share,
+                literal=tuple(
+                    word
+                    for word, level in zip(words, found.levels, strict=True)
+                    if level >= coverage.TYPO
+                ),
                 about=about[memory_id],
                 offpoint=offpoint,
             )

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
-from synapse_git.recall import coverage, query_terms, ranking, word_forms
+from synapse_git.recall import alike, coverage, query_terms, ranking, word_forms
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.recall.ranking import Candidate, Search
 
@@ -90,13 +90,13 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
     reciprocal ranks; with `floor`, cut below half the best share (ranking.cut_floor)."""
     first = searches[0]
     if len(searches) == 1:
-        if floor:
-            return replace(first, candidates=tuple(ranking.cut_floor(list(first.candidates))))
-        return first
+        ranked = ranking.cut_floor(list(first.candidates)) if floor else first.candidates
+        return replace(first, candidates=tuple(alike.single_out(ranked)))
     best: dict[int, Candidate] = {}
     weighted: dict[int, float] = {}
     fused: dict[int, float] = {}
     held: dict[int, dict[str, None]] = {}
+    literal: dict[int, dict[str, None]] = {}
     asked = {c.id: c.share for c in first.candidates}
     agreed: dict[int, float] = {}
     for n, found in enumerate(searches):
@@ -107,6 +107,7 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
             fused[c.id] = fused.get(c.id, 0.0) + weight / (ranking.K + position)
             weighted[c.id] = max(weighted.get(c.id, 0.0), weight * (c.share + c.about))
             held.setdefault(c.id, {}).update(dict.fromkeys(c.held))
+            literal.setdefault(c.id, {}).update(dict.fromkeys(c.literal))
             if c.id not in best or c.share > best[c.id].share:
                 best[c.id] = c
     top = max((c.share for c in best.values()), default=0.0) if floor else 0.0
@@ -127,6 +128,7 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
             c,
             score=weighted[i] + fused[i],
             held=tuple(held[i]),
+            literal=tuple(literal[i]),
             verdict=ranking.floor_verdict(c.share, top) or c.verdict,
             evidence=max(asked.get(i, 0.0), agreement[i]),
             agreed=agreement[i] >= coverage.WEAK_SHARE,
@@ -136,7 +138,12 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
     ]
     candidates.sort(key=lambda c: (-c.score, -c.id))
     # Each wording vouched for its own best candidate: the union has its own.
-    candidates = ranking.vouch(candidates, weights)
+    # An answer of the question alone stays one whatever the rewordings add: only
+    # an answer by their agreement, or one alike for the question alone, is judged.
+    alone = alike.single_out(ranking.cut_floor(list(first.candidates)))
+    candidates = alike.single_out(
+        ranking.vouch(candidates, weights), {c.id for c in alone if not c.weak}
+    )
     notes = list(first.notes)
     for n, found in enumerate(searches[1:], start=1):
         notes += [f"rewording {n}: {note}" for note in found.notes]

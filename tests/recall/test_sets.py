@@ -22,9 +22,10 @@ def test_rewordings_answer_and_abstain(split: str, writer: str, count: int) -> N
     figures = measure(split, {question: said[:count] for question, said in blind.items()})
     print(json.dumps({k: v for k, v in figures.items() if "blind" in k}))
     # A question nothing answers: at most one hit not marked weak in two, on
-    # average (0.53 at worst, test with three of writer b's; 0.65 to 0.77 when
-    # rewordings agreed on a note by one word it holds in passing).
-    assert figures["none + blind"]["hits"] <= 0.6
+    # average (0.47 at worst, test with three of writer b's; 0.53 before alike
+    # answers were marked weak, recall/alike.py; 0.65 to 0.77 when rewordings
+    # agreed on a note by one word it holds in passing).
+    assert figures["none + blind"]["hits"] <= 0.5
     # An answerable one: its answer given as weak, or left out while recall held
     # its words, at most one time in twenty.
     assert figures["all answerable + blind"]["false abstention"] <= 0.05
