@@ -2,6 +2,7 @@
 
     python examples/semantic_bench.py [MEMORIES] [CALLS] [--store DIR] [--synapse PATH]
                                       [--rewordings N] [--sizes N [N ...]] [--cli RUNS]
+                                      [--calls N]
 
 MEMORIES and CALLS default to 10000 and 200.
 
@@ -32,7 +33,8 @@ times with the extra, taking turns, and gives each one's CPU time (user and
 system, from the finished process: start-up, imports, the model's load and the
 recall) at the median and p95, and the median with the extra over the lexical one.
 MEMORIES, CALLS, RUNS and every size must be at least 1; with --store over a kept
-store, MEMORIES is not used.
+store, MEMORIES is not used. With --sizes, MEMORIES is not given and CALLS is
+given as --calls N (`--sizes 10000 100000 --calls 100`).
 """
 
 from __future__ import annotations
@@ -273,8 +275,8 @@ def measure(
 
 def main() -> None:
     parser = arguments.parser(__doc__)
-    parser.add_argument("memories", nargs="?", type=int, default=10000)
-    parser.add_argument("calls", nargs="?", type=int, default=200)
+    parser.add_argument("memories", nargs="?", type=int)
+    parser.add_argument("calls", nargs="?", type=int)
     parser.add_argument("--store", type=Path, help="keep the store in this folder, or reuse it")
     parser.add_argument("--synapse", type=Path, default=SYNAPSE, help="the command serving MCP")
     parser.add_argument(
@@ -284,7 +286,17 @@ def main() -> None:
     parser.add_argument(
         "--cli", type=int, metavar="RUNS", help="also time RUNS one-shot CLI recalls"
     )
+    parser.add_argument("--calls", type=int, metavar="N", dest="calls_n", help="CALLS, named")
     args = parser.parse_args()
+    if args.sizes and args.memories is not None:
+        # A number before --sizes would be dropped in silence: say so instead.
+        parser.error("with --sizes, give no MEMORIES (and CALLS as --calls N)")
+    if args.calls is not None and args.calls_n is not None:
+        parser.error("CALLS given twice, as a number and as --calls")
+    args.memories = 10000 if args.memories is None else args.memories
+    if args.calls_n is not None:
+        args.calls = args.calls_n
+    args.calls = 200 if args.calls is None else args.calls
     sizes = args.sizes or [args.memories]
     # Refused before any work: a store of no memory, or no call, measures nothing.
     for name, value in (("MEMORIES", args.memories), ("CALLS", args.calls)):

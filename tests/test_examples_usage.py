@@ -140,7 +140,16 @@ def test_the_drift_benchmark_runs_at_its_smallest_sizes(tmp_path: Path) -> None:
 def test_the_semantic_benchmark_refuses_every_count_below_one(tmp_path: Path) -> None:
     # A store of no memory, no call, no size or no CLI run measures nothing.
     script = ROOT / "examples" / "semantic_bench.py"
-    given = [["0"], ["10", "0"], ["--sizes", "1000", "0"], ["--cli", "0"], ["--rewordings", "-1"]]
+    given = [
+        ["0"],
+        ["10", "0"],
+        ["--sizes", "1000", "0"],
+        ["--cli", "0"],
+        ["--rewordings", "-1"],
+        ["500", "--sizes", "1000"],
+        ["--sizes", "1000", "--calls", "0"],
+        ["10", "20", "--calls", "30"],
+    ]
     wrong = {}
     for n, args in enumerate(given):
         if problems := _not_refused([_run(script, args, tmp_path / str(n))]):
