@@ -65,15 +65,19 @@ class Semantic:
         with self._lock:
             if self._broken is not None:
                 return None
-            quick = self._model.quick if self._model is not None else not self._long_lived
-            embedded = self._model.embedded if self._model is not None else 0
-            if self._model is not None and not (quick and embedded + texts > QUICK_TEXTS):
-                return self._model
+            loaded = self._model
+            if loaded is None:
+                quick = not self._long_lived and texts <= QUICK_TEXTS
+            else:
+                # Quick until the process has embedded more than QUICK_TEXTS; never back.
+                quick = loaded.quick and loaded.embedded + texts <= QUICK_TEXTS
+                if loaded.quick == quick:
+                    return loaded
             if (absent := model.missing()) is not None:
                 self._broken = absent
                 return None
             try:
-                self._model = model.Model(quick=quick and embedded + texts <= QUICK_TEXTS)
+                self._model = model.Model(quick=quick)
             except SynapseError as exc:
                 self._broken = str(exc)
             except Exception as exc:  # onnxruntime and numpy raise their own types
