@@ -166,10 +166,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    named = completion.named(sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    named = completion.named(given)
     if named is not None:
         return named
-    command = typer.main.get_command(build(sys.argv[1:] if argv is None else argv))
+    command = typer.main.get_command(build(given))
     classic(command)
     try:
         result = command.main(args=argv, prog_name="synapse", standalone_mode=False)
