@@ -13,10 +13,10 @@ other candidate holds, or stands clear of the others.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from synapse_git.recall import word_forms
+from synapse_git.recall.records import changed
 
 if TYPE_CHECKING:
     from synapse_git.recall.ranking import Candidate
@@ -81,7 +81,7 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
             holders[key] = holders.get(key, 0) + 1
     for n in rivalled:
         if all(holders[word_forms.family(word)] > 1 for word in out[n].literal):
-            out[n] = replace(out[n], alike=True)
+            out[n] = changed(out[n], alike=True)
     return out
 
 

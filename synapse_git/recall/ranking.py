@@ -29,6 +29,7 @@ from synapse_git.recall import (
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
+from synapse_git.recall.records import changed
 from synapse_git.store import body_windows
 from synapse_git.store.memories import COLUMNS, Memory
 
@@ -488,7 +489,7 @@ def cut_floor(candidates: list[Candidate]) -> list[Candidate]:
     out = []
     for c in candidates:
         if (verdict := floor_verdict(c.share, best)) is not None:
-            c = replace(c, verdict=verdict)
+            c = changed(c, verdict=verdict)
         out.append(c)
     return out
 
@@ -504,7 +505,7 @@ def vouch(candidates: Sequence[Candidate], weights: Mapping[str, float]) -> list
     by chance, or two words of which a rarer one is held elsewhere: on the dev
     sets (tests/recall/sets) no such best guess meets all three, while a
     paraphrase's answer holding two of its words and naming its subject does."""
-    out = [replace(c, vouched=False) if c.vouched else c for c in candidates]
+    out = [changed(c, vouched=False) if c.vouched else c for c in candidates]
     at = next((n for n, c in enumerate(out) if c.verdict == "kept"), None)
     if at is None:
         return out
@@ -517,7 +518,7 @@ def vouch(candidates: Sequence[Candidate], weights: Mapping[str, float]) -> list
     # and recall decides the same with or without the floor.
     rarest = max(weights.get(word, 0.0) for c in out for word in c.held)
     if max(weights.get(word, 0.0) for word in best.held) >= rarest:
-        out[at] = replace(best, vouched=True)
+        out[at] = changed(best, vouched=True)
     return out
 
 

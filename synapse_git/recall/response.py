@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from synapse_git.recall import excerpts
 from synapse_git.recall.ranking import Candidate, Search
+from synapse_git.recall.records import changed
 from synapse_git.settings import Budget
 from synapse_git.store.pages import abridge_source
 from synapse_git.textrules import cut_utf8
@@ -178,11 +179,11 @@ def _dedupe(
             newest = max(family, key=lambda c: (metas[c.id].created_at, c.id))
             keep[head.id] = newest.id
             dropped += [
-                replace(c, verdict=f"duplicate of {newest.id}") for c in family if c is not newest
+                changed(c, verdict=f"duplicate of {newest.id}") for c in family if c is not newest
             ]
     by_id = {c.id: c for c in ranked}
     kept = [
-        c if keep[c.id] == c.id else replace(by_id[keep[c.id]], score=c.score)
+        c if keep[c.id] == c.id else changed(by_id[keep[c.id]], score=c.score)
         for c in ranked
         if c.id in keep
     ]
@@ -233,7 +234,7 @@ def _weak_apart(ranked: list[Candidate]) -> tuple[list[Candidate], list[Candidat
     weak ones follow those that are not weak, the rest are counted apart."""
     strong = [c for c in ranked if not c.weak]
     weak = [c for c in ranked if c.weak]
-    cut = [replace(c, verdict="weak: covers too little of the question") for c in weak[WEAK_HITS:]]
+    cut = [changed(c, verdict="weak: covers too little of the question") for c in weak[WEAK_HITS:]]
     return [*strong, *weak[:WEAK_HITS]], cut
 
 
@@ -266,7 +267,7 @@ def answer_order(
         # Only the floor's cuts come back; a duplicate or a limit is no floor.
         below = [c for c in floored if c.verdict.startswith("floor")]
         floored = [c for c in floored if c not in below]
-        ranked += [replace(c, verdict=EXTRA) for c in below]
+        ranked += [changed(c, verdict=EXTRA) for c in below]
     metas = _metas(conn, [c.id for c in ranked], kept)
     ranked, duplicates = _dedupe(conn, ranked, metas)
     if deep:
@@ -301,7 +302,7 @@ def build(
     metas = ordered.metas
     within, over = ordered.ranked[:limit], ordered.ranked[limit:]
     if explain:
-        over = [replace(c, verdict="limit") for c in over]
+        over = [changed(c, verdict="limit") for c in over]
     echo = cut_utf8(search.query.text.encode("utf-8"), QUERY_ECHO_BYTES).decode("utf-8")
     response = Recalled(
         echo,
@@ -331,7 +332,7 @@ def build(
         least = MIN_BODY_BYTES + len(meta.project or "") + min(len(meta.source), 240) + 120
         fitted = None if least > room else _fit(conn, search, meta, c, budget, room, kept)
         if fitted is None:
-            cut.append(replace(c, verdict="budget"))
+            cut.append(changed(c, verdict="budget"))
             continue
         hit, chars = fitted
         used += chars + (2 if hits else 0)

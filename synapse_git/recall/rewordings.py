@@ -19,6 +19,7 @@ from synapse_git.errors import BadInput
 from synapse_git.recall import alike, coverage, query_terms, ranking, word_forms
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.recall.ranking import Candidate, Search
+from synapse_git.recall.records import changed
 
 if TYPE_CHECKING:
     from synapse_git.recall.kept_rows import KeptRows
@@ -124,7 +125,7 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
     }
     # One copy of each candidate, with its score, terms and verdict at once.
     candidates = [
-        replace(
+        changed(
             c,
             score=weighted[i] + fused[i],
             held=tuple(held[i]),

@@ -17,11 +17,12 @@ to the question when that exceeds the share its words cover.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from synapse_git.recall import fusion as rrf
 from synapse_git.recall.query_terms import Query
 from synapse_git.recall.ranking import Candidate, K, Search
+from synapse_git.recall.records import changed, widened
 from synapse_git.recall.rewordings import WEIGHT
 
 LEAST = 0.30
@@ -147,11 +148,10 @@ def fuse(
         lift = max(cosine - c.share, 0.0) if cosine is not None else 0.0
         sure = cosine is not None and cosine >= SURE
         score = c.score + extra.get(c.id, 0.0) + (lift if sure else 0.0)
-        blended = _blend(c, score, ranks.get(c.id), cosine)
         worded = (bool(own) and own <= set(c.held)) or bool(misspelled & set(c.held))
-        blended = replace(blended, near=near.get(c.id), reworded=reworded, worded=worded)
+        blended = _blend(c, score, ranks.get(c.id), cosine, near.get(c.id), reworded, worded)
         if blended.weak and not sure:
-            blended = replace(blended, score=score + lift)
+            blended = changed(blended, score=score + lift)
         out.append(blended)
     known_ids = {c.id for c in lexical.candidates}
     for memory_id in extra:
@@ -164,8 +164,7 @@ def fuse(
         best, cosine = near[memory_id], asked.get(memory_id)
         start = Candidate(memory_id, None, None, 0.0, (), share=best)
         score = (cosine if cosine is not None else 0.0) + extra[memory_id]
-        blended = _blend(start, score, ranks.get(memory_id), cosine)
-        out.append(replace(blended, near=best, reworded=reworded))
+        out.append(_blend(start, score, ranks.get(memory_id), cosine, best, reworded))
     guesses = _faint(out, faint, near, reworded)
     out += guesses
     out.sort(key=lambda c: (-c.score, -c.id))
@@ -197,9 +196,8 @@ def _faint(
         if memory_id in have:
             continue
         start = Candidate(memory_id, None, None, cosine, (), share=cosine)
-        blended = _blend(start, cosine, None, cosine)
         best = max(near.get(memory_id, cosine), cosine)
-        guesses.append(replace(blended, near=best, reworded=reworded))
+        guesses.append(_blend(start, cosine, None, cosine, best, reworded))
     return guesses
 
 
@@ -217,9 +215,17 @@ def _misspelled(notes: Sequence[str]) -> set[str]:
     }
 
 
-def _blend(c: Candidate, score: float, rank: int | None, cosine: float | None) -> Blended:
-    kept = {f.name: getattr(c, f.name) for f in fields(Candidate)}
-    return Blended(**{**kept, "score": score}, dense=rank, cosine=cosine, near=cosine)
+def _blend(
+    c: Candidate,
+    score: float,
+    rank: int | None,
+    cosine: float | None,
+    near: float | None,
+    reworded: bool,
+    worded: bool = False,
+) -> Blended:
+    fields = {"dense": rank, "cosine": cosine, "near": near, "reworded": reworded, "worded": worded}
+    return widened(c, Blended, score=score, **fields)
 
 
 def _floor(c: Candidate, words: int) -> Candidate:
@@ -227,6 +233,6 @@ def _floor(c: Candidate, words: int) -> Candidate:
     if (near is not None and near >= LEAST) or len(c.held) * 2 >= words or c.agreed:
         return c
     shown = "none" if near is None else f"{near:.2f}"
-    return replace(
+    return changed(
         c, verdict=f"floor: holds {len(c.held)} of {words} terms, cosine {shown} < {LEAST}"
     )

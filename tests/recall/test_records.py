@@ -1,0 +1,45 @@
+"""recall/records.py: copies of recall's records equal what dataclasses gives."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from synapse_git.recall.ranking import Candidate
+from synapse_git.recall.records import changed, widened
+from synapse_git.semantic.fusion import Blended
+
+
+def _fields(record: object) -> dict[str, object]:
+    return {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
+
+
+def test_changed_is_replace() -> None:
+    c = Candidate(7, 1, None, 0.5, ("deploy",), share=0.4, literal=("deploy",))
+    for values in ({}, {"verdict": "limit"}, {"score": 1.5, "alike": True, "vouched": True}):
+        copy = changed(c, **values)
+        assert type(copy) is Candidate
+        assert _fields(copy) == _fields(dataclasses.replace(c, **values))
+    assert c.verdict == "kept" and not c.alike  # the original is left as it was
+    b = Blended(3, None, 2, 0.1, (), dense=4, cosine=0.2, near=0.5, reworded=True)
+    assert _fields(changed(b, near=0.1)) == _fields(dataclasses.replace(b, near=0.1))
+    assert changed(b, near=0.1).weak == dataclasses.replace(b, near=0.1).weak
+
+
+def test_widened_is_the_subclass_called_with_the_fields() -> None:
+    c = Candidate(7, 1, 3, 0.5, ("deploy",), verdict="budget", evidence=0.3, agreed=True)
+    made = widened(c, Blended, score=0.9, dense=2, near=0.6)
+    assert type(made) is Blended
+    assert _fields(made) == _fields(Blended(**{**_fields(c), "score": 0.9}, dense=2, near=0.6))
+    assert made.cosine is None and made.reworded is False  # Blended's own defaults
+
+
+def test_a_name_that_is_no_field_is_refused() -> None:
+    c = Candidate(1, 1, None, 0.5, ())
+    with pytest.raises(TypeError, match="no field"):
+        changed(c, verdcit="limit")
+    with pytest.raises(TypeError):
+        widened(c, Blended, densest=1)
+    with pytest.raises(TypeError):
+        widened(Blended(1, None, None, 0.0, ()), Candidate)  # not a wider class
