@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from synapse_git.errors import StoreError
+from synapse_git.semantic import model_stamp
 
 if TYPE_CHECKING:
     import numpy as np
@@ -100,12 +101,17 @@ def _sha256(path: Path) -> str:
 def verified(path: Path | None = None) -> Path:
     """The model file (`model_file()` by default), refused unless its sha256 is the pinned one."""
     path = model_file() if path is None else path
+    # Hashed once per change of the file: the data folder keeps a stamp of it.
+    if model_stamp.vouched(path, SHA256):
+        return path
+    before = model_stamp.identity(path)
     try:
         found = _sha256(path)
     except OSError as exc:
         raise StoreError(f"cannot read the model {path}: {exc.strerror}") from None
     if found != SHA256:
         raise StoreError(f"the model {path} has sha256 {found[:12]}…, not the pinned one")
+    model_stamp.keep(path, SHA256, before)
     return path
 
 
