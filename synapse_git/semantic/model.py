@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from synapse_git.errors import StoreError
-from synapse_git.semantic import model_stamp
+from synapse_git.semantic import model_cache, model_stamp
 
 if TYPE_CHECKING:
     import numpy as np
@@ -121,7 +121,9 @@ class Model:
     `quick` loads it as it is written, without optimizing the graph: the file keeps
     its weights as int8 with a scale, and optimizing folds them into float32 ones
     once, which costs more CPU (and memory) than it saves over a few texts
-    (docs/semantic.md has the figures); a process that embeds many loads it whole."""
+    (docs/semantic.md has the figures); a process that embeds many loads it whole.
+    Where this machine has optimized it before, either loads that (model_cache)
+    and is not quick."""
 
     def __init__(self, path: Path | None = None, *, quick: bool = False) -> None:
         path = verified(path)
@@ -130,21 +132,22 @@ class Model:
 
         from synapse_git.semantic.tokenizer import WordPiece
 
-        options = onnxruntime.SessionOptions()
-        # One thread: the machine is shared with git, SQLite and the agent itself,
-        # and on a busy 2-core machine a second thread made embedding slower
-        # (docs/semantic.md has the figures).
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        if quick:
+        # Optimized once on this machine (semantic/model_cache.py): loaded as it was
+        # written, whether quick or not, and its vectors are the optimized model's.
+        where = model_cache.folder(SHA256, str(onnxruntime.__version__))
+        session = model_cache.load(onnxruntime, _options(onnxruntime), where)
+        self.quick = quick and session is None
+        if self.quick:
+            options = _options(onnxruntime)
             options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
-        self.quick = quick
+            session = onnxruntime.InferenceSession(
+                str(path), options, providers=model_cache.PROVIDERS
+            )
+        elif session is None:
+            session = model_cache.build(onnxruntime, lambda: _options(onnxruntime), path, where)
         self.embedded = 0  # texts embedded so far
         self._np = numpy
-        self._session: Any = onnxruntime.InferenceSession(
-            str(path), options, providers=["CPUExecutionProvider"]
-        )
+        self._session: Any = session
         self.tokenizer = WordPiece.bundled()
 
     def embed(self, texts: Sequence[str]) -> Matrix:
@@ -173,6 +176,17 @@ class Model:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         result: Matrix = out / np.maximum(norms, 1e-12)
         return result
+
+
+def _options(onnxruntime: Any) -> Any:
+    options = onnxruntime.SessionOptions()
+    # One thread: the machine is shared with git, SQLite and the agent itself,
+    # and on a busy 2-core machine a second thread made embedding slower
+    # (docs/semantic.md has the figures).
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return options
 
 
 def numpy_module() -> Any:

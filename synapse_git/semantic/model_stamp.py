@@ -25,11 +25,12 @@ STAMP_FILE = "model-checked.json"
 STAMP_BYTES = 4096  # a stamp is about 200 bytes
 
 
-def identity(path: Path) -> list[int] | None:
+def identity(path: Path, *, follow: bool = True) -> list[int] | None:
     """The file's device, inode, size and times (nanoseconds), or None when it is
-    no regular file or cannot be read: what a stamp compares, taken before hashing."""
+    no regular file or cannot be read: what a stamp compares, taken before hashing.
+    With `follow` false, a symbolic link is none."""
     try:
-        info = os.stat(path)
+        info = os.stat(path, follow_symlinks=follow)
     except OSError:
         return None
     if not stat.S_ISREG(info.st_mode):

@@ -79,6 +79,13 @@ def test_stored_vectors_give_the_cosines_and_nearest_of_unit_float_rows(repo: Pa
     )
 
 
+@pytest.fixture
+def no_cached_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache folder of its own, empty: no optimized model written before."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+@pytest.mark.usefixtures("no_cached_model")
 def test_the_quick_model_embeds_as_the_optimized_one() -> None:
     from synapse_git.semantic.model import Model
 
@@ -87,6 +94,7 @@ def test_the_quick_model_embeds_as_the_optimized_one() -> None:
     assert float((quick * whole).sum(axis=1).min()) > 0.99999
 
 
+@pytest.mark.usefixtures("no_cached_model")
 def test_a_command_loads_the_quick_model_and_many_texts_the_optimized_one(repo: Path) -> None:
     from synapse_git.semantic.engine import QUICK_TEXTS, Semantic
 
