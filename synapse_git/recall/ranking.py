@@ -29,7 +29,7 @@ from synapse_git.recall import (
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
-from synapse_git.recall.records import changed
+from synapse_git.recall.records import changed, made
 from synapse_git.store import body_windows
 from synapse_git.store.memories import COLUMNS, Memory
 
@@ -404,6 +404,7 @@ def search(
     # The question's own content words are no answer to it; its `when` or `who` is
     # no content, and an answer's `when` ("when an order is paid") is a time.
     said = frozenset(term.word for q in (query, question) for term in q.terms)
+    typo = coverage.TYPO
     candidates = []
     for memory_id in ids:
         found = held[memory_id]
@@ -411,21 +412,19 @@ def search(
             # A trigram match that holds no term at all shares only a few
             # letters with the question (a misspelling rescue's near miss).
             continue
-        ranks = (ranks_p.get(memory_id), ranks_t.get(memory_id))
         score = together[memory_id] + about[memory_id] + fused[memory_id]
         offpoint = wanted is not None and not question_point.holds(wanted, texts[memory_id], said)
+        literal = [w for w, level in zip(words, found.levels, strict=True) if level >= typo]
         candidates.append(
-            Candidate(
-                memory_id,
-                *ranks,
-                score,
-                found.terms,
+            made(
+                Candidate,
+                id=memory_id,
+                porter=ranks_p.get(memory_id),
+                trigram=ranks_t.get(memory_id),
+                score=score,
+                held=found.terms,
                 share=found.share,
-                literal=tuple(
-                    word
-                    for word, level in zip(words, found.levels, strict=True)
-                    if level >= coverage.TYPO
-                ),
+                literal=tuple(literal),
                 about=about[memory_id],
                 offpoint=offpoint,
             )

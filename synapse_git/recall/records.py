@@ -49,6 +49,20 @@ def _defaults(cls: type) -> dict[str, Any]:
     return found
 
 
+def made(cls: type[R], **values: Any) -> R:
+    """`cls(**values)` for a dataclass of fields given by name or defaulted, without
+    its `__init__`'s cost per field (a frozen class sets each through
+    `object.__setattr__`): ranking makes one candidate a memory it reads."""
+    if not values.keys() <= _names(cls):
+        raise TypeError(f"{cls.__name__} has no field {sorted(values.keys() - _names(cls))}")
+    record: R = object.__new__(cls)
+    record.__dict__.update(_defaults(cls))
+    record.__dict__.update(values)
+    if len(record.__dict__) < len(_names(cls)):
+        raise TypeError(f"{cls.__name__} needs {sorted(_names(cls) - record.__dict__.keys())}")
+    return record
+
+
 def widened(record: object, cls: type[R], **values: Any) -> R:
     """A `cls` (a dataclass extending `record`'s class) made of `record`'s fields,
     `values`, and `cls`'s defaults for the rest (as calling `cls` with them gives)."""

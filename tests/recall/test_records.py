@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from synapse_git.recall.ranking import Candidate
-from synapse_git.recall.records import changed, widened
+from synapse_git.recall.records import changed, made, widened
 from synapse_git.semantic.fusion import Blended
 
 
@@ -35,10 +35,22 @@ def test_widened_is_the_subclass_called_with_the_fields() -> None:
     assert made.cosine is None and made.reworded is False  # Blended's own defaults
 
 
+def test_made_is_the_class_called() -> None:
+    values = {"id": 4, "porter": 2, "trigram": None, "score": 0.7, "held": ("a", "b")}
+    for more in ({}, {"share": 0.5, "literal": ("a",), "about": 0.25, "offpoint": True}):
+        record = made(Candidate, **values, **more)
+        assert type(record) is Candidate
+        assert _fields(record) == _fields(Candidate(**values, **more))
+    with pytest.raises(TypeError, match="needs"):
+        made(Candidate, id=1, porter=None, trigram=None, score=0.0)  # no `held`
+
+
 def test_a_name_that_is_no_field_is_refused() -> None:
     c = Candidate(1, 1, None, 0.5, ())
     with pytest.raises(TypeError, match="no field"):
         changed(c, verdcit="limit")
+    with pytest.raises(TypeError, match="no field"):
+        made(Candidate, id=1, porter=None, trigram=None, score=0.0, held=(), shares=1.0)
     with pytest.raises(TypeError):
         widened(c, Blended, densest=1)
     with pytest.raises(TypeError):
