@@ -207,27 +207,33 @@ def assess(
     out: dict[int, Held] = {}
     known = known if known is not None else {}
     near = near if near is not None else Near()
-    weighed = [weights.get(term.word, 1.0) for term in terms]
-    words_asked = [term.word for term in terms]
+    # Per term, once a question: its weight, and whether it is misspelled.
+    asked = [(term, term.word in wrong, weights.get(term.word, 1.0)) for term in terms]
+    labelled = labelled or {}
     for memory_id, text in texts.items():
         # A text's words are cut once for the question and all its rewordings.
         words = known.get(memory_id)
         if words is None:
             words = known[memory_id] = Words(text)
-        whole = [c for c in compounds if words.holds(c)]
+        whole = [c for c in compounds if words.holds(c)] if compounds else []
+        label = labelled.get(memory_id)
         levels = []
-        for term in terms:
-            level = words.level(term, term.word in wrong, near)
-            if level < EXACT and any(term.raw in c for c in whole):
+        for term, typo, _ in asked:
+            level = words.level(term, typo, near)
+            if level < EXACT and whole and any(term.raw in c for c in whole):
                 level = EXACT
-            if level and labelled and memory_id in labelled:
-                level = _beyond_label(text, labelled[memory_id], term, level, near)
+            if level and label is not None:
+                level = _beyond_label(text, label, term, level, near)
             levels.append(level)
         if len(text) > LONG and sum(1 for level in levels if level) > 1:
             levels = _best_window(text, terms, weights, levels, wrong, near)
-        share = sum(weight * lv for weight, lv in zip(weighed, levels, strict=True))
-        held = tuple(word for word, lv in zip(words_asked, levels, strict=True) if lv > 0)
-        out[memory_id] = Held(share / total, held, tuple(levels))
+        share = 0.0
+        held = []
+        for (term, _, weight), level in zip(asked, levels, strict=True):
+            share += weight * level
+            if level > 0:
+                held.append(term.word)
+        out[memory_id] = Held(share / total, tuple(held), tuple(levels))
     return out
 
 

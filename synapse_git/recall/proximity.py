@@ -70,6 +70,9 @@ def shares(
 ) -> dict[int, float]:
     """Each memory's share of the question for ranking: its coverage, with the words
     held away from the rest of the question's words counted at APART."""
+    if sum(1 for term in terms if not term.substring) < 2:
+        # Fewer than two words to hold together: every memory keeps its coverage.
+        return {memory_id: found[memory_id].share for memory_id in texts}
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     out: dict[int, float] = {}
     for memory_id, text in texts.items():

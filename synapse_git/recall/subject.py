@@ -71,10 +71,8 @@ def held(
         share = 0.0
         if any(levels):
             start = opening(text)
-            share = sum(
-                weight * level
-                for (keys, weight), level in zip(keyed, levels, strict=True)
-                if level and any(key in start and _starts_word(key, start) for key in keys)
-            )
+            for (keys, weight), level in zip(keyed, levels, strict=True):
+                if level and any(key in start and _starts_word(key, start) for key in keys):
+                    share += weight * level
         out[memory_id] = WEIGHT * share
     return out
