@@ -53,13 +53,15 @@ def made(cls: type[R], **values: Any) -> R:
     """`cls(**values)` for a dataclass of fields given by name or defaulted, without
     its `__init__`'s cost per field (a frozen class sets each through
     `object.__setattr__`): ranking makes one candidate a memory it reads."""
-    if not values.keys() <= _names(cls):
-        raise TypeError(f"{cls.__name__} has no field {sorted(values.keys() - _names(cls))}")
+    names = _NAMES.get(cls) or _names(cls)
     record: R = object.__new__(cls)
-    record.__dict__.update(_defaults(cls))
-    record.__dict__.update(values)
-    if len(record.__dict__) < len(_names(cls)):
-        raise TypeError(f"{cls.__name__} needs {sorted(_names(cls) - record.__dict__.keys())}")
+    fields = record.__dict__
+    fields.update(_DEFAULTS.get(cls) or _defaults(cls))
+    fields.update(values)
+    if len(fields) != len(names) or not values.keys() <= names:
+        unknown = sorted(values.keys() - names)
+        said = f"has no field {unknown}" if unknown else f"needs {sorted(names - fields.keys())}"
+        raise TypeError(f"{cls.__name__} {said}")
     return record
 
 
