@@ -33,6 +33,7 @@ from synapse_git.escaping import json_text
 from synapse_git.mcp import arguments, tool_calls
 from synapse_git.mcp.checks import CheckedInput, EscapedOutput, strict_errors
 from synapse_git.mcp.scope_state import ROOTS_WAIT_S, ServerState
+from synapse_git.mcp.workers import Workers
 from synapse_git.settings import Config
 
 if TYPE_CHECKING:
@@ -120,7 +121,8 @@ def _stopped(state: ServerState, signum: int, frame: FrameType | None) -> None:
 
 
 class Session:
-    """One client's session: requests read on this thread, each tool call on its own."""
+    """One client's session: requests read on this thread, each tool call on one of
+    `Workers`' threads."""
 
     def __init__(self, state: ServerState, lines: CheckedInput, wire: EscapedOutput) -> None:
         self.state = state
@@ -133,7 +135,7 @@ class Session:
         # Requests of ours (roots/list) awaiting the client's answer, by id.
         self._asked: dict[int, tuple[threading.Event, list[Any]]] = {}
         self._next_id = 0
-        self._running: dict[Any, threading.Thread] = {}
+        self._workers = Workers()
         self._cancelled: set[Any] = set()
         self._closed = False
 
@@ -156,8 +158,7 @@ class Session:
         # stdin closed: the client is gone. The calls under way finish (each write is
         # one transaction) and, as with the SDK, are not answered.
         self._closed = True
-        for thread in list(self._running.values()):
-            thread.join()
+        self._workers.wait()
 
     def hand_over(self, read: list[str]) -> None:
         from synapse_git.mcp.server import serve_sdk
@@ -241,11 +242,7 @@ class Session:
         if not isinstance(name, str) or not isinstance(given, dict | None):
             self._error(number, INVALID_PARAMS, "Invalid request parameters", "")
             return
-        worker = threading.Thread(
-            target=self._run_call, args=(number, name, given or {}), daemon=True
-        )
-        self._running[number] = worker
-        worker.start()
+        self._workers.run(partial(self._run_call, number, name, given or {}))
 
     def _run_call(self, number: Any, name: str, given: dict[str, Any]) -> None:
         try:
@@ -254,7 +251,6 @@ class Session:
                 self._result(number, answer)
         finally:
             self._cancelled.discard(number)
-            self._running.pop(number, None)
 
     def _tool_result(self, number: Any, name: str, given: dict[str, Any]) -> dict[str, Any]:
         if str(number) in self.lines.bad_text:
