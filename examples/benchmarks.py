@@ -130,7 +130,7 @@ def process_cpu_ns(pid: int) -> int | None:
 
     The process's CPU clock (clock_getcpuclockid) counts every thread it ever ran;
     summing the live threads' schedstat would miss a server's work on threads that
-    ended, as `synapse mcp` runs each tool call on a thread of its own."""
+    ended, as a server's tool-call threads may."""
     clock = _cpu_clock(pid)
     if clock is not None:
         try:

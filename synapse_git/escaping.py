@@ -69,6 +69,10 @@ def _json_escape(match: re.Match[str]) -> str:
 def escape_json(text: str) -> str:
     """JSON text `text` with DEL, C1, bidi controls and line separators, which can
     only stand inside its strings, written as `\\uXXXX` escapes of themselves."""
+    if text.isascii() and "\x7f" not in text:
+        # DEL is the one ASCII character to escape; two scans in C spare the regex
+        # its walk (~5 µs a kilobyte) over every MCP message and JSON answer.
+        return text
     return _class("raw_in_json").sub(_json_escape, text)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support import GIT_ENV, git, make_repo
 
-from synapse_git.escaping import json_text, visible
+from synapse_git.escaping import escape_json, json_text, visible
 
 # Clear screen, OSC 52 (clipboard), window title, terminal reset, a C1 CSI, DEL,
 # a carriage return that hides what came before, and bidi overrides and isolates.
@@ -82,6 +82,16 @@ def test_json_text_escapes_c1_and_bidi_and_reads_back_the_same() -> None:
     out = json_text({"body": HOSTILE})
     assert all(ch not in out for ch in RAW)
     assert json.loads(out) == {"body": HOSTILE}
+
+
+@pytest.mark.parametrize("extra", ["", "\u00e9", "\u2028"])
+def test_escape_json_writes_every_ascii_character_as_the_full_class_does(extra: str) -> None:
+    # ASCII text skips the class: DEL is the one ASCII character it must still escape,
+    # alone or beside text that is not ASCII.
+    every_ascii = json.dumps("".join(chr(code) for code in range(128)), ensure_ascii=False)
+    text = every_ascii + extra
+    assert escape_json(text) == text.replace("\x7f", "\\u007f").replace("\u2028", "\\u2028")
+    assert escape_json("plain words") == "plain words"
 
 
 SURFACES = [

@@ -25,23 +25,55 @@ class CheckedInput:
     it then drops the request without an answer. Such a line is read here instead,
     its surrogates replaced so it parses, and its id noted so the call is refused
     with a message. Descriptor 0 is pointed at the null device, as the SDK does,
-    so that no child process reads the client's messages."""
+    so that no child process reads the client's messages.
+
+    The bytes are read and split here rather than by a buffered file, so that the
+    SDK's event loop can tell whether a whole line is at hand and wait for the
+    descriptor itself (scoped_server.LoopLines) instead of reading on a thread."""
 
     def __init__(self, bad_text: set[str]) -> None:
         self.bad_text = bad_text
-        private = os.dup(sys.stdin.fileno())
+        self.fd = os.dup(sys.stdin.fileno())
         with contextlib.suppress(OSError):
             null = os.open(os.devnull, os.O_RDONLY)
             os.dup2(null, sys.stdin.fileno())
             os.close(null)
-        self.source = os.fdopen(private, "rb")
         # Lines read already, given again first (a session handed to the SDK).
         self.pending: list[str] = []
+        self._read = bytearray()
+        self._searched = 0  # how much of `_read` holds no newline
+        self._ended = False
 
     def readline(self) -> str:
+        """The next line, waiting for it; "" once the input has ended."""
+        while (line := self.buffered_line()) is None:
+            self.read_more()
+        return line
+
+    def buffered_line(self) -> str | None:
+        """The next line if it is read whole ("" once the input has ended), else None."""
         if self.pending:
             return self.pending.pop(0)
-        line = self.source.readline().decode("utf-8", errors="replace")
+        end = self._read.find(b"\n", self._searched)
+        if end < 0:
+            if not self._ended:
+                self._searched = len(self._read)
+                return None
+            end = len(self._read) - 1  # the last line, with no newline after it
+        raw = bytes(self._read[: end + 1])
+        del self._read[: end + 1]
+        self._searched = 0
+        return self._checked(raw.decode("utf-8", errors="replace"))
+
+    def read_more(self) -> bool:
+        """One read of the descriptor, waiting until some input, or its end, is there;
+        whether it found input."""
+        chunk = os.read(self.fd, 1 << 16)
+        self._read += chunk
+        self._ended = not chunk
+        return bool(chunk)
+
+    def _checked(self, line: str) -> str:
         if not _SURROGATE_ESCAPE.search(line):
             return line
         try:
@@ -56,7 +88,7 @@ class CheckedInput:
         return json.dumps(cleaned) + "\n"
 
     def close(self) -> None:
-        self.source.close()
+        os.close(self.fd)
 
 
 class EscapedOutput:

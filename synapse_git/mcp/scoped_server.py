@@ -80,9 +80,11 @@ class SynapseServer(MCPServer[Any]):
 
     async def _serve_stdio(self, lines: CheckedInput, wire: EscapedOutput) -> None:
         self.bad_text = lines.bad_text
-        source = anyio.wrap_file(lines)  # type: ignore[arg-type]  # readline is all it uses
-        out = anyio.wrap_file(wire)  # type: ignore[arg-type]  # write and flush are all it uses
-        async with stdio_server(stdin=source, stdout=out) as (reader, writer):
+        # anyio's file wrapper takes each readline, write and flush to a worker thread
+        # and back: three trips a call, about a tenth of what a call costs the server
+        # beyond the tool's own work.
+        source, out = LoopLines(lines), OneHopWire(wire)
+        async with stdio_server(stdin=source, stdout=out) as (reader, writer):  # type: ignore[arg-type]
             await self._lowlevel_server.run(
                 reader, writer, self._lowlevel_server.create_initialization_options()
             )
@@ -178,3 +180,59 @@ def tool_errors() -> Iterator[None]:
         yield
     except SynapseError as exc:
         raise ToolError(str(exc)) from None
+
+
+class LoopLines:
+    """Standard input as the SDK's stdio transport reads it (`async for line in …`),
+    on the event loop: a line already read is handed on at once, and the loop waits
+    for the descriptor to be readable rather than a worker thread for a line. Input
+    that cannot be waited for so (a regular file, /dev/null) is read on a thread."""
+
+    def __init__(self, lines: CheckedInput) -> None:
+        self.lines = lines
+        self.polled = True
+
+    def __aiter__(self) -> LoopLines:
+        return self
+
+    async def __anext__(self) -> str:
+        while (line := self.lines.buffered_line()) is None:
+            await self._wait()
+        if not line:
+            raise StopAsyncIteration
+        return line
+
+    async def _wait(self) -> None:
+        if self.polled:
+            try:
+                await anyio.wait_readable(self.lines.fd)
+            except PermissionError:
+                self.polled = False  # epoll takes no regular file
+            else:
+                # Readable: this read returns what is there without waiting. The end
+                # is still found through a worker thread, as the SDK's own reader finds
+                # it: the requests read just before it get the same time to be answered.
+                if self.lines.read_more():
+                    return
+                await anyio.to_thread.run_sync(self.lines.read_more)
+                return
+        await anyio.to_thread.run_sync(self.lines.read_more)
+
+
+class OneHopWire:
+    """Standard output as the SDK's stdio transport writes to it: each message written
+    and flushed in one trip to a worker thread, where anyio's wrapper makes two. The
+    write stays off the event loop: a client slow to read must not stop it."""
+
+    def __init__(self, wire: EscapedOutput) -> None:
+        self.wire = wire
+
+    async def write(self, text: str) -> None:
+        await anyio.to_thread.run_sync(self._write, text)
+
+    async def flush(self) -> None:
+        """Done with the write."""
+
+    def _write(self, text: str) -> None:
+        self.wire.write(text)
+        self.wire.flush()

@@ -33,6 +33,8 @@ from synapse_git.escaping import json_text
 from synapse_git.mcp import arguments, tool_calls
 from synapse_git.mcp.checks import CheckedInput, EscapedOutput, strict_errors
 from synapse_git.mcp.scope_state import ROOTS_WAIT_S, ServerState
+from synapse_git.mcp.shaping import shaper
+from synapse_git.mcp.workers import Workers
 from synapse_git.settings import Config
 
 if TYPE_CHECKING:
@@ -120,7 +122,8 @@ def _stopped(state: ServerState, signum: int, frame: FrameType | None) -> None:
 
 
 class Session:
-    """One client's session: requests read on this thread, each tool call on its own."""
+    """One client's session: requests read on this thread, each tool call on one of
+    `Workers`' threads."""
 
     def __init__(self, state: ServerState, lines: CheckedInput, wire: EscapedOutput) -> None:
         self.state = state
@@ -128,12 +131,13 @@ class Session:
         self.wire = wire
         self.served = definitions()
         self.tools = {tool["name"]: tool for tool in self.served["tools"]}
+        self.shapes = {name: shaper(tool["outputSchema"]) for name, tool in self.tools.items()}
         self._write = threading.Lock()
         self.roots_offered = False
         # Requests of ours (roots/list) awaiting the client's answer, by id.
         self._asked: dict[int, tuple[threading.Event, list[Any]]] = {}
         self._next_id = 0
-        self._running: dict[Any, threading.Thread] = {}
+        self._workers = Workers()
         self._cancelled: set[Any] = set()
         self._closed = False
 
@@ -156,8 +160,7 @@ class Session:
         # stdin closed: the client is gone. The calls under way finish (each write is
         # one transaction) and, as with the SDK, are not answered.
         self._closed = True
-        for thread in list(self._running.values()):
-            thread.join()
+        self._workers.wait()
 
     def hand_over(self, read: list[str]) -> None:
         from synapse_git.mcp.server import serve_sdk
@@ -241,11 +244,7 @@ class Session:
         if not isinstance(name, str) or not isinstance(given, dict | None):
             self._error(number, INVALID_PARAMS, "Invalid request parameters", "")
             return
-        worker = threading.Thread(
-            target=self._run_call, args=(number, name, given or {}), daemon=True
-        )
-        self._running[number] = worker
-        worker.start()
+        self._workers.run(partial(self._run_call, number, name, given or {}))
 
     def _run_call(self, number: Any, name: str, given: dict[str, Any]) -> None:
         try:
@@ -254,7 +253,6 @@ class Session:
                 self._result(number, answer)
         finally:
             self._cancelled.discard(number)
-            self._running.pop(number, None)
 
     def _tool_result(self, number: Any, name: str, given: dict[str, Any]) -> dict[str, Any]:
         if str(number) in self.lines.bad_text:
@@ -279,7 +277,7 @@ class Session:
             return _failed(f"Error executing tool {name}: {exc}")
         except Exception as exc:
             return _failed(tool_calls.internal_error(name, exc))
-        structured = _shaped(answer, tool["outputSchema"], tool["outputSchema"])
+        structured = self.shapes[name](answer)
         return {
             "content": [{"type": "text", "text": json_text(structured)}],
             "isError": False,
@@ -386,24 +384,3 @@ def _roots_of(result: Any) -> list[dict[str, Any]]:
 
 def _failed(text: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
-
-
-def _shaped(value: Any, schema: dict[str, Any], root: dict[str, Any]) -> Any:
-    """`value` as the SDK's output check hands it on: each object with the keys its
-    schema names, in the schema's order (others dropped), floats as floats."""
-    ref = schema.get("$ref")
-    if ref is not None:
-        schema = root["$defs"][ref.rsplit("/", 1)[1]]
-    for option in schema.get("anyOf", ()):
-        if option.get("type") == "object" or "$ref" in option:
-            schema = option
-            if "$ref" in option:
-                schema = root["$defs"][option["$ref"].rsplit("/", 1)[1]]
-    if isinstance(value, dict) and "properties" in schema:
-        fields = schema["properties"]
-        return {key: _shaped(value[key], fields[key], root) for key in fields if key in value}
-    if isinstance(value, list) and "items" in schema:
-        return [_shaped(item, schema["items"], root) for item in value]
-    if schema.get("type") == "number" and type(value) is int:
-        return float(value)  # a float field's whole number is written 1.0, as pydantic does
-    return value
