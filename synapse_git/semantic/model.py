@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from synapse_git.errors import StoreError
-from synapse_git.semantic import model_cache, model_stamp
 
 if TYPE_CHECKING:
     import numpy as np
@@ -100,6 +99,9 @@ def _sha256(path: Path) -> str:
 
 def verified(path: Path | None = None) -> Path:
     """The model file (`model_file()` by default), refused unless its sha256 is the pinned one."""
+    # Here: every recall loads this module to ask whether the engine is wanted.
+    from synapse_git.semantic import model_stamp
+
     path = model_file() if path is None else path
     # Hashed once per change of the file: the data folder keeps a stamp of it.
     if model_stamp.vouched(path, SHA256):
@@ -130,6 +132,7 @@ class Model:
         numpy = numpy_module()
         import onnxruntime
 
+        from synapse_git.semantic import model_cache
         from synapse_git.semantic.tokenizer import WordPiece
 
         # Optimized once on this machine (semantic/model_cache.py): loaded as it was

@@ -28,11 +28,17 @@ NOT_FOR_READING = (
     "synapse_git.ui",
 )
 # Nor what only other commands use: hashlib (it loads OpenSSL's digests), subprocess
-# (git runs only for a memory of this project naming a path), and the modules and
-# result types of showing, importing, backing up, purging and drift history.
+# (git runs only for a memory of this project naming a path), what loading the model
+# needs (its checksum's stamp, its cache, and the cache's shutil and tempfile, which
+# import the compression modules), and the modules and result types of showing,
+# importing, backing up, purging and drift history.
 NOT_ON_START = (
     "hashlib",
     "subprocess",
+    "shutil",
+    "tempfile",
+    "synapse_git.semantic.model_stamp",
+    "synapse_git.semantic.model_cache",
     "synapse_git.service.memory_show",
     "synapse_git.store.integrity",
     "synapse_git.store.transfer",
