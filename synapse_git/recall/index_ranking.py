@@ -63,6 +63,11 @@ class Plan:
 Answer = tuple[int, list[int] | None]
 
 
+# The key of `TermCounts.kept` under which a single trigram's count read no further
+# than a budget is kept: more than that many memories hold it.
+OVER = "memorygram past a budget"
+
+
 class TermCounts:
     """How many memories hold one FTS5 string, read no further than COMMON_AT
     (the cheap test for a term in a large share of the store), per index; a
@@ -136,18 +141,22 @@ class TermCounts:
         same for any count past it, and a misspelled word's trigrams are in more
         memories the larger the store (up to COMMON_AT rows each to count)."""
         key = ("memorygram", item)
-        known = self.found.get(key) or self.read.get(key)
+        known = self.found.get(key) or self.read.get(key) or self.kept.get(key)
         if known is not None:
             return min(known[0], most + 1)
-        if self.over.get(item, 0) > most:
+        # Counted past a budget by an earlier recall of a long-lived service: the
+        # trigrams of misspelled words recur from one question to the next.
+        past = self.kept.get((OVER, item))
+        if max(self.over.get(item, 0), past[0] if past else 0) > most:
             return most + 1
         sql = "SELECT count(*) FROM (SELECT rowid FROM memorygram WHERE memorygram MATCH ? LIMIT ?)"
         count = int(self.conn.execute(sql, (fts.holding_any([item]), most + 1)).fetchone()[0])
         if count > most:
             self.over[item] = count
+            self.kept[(OVER, item)] = (count, None)
         else:
             # Fewer rows than the limit: the count is exact, for any plan to use.
-            self.read[key] = self.found[key] = (count, None)
+            self.read[key] = self.found[key] = self.kept[key] = (count, None)
         return count
 
     def rare(self, index: str, item: str) -> bool:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from synapse_git.git.project_scope import Scope
 from synapse_git.service import Synapse
 
 # The reads that kept rows stand in for: visibility, texts, an answer's facts and
@@ -30,7 +31,8 @@ def fresh(query: str, folder: Path) -> dict[str, Any]:
     return svc.recall(query, svc.scope(folder)).as_json()
 
 
-def test_recall_reads_each_row_once_while_the_store_is_unchanged(repo: Path) -> None:
+def traced(repo: Path) -> tuple[Synapse, Scope, list[str]]:
+    """A service holding NOTES, and the statements its reading connection runs."""
     svc = Synapse()
     here = svc.scope(repo)
     for text in NOTES:
@@ -38,6 +40,11 @@ def test_recall_reads_each_row_once_while_the_store_is_unchanged(repo: Path) -> 
     statements: list[str] = []
     with svc.reading() as conn:
         conn.set_trace_callback(statements.append)
+    return svc, here, statements
+
+
+def test_recall_reads_each_row_once_while_the_store_is_unchanged(repo: Path) -> None:
+    svc, here, statements = traced(repo)
     first = svc.recall("deploy", here).as_json()
     assert len(first["hits"]) == 3
     assert any(BY_ID.match(s) for s in statements)
@@ -68,3 +75,26 @@ def test_a_change_through_another_service_is_seen_by_the_next_recall(repo: Path)
     answer = svc.recall("deploy", here).as_json()
     assert ids[2] not in [hit["id"] for hit in answer["hits"]]
     assert answer == fresh("deploy", repo)
+
+
+TRIGRAM_COUNT = re.compile(r"SELECT count\(\*\) FROM \(SELECT rowid FROM memorygram WHERE")
+
+
+def test_a_misspelling_s_trigrams_are_counted_once_while_the_store_is_unchanged(
+    repo: Path,
+) -> None:
+    svc, here, statements = traced(repo)
+    first = svc.recall("deplyo previews", here).as_json()
+    assert first["hits"] and any(TRIGRAM_COUNT.match(s) for s in statements)
+    statements.clear()
+    # Another question misspelling the same word counts none of its trigrams again.
+    again = svc.recall("deplyo script", here).as_json()
+    assert again["hits"] and not any(TRIGRAM_COUNT.match(s) for s in statements)
+    assert again == fresh("deplyo script", repo)
+    # A change through another service: counted again, and answered as afresh.
+    other = Synapse()
+    other.remember("Deploy previews expire after a week.", other.scope(repo))
+    statements.clear()
+    answer = svc.recall("deplyo previews", here).as_json()
+    assert any(TRIGRAM_COUNT.match(s) for s in statements)
+    assert answer == fresh("deplyo previews", repo)
