@@ -102,17 +102,31 @@ class DevTools:
                 return shown
             time.sleep(0.2)
 
-    def click(self, selector: str) -> None:
-        """A real mouse click in the middle of the element `selector` names."""
+    def click(self, selector: str, timeout: float = 30) -> None:
+        """A real mouse click in the middle of the element `selector` names. A page
+        replaced while the element is looked up (the drift page reloads itself while
+        a check is under way) is looked up again."""
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                x, y = self._middle(selector)
+                break
+            except Failed:
+                # The node ids of the page asked about died with it: ask the new one.
+                if time.monotonic() > end:
+                    raise
+                time.sleep(0.2)
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def _middle(self, selector: str) -> tuple[float, float]:
+        """Where the middle of the element `selector` names is, scrolled into view."""
         root = self.call("DOM.getDocument", depth=-1)["root"]["nodeId"]
         node = self.call("DOM.querySelector", nodeId=root, selector=selector)["nodeId"]
         assert node, f"no element {selector}"
         self.call("DOM.scrollIntoViewIfNeeded", nodeId=node)
         quad = self.call("DOM.getBoxModel", nodeId=node)["model"]["content"]
-        x = (quad[0] + quad[4]) / 2
-        y = (quad[1] + quad[5]) / 2
-        for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        return (quad[0] + quad[4]) / 2, (quad[1] + quad[5]) / 2
 
     def close(self) -> None:
         self.sock.close()
