@@ -14,13 +14,16 @@ are the optimized model's, bit for bit.
 A folder is written under a temporary name and renamed whole, with a record of
 its two files' device, inode, size and times: a folder whose files are not the
 ones recorded (one cut short, changed, or put there by hand) is not loaded, and
-the next process that optimizes the model writes it again. Older folders (another
-model or onnxruntime) are removed then. Nothing here raises: a cache that cannot
-be read or written leaves the model loaded as before.
+the next process that optimizes the model writes it again. A folder loaded has its
+record's time set to now; the folders of other models or runtimes that no process
+loaded for UNUSED_AFTER_S are removed then (two installs of other versions on one
+machine each keep theirs). Nothing here raises: a cache that cannot be read or
+written leaves the model loaded as before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -41,6 +44,8 @@ RECORD_BYTES = 4096  # a record is about 300 bytes
 PROVIDERS = ["CPUExecutionProvider"]
 # A temporary folder this old was left by a process killed while writing it.
 LEFT_AFTER_S = 3600
+# Another model's or runtime's folder no process loaded for this long is removed.
+UNUSED_AFTER_S = 14 * 24 * 3600
 
 
 def root() -> Path | None:
@@ -95,9 +100,12 @@ def load(onnxruntime: Any, options: Any, where: Path | None) -> Any | None:
     # Already optimized: optimizing again would only cost the time saved.
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
     try:
-        return onnxruntime.InferenceSession(str(where / GRAPH), options, providers=PROVIDERS)
+        session = onnxruntime.InferenceSession(str(where / GRAPH), options, providers=PROVIDERS)
     except Exception:  # onnxruntime raises its own types; the model is loaded as before
         return None
+    with contextlib.suppress(OSError):
+        os.utime(where / MADE)  # in use: not removed as unused by another install
+    return session
 
 
 def build(onnxruntime: Any, options: Callable[[], Any], model: Path, where: Path | None) -> Any:
@@ -154,7 +162,7 @@ def _finish(building: Path, where: Path) -> None:
         shutil.rmtree(building, ignore_errors=True)
         return
     for other in where.parent.glob(f"{PREFIX}*"):
-        if other != where and other.is_dir() and not other.is_symlink():
+        if other != where and other.is_dir() and not other.is_symlink() and _unused(other):
             shutil.rmtree(other, ignore_errors=True)
     for other in (*where.parent.glob(".building-*"), *where.parent.glob(".stale-*")):
         try:
@@ -163,3 +171,12 @@ def _finish(building: Path, where: Path) -> None:
             continue
         if left and other.is_dir() and not other.is_symlink():
             shutil.rmtree(other, ignore_errors=True)
+
+
+def _unused(folder: Path) -> bool:
+    """Whether no process loaded `folder` for UNUSED_AFTER_S (or it has no record)."""
+    try:
+        loaded = os.lstat(folder / MADE).st_mtime
+    except OSError:
+        return True
+    return time.time() - loaded > UNUSED_AFTER_S

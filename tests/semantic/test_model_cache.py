@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -77,17 +78,29 @@ def test_a_folder_not_as_recorded_is_not_loaded_and_is_written_again(
     assert not model.Model(quick=True).quick
 
 
-def test_other_models_and_what_a_killed_process_left_are_removed(cache: Path) -> None:
-    older = cache.parent / f"{model_cache.PREFIX}0123456789abcdef-ort1.0.0"
+def test_unused_folders_and_what_a_killed_process_left_are_removed(cache: Path) -> None:
+    unused = cache.parent / f"{model_cache.PREFIX}0123456789abcdef-ort1.0.0"
+    in_use = cache.parent / f"{model_cache.PREFIX}0123456789abcdef-ort9.9.9"
     left = cache.parent / ".building-killed"
     recent = cache.parent / ".building-now"
-    for folder in (older, left, recent):
+    for folder in (unused, in_use, left, recent):
         folder.mkdir(parents=True)
-        (folder / model_cache.WEIGHTS).write_bytes(b"\0" * 10)
-    hours_ago = (left.stat().st_mtime - 2 * model_cache.LEFT_AFTER_S,) * 2
-    os.utime(left, hours_ago)
+        (folder / model_cache.MADE).write_text("{}", "utf-8")
+    weeks_ago = time.time() - 2 * model_cache.UNUSED_AFTER_S
+    os.utime(unused / model_cache.MADE, (weeks_ago, weeks_ago))
+    hours_ago = time.time() - 2 * model_cache.LEFT_AFTER_S
+    os.utime(left, (hours_ago, hours_ago))
     model.Model()
-    assert sorted(p.name for p in cache.parent.iterdir()) == [".building-now", cache.name]
+    kept = sorted(p.name for p in cache.parent.iterdir())
+    assert kept == sorted([".building-now", cache.name, in_use.name])
+
+
+def test_loading_the_folder_marks_it_in_use(cache: Path) -> None:
+    model.Model()
+    weeks_ago = time.time() - 2 * model_cache.UNUSED_AFTER_S
+    os.utime(cache / model_cache.MADE, (weeks_ago, weeks_ago))
+    assert not model.Model(quick=True).quick
+    assert time.time() - (cache / model_cache.MADE).stat().st_mtime < 3600
 
 
 def test_a_cache_that_cannot_be_written_changes_nothing(
