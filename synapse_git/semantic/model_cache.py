@@ -27,14 +27,13 @@ import contextlib
 import json
 import os
 import shutil
-import stat
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from synapse_git.semantic.model_stamp import identity
+from synapse_git.semantic.model_stamp import identity, small_file
 
 GRAPH = "model.onnx"
 WEIGHTS = "weights.bin"
@@ -75,17 +74,9 @@ def _recorded(where: Path) -> dict[str, Any] | None:
     """The record the folder was written with (a small regular file, not followed
     if it is a link, never waited on if it is a FIFO)."""
     try:
-        fd = os.open(where / MADE, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-    except OSError:
+        doc = json.loads(small_file(where / MADE, RECORD_BYTES))
+    except (OSError, ValueError):
         return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > RECORD_BYTES:
-            return None
-        try:
-            doc = json.loads(handle.read(RECORD_BYTES))
-        except (OSError, ValueError):
-            return None
     return doc if isinstance(doc, dict) else None
 
 

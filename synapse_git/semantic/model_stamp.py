@@ -57,21 +57,21 @@ def vouched(path: Path, sha256: str) -> bool:
     if stamp is None or found is None:
         return False
     try:
-        doc = json.loads(_small_file(stamp))
+        doc = json.loads(small_file(stamp, STAMP_BYTES))
     except (OSError, ValueError):
         return False
     return isinstance(doc, dict) and doc == _doc(path, found, sha256)
 
 
-def _small_file(path: Path) -> bytes:
-    """The bytes of a regular file of at most STAMP_BYTES; OSError for anything else
+def small_file(path: Path, most: int) -> bytes:
+    """The bytes of a regular file of at most `most` bytes; OSError for anything else
     (a FIFO there is not waited on, a symbolic link not followed)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > STAMP_BYTES:
-            raise OSError(f"{path} is not a stamp")
-        return handle.read(STAMP_BYTES)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > most:
+            raise OSError(f"{path} is not a small regular file")
+        return handle.read(most)
 
 
 def keep(path: Path, sha256: str, before: list[int] | None) -> None:
