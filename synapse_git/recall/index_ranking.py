@@ -84,11 +84,10 @@ class TermCounts:
         # What the index answered, which a question and its rewordings share; `found`
         # also holds what this search only takes as common (`common`).
         self.read = read if read is not None else {}
-        # Counts earlier recalls of a long-lived service read (recall/kept_rows.py):
-        # only those that carry no list of rows, which are few bytes each.
+        # Counts earlier recalls of a long-lived service read (recall/kept_rows.py),
+        # this search's own besides: only those that carry no list of rows, which
+        # are few bytes each, and single trigrams counted past a budget (OVER).
         self.kept = kept if kept is not None else {}
-        # Single trigrams counted only past a budget (`at_most`): how far they were read.
-        self.over: dict[str, int] = {}
 
     def _read(self, index: str, item: str) -> Answer:
         key = (index, item)
@@ -144,15 +143,14 @@ class TermCounts:
         known = self.found.get(key) or self.read.get(key) or self.kept.get(key)
         if known is not None:
             return min(known[0], most + 1)
-        # Counted past a budget by an earlier recall of a long-lived service: the
-        # trigrams of misspelled words recur from one question to the next.
+        # Counted past a budget by this search or, in a long-lived service, an earlier
+        # recall: the trigrams of misspelled words recur from one question to the next.
         past = self.kept.get((OVER, item))
-        if max(self.over.get(item, 0), past[0] if past else 0) > most:
+        if past is not None and past[0] > most:
             return most + 1
         sql = "SELECT count(*) FROM (SELECT rowid FROM memorygram WHERE memorygram MATCH ? LIMIT ?)"
         count = int(self.conn.execute(sql, (fts.holding_any([item]), most + 1)).fetchone()[0])
         if count > most:
-            self.over[item] = count
             self.kept[(OVER, item)] = (count, None)
         else:
             # Fewer rows than the limit: the count is exact, for any plan to use.
