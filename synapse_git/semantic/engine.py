@@ -23,7 +23,7 @@ from synapse_git.semantic import fusion, model, probe, status, vectors
 from synapse_git.store import database
 
 if TYPE_CHECKING:
-    from synapse_git.semantic.model import Model
+    from synapse_git.semantic.model import Matrix, Model
     from synapse_git.semantic.vectors import VectorMatrix
 
 # Memories embedded and stored per transaction by `memory embed`: an interrupted
@@ -133,11 +133,17 @@ class Semantic:
                 matrix.refresh(conn)
                 if not matrix.where and (other := vectors.other_model(conn, model.MODEL_ID)):
                     return lexical(True), f"off: {status.stale(other)}"
-                asked = loaded.embed(wordings)
-                found = lexical(False)
+                dense_work = _Beside(lambda: _embedded(loaded, matrix, wordings))
+                try:
+                    found = lexical(False)
+                except BaseException:
+                    # The store's error is the one to tell, not the thread's.
+                    dense_work.wait()
+                    raise
+                asked, every = dense_work.result()
                 ids = [c.id for c in found.candidates]
-                dense = matrix.nearest_each(
-                    conn, asked, projects, least=fusion.FAINT, count=fusion.DENSE_DEPTH
+                dense = matrix.nearest_in(
+                    conn, every, projects, least=fusion.FAINT, count=fusion.DENSE_DEPTH
                 )
                 # Every wording's cosine with every candidate, whoever found it.
                 ids += [i for found_by in dense for i, _ in found_by]
@@ -198,3 +204,38 @@ class Semantic:
             if progress is not None:
                 progress(min(done, total), total)
         return EmbedReport(done, max(0, total - done))
+
+
+def _embedded(loaded: Model, matrix: VectorMatrix, wordings: list[str]) -> tuple[Matrix, Matrix]:
+    asked = loaded.embed(wordings)
+    return asked, matrix.scored(asked)
+
+
+class _Beside:
+    """`work` run on a thread of its own while the caller goes on: onnxruntime and
+    numpy let go of the GIL while they compute, so the question's embedding and its
+    product with the matrix overlap the lexical ranking's Python and SQLite on a
+    second core. result() waits, and raises what `work` raised."""
+
+    def __init__(self, work: Callable[[], tuple[Matrix, Matrix]]) -> None:
+        self._work = work
+        self._value: tuple[Matrix, Matrix] | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="synapse-embed", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._value = self._work()
+        except BaseException as exc:  # handed to result(), which raises it
+            self._error = exc
+
+    def wait(self) -> None:
+        self._thread.join()
+
+    def result(self) -> tuple[Matrix, Matrix]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._value is not None
+        return self._value

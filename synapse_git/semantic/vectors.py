@@ -288,13 +288,34 @@ class VectorMatrix:
         """`nearest` for each row of `queries` (a question and its rewordings), from
         one product with the matrix: reading the rows once costs less than once a
         wording."""
+        return self.nearest_in(conn, self.scored(queries), projects, least=least, count=count)
+
+    def scored(self, queries: Matrix) -> Matrix:
+        """The cosine of every row with each row of `queries`, one column a query:
+        numpy alone, no SQLite, so it may run on another thread than the store's."""
         np = self._np
         if not self.used:
-            return [[] for _ in range(len(queries))]
-        every = self.products(np.ascontiguousarray(queries.T))
+            none: Matrix = np.zeros((0, len(queries)), dtype=np.float32)
+            return none
+        every: Matrix = self.products(np.ascontiguousarray(queries.T))
+        return every
+
+    def nearest_in(
+        self,
+        conn: sqlite3.Connection,
+        every: Matrix,
+        projects: Sequence[str],
+        *,
+        least: float,
+        count: int,
+    ) -> list[list[tuple[int, float]]]:
+        """`nearest` for each column of `every` (scored's product)."""
+        np = self._np
+        if not self.used:
+            return [[] for _ in range(every.shape[1])]
         return [
             self._top(conn, np.ascontiguousarray(every[:, n]), projects, least, count)
-            for n in range(len(queries))
+            for n in range(every.shape[1])
         ]
 
     def _top(
