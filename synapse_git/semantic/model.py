@@ -130,7 +130,7 @@ class Model:
     def __init__(self, path: Path | None = None, *, quick: bool = False) -> None:
         path = verified(path)
         numpy = numpy_module()
-        import onnxruntime
+        onnxruntime = onnxruntime_module()
 
         from synapse_git.semantic import model_cache
         from synapse_git.semantic.tokenizer import WordPiece
@@ -200,6 +200,23 @@ def numpy_module() -> Any:
     import numpy
 
     return numpy
+
+
+def onnxruntime_module() -> Any:
+    """onnxruntime, with its telemetry off. Its Linux and macOS builds queue usage
+    events with a device id under ~/.cache/Microsoft and send them to a Microsoft
+    server from a long-lived process (a DNS lookup of the collector from the MCP
+    server was seen): a local memory tool must not talk to the network, nor write
+    outside its own folders. The variable is read when onnxruntime sets itself up,
+    so it is set before the import; a user who set it keeps their value."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    import onnxruntime
+
+    # What the variable does not reach, in a build that reads another name for it.
+    disable = getattr(onnxruntime, "disable_telemetry_events", None)
+    if callable(disable):
+        disable()
+    return onnxruntime
 
 
 def pack(vector: Matrix) -> bytes:

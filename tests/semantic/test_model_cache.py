@@ -31,8 +31,7 @@ TEXTS = [
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache folder of this test's own; the model's folder in it."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    import onnxruntime
-
+    onnxruntime = model.onnxruntime_module()
     where = model_cache.folder(model.SHA256, str(onnxruntime.__version__))
     assert where is not None and where.parent == tmp_path / "cache" / "synapse"
     return where
