@@ -10,7 +10,8 @@ import sqlite3
 
 from synapse_git.recall import coverage, query_terms, word_forms
 from synapse_git.recall.query_terms import Term
-from synapse_git.recall.ranking import Search, term_pattern
+from synapse_git.recall.ranking import Search
+from synapse_git.recall.read_texts import term_pattern
 from synapse_git.store import body_windows
 from synapse_git.textrules import cut_utf8
 

@@ -8,11 +8,9 @@ candidate's coverage of the question and cuts below the floor.
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from synapse_git.recall import (
     coverage,
@@ -21,6 +19,8 @@ from synapse_git.recall import (
     proximity,
     query_terms,
     question_point,
+    read_texts,
+    relevance_floor,
     stems,
     subject,
     vocabulary,
@@ -29,18 +29,13 @@ from synapse_git.recall import (
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
-from synapse_git.recall.records import changed, made
-from synapse_git.store import body_windows
+from synapse_git.recall.records import made
 from synapse_git.store.memories import COLUMNS, Memory
-
-if TYPE_CHECKING:
-    from synapse_git.recall.kept_rows import KeptRows
 
 # Reciprocal rank fusion's k for the rankings of one question (the usual 60): a
 # candidate's place in one ranking moves it only a little against the other's.
 K = 60
 DEPTH = 50
-TEXT_BYTES = 16384
 
 
 # Frozen for fusion.Blended, a frozen subclass; neither compared nor printed (see Search).
@@ -164,126 +159,6 @@ def recent(conn: sqlite3.Connection, query: Query, projects: Sequence[str], coun
     return Search(query, total, tuple(candidates), None, None, (), beyond=older)
 
 
-@dataclass(eq=False, repr=False)
-class Shared:
-    """What the searches of one question and its rewordings read once for all: the
-    index's term lists, the candidates' texts and words, and their misspellings."""
-
-    read: dict[tuple[str, str], index_ranking.Answer] = field(default_factory=dict)
-    texts: dict[int, str] = field(default_factory=dict)
-    words: dict[int, coverage.Words] = field(default_factory=dict)
-    near: coverage.Near = field(default_factory=coverage.Near)
-    cut: set[int] = field(default_factory=set)  # texts that are only an opening
-    looked: dict[int, set[str]] = field(default_factory=dict)  # terms looked for past it
-    # What earlier recalls of a long-lived service read (recall/kept_rows.py).
-    kept: KeptRows | None = None
-
-    def texts_of(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, str]:
-        unread = [i for i in ids if i not in self.texts]
-        if unread and self.kept is not None:
-            known, words = self.kept.texts, self.kept.words
-            for memory_id in unread:
-                if (found := known.get(memory_id)) is not None:
-                    self.texts[memory_id] = found[0]
-                    if found[1]:
-                        self.cut.add(memory_id)
-                    elif memory_id in words:
-                        # A whole text's words are cut the same for any question.
-                        self.words.setdefault(memory_id, words[memory_id])
-            unread = [i for i in unread if i not in self.texts]
-        if unread:
-            texts, cut = _texts(conn, unread)
-            self.texts.update(texts)
-            self.cut |= cut
-            if self.kept is not None:
-                self.kept.keep_texts(texts, cut)
-        return {i: self.texts[i] for i in ids if i in self.texts}
-
-    def keep_words(self) -> None:
-        """Leave the words of whole texts cut for this question for the next one."""
-        if self.kept is not None:
-            self.kept.keep_words({i: w for i, w in self.words.items() if i not in self.cut})
-
-    @property
-    def projects(self) -> dict[int, str | None] | None:
-        """The projects of memories read by id, kept between recalls, if any are."""
-        return self.kept.projects if self.kept is not None else None
-
-    def widened(
-        self, conn: sqlite3.Connection, ids: Sequence[int], terms: Sequence[Term]
-    ) -> dict[int, str]:
-        """The texts of `ids`, each longer body's opening followed by the text
-        around the first place past it that holds a term the opening does not: the
-        whole body is searched, a window at a time (store/body_windows.py)."""
-        for memory_id in ids:
-            if memory_id not in self.cut:
-                continue
-            looked = self.looked.setdefault(memory_id, set())
-            for term in terms:
-                if term.word in looked:
-                    continue
-                looked.add(term.word)
-                pattern = term_pattern(term)
-                text = self.texts[memory_id]
-                if pattern.search(text[:TEXT_BYTES].lower()) is not None:
-                    continue
-                at = body_windows.first_match(conn, memory_id, pattern)
-                if at is None:
-                    continue
-                _, around = body_windows.window(conn, memory_id, at, AROUND, AROUND)
-                self.texts[memory_id] = f"{text}\n…\n{around}"
-                self.words.pop(memory_id, None)  # its words are cut again
-        return {i: self.texts[i] for i in ids if i in self.texts}
-
-
-AROUND = 400  # bytes read on each side of a match past a body's opening
-
-
-def term_pattern(term: Term) -> re.Pattern[str]:
-    """`term` as coverage holds it: the word or its raw form whole, a word of its
-    family (every member starts with the family key less its last letter), a word
-    of the same meaning, or (for an identifier) the raw form anywhere."""
-    key = word_forms.family(term.word)
-    words = [term.word, term.raw.lower(), *term.alike]
-    starts = [key[:-1]] if len(key) > 3 else []
-    return body_windows.words_pattern(words, starts, [term.raw.lower()] if term.substring else [])
-
-
-def _texts(conn: sqlite3.Connection, ids: Sequence[int]) -> tuple[dict[int, str], set[int]]:
-    """The opening TEXT_BYTES of each memory's body and source, for checks that
-    would cost more through the index than by reading (common terms, misspellings);
-    and the ids whose text goes on past it."""
-    marks = ",".join(str(int(i)) for i in ids)
-    rows = conn.execute(
-        "SELECT id, substr(CAST(body || ' ' || source AS BLOB), 1, ?),"
-        " length(CAST(body AS BLOB)) + 1 + length(CAST(source AS BLOB)) > ? FROM memories"
-        f" WHERE id IN ({marks})",
-        (TEXT_BYTES, TEXT_BYTES),
-    )
-    texts: dict[int, str] = {}
-    cut: set[int] = set()
-    for i, chunk, longer in rows:
-        texts[int(i)] = bytes(chunk).decode("utf-8", "ignore")
-        if longer:
-            cut.add(int(i))
-    return texts, cut
-
-
-def _near_misses(
-    conn: sqlite3.Connection, rescued: Sequence[Term], ids: Sequence[int]
-) -> dict[int, set[str]]:
-    """Which rescued (misspelled) terms each memory holds within a small edit distance."""
-    held: dict[int, set[str]] = {}
-    if not rescued or not ids:
-        return held
-    for memory_id, text in _texts(conn, ids)[0].items():
-        words = {query_terms.fold(t) for t in query_terms.tokens(text)}
-        for term in rescued:
-            if any(word_forms.close(term.word, word) for word in words):
-                held.setdefault(memory_id, set()).add(term.word)
-    return held
-
-
 def _forms(query: Query, counts: TermCounts | None = None) -> dict[str, list[str]]:
     """Each term's other family members (word_forms.variants), searched in the porter
     index; none for a word in COMMON_AT or more memories, whose family is as common
@@ -322,7 +197,7 @@ def search(
     *,
     depth: int = DEPTH,
     floor: bool = True,
-    shared: Shared | None = None,
+    shared: read_texts.Shared | None = None,
     asked: Query | None = None,
 ) -> Search:
     """Rank `query` in both indexes, fuse by RRF (K = 60), weigh each candidate's
@@ -332,7 +207,7 @@ def search(
     notes: list[str] = []
     if query.dropped:
         notes.append(f"ignored as too common to mean anything: {', '.join(query.dropped)}")
-    shared = shared if shared is not None else Shared()
+    shared = shared if shared is not None else read_texts.Shared()
     counts = TermCounts(conn, shared.read, shared.kept.counts if shared.kept else None)
     total = searched(conn, projects)
     words = [term.word for term in query.terms]
@@ -431,8 +306,8 @@ def search(
         )
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
-        candidates = cut_floor(candidates)
-    candidates = vouch(candidates, weights)
+        candidates = relevance_floor.cut_floor(candidates)
+    candidates = relevance_floor.vouch(candidates, weights)
     return Search(
         query,
         total,
@@ -474,53 +349,6 @@ def _misspelled(
     ]
 
 
-def floor_verdict(share: float, best: float) -> str | None:
-    """Why a candidate covering `share` of the question is cut when the best covers
-    `best`, or None when it is kept."""
-    if share * 2 < best:
-        return f"floor: covers {share:.2f} of the question, the best {best:.2f}"
-    return None
-
-
-def cut_floor(candidates: list[Candidate]) -> list[Candidate]:
-    """Cut (mark) the candidates covering less than half the best one's share."""
-    best = max((c.share for c in candidates), default=0.0)
-    out = []
-    for c in candidates:
-        if (verdict := floor_verdict(c.share, best)) is not None:
-            c = changed(c, verdict=verdict)
-        out.append(c)
-    return out
-
-
-def vouch(candidates: Sequence[Candidate], weights: Mapping[str, float]) -> list[Candidate]:
-    """`candidates` (ranked) with the best one kept vouched for as an answer when,
-    below WEAK_SHARE, it still holds two or more of the question's words (two
-    families: a word and its plural are one), one of
-    them in its opening words (recall/subject.py), and the rarest word any
-    candidate holds (floored or not).
-
-    A question nothing answers draws, at best, memories sharing one of its words
-    by chance, or two words of which a rarer one is held elsewhere: on the dev
-    sets (tests/recall/sets) no such best guess meets all three, while a
-    paraphrase's answer holding two of its words and naming its subject does."""
-    out = [changed(c, vouched=False) if c.vouched else c for c in candidates]
-    at = next((n for n, c in enumerate(out) if c.verdict == "kept"), None)
-    if at is None:
-        return out
-    best = out[at]
-    # Two forms of one word (`translations` asked, `translation` reworded) are one.
-    words = {word_forms.family(word) for word in best.held}
-    if not best.weak or len(words) < 2 or best.about <= 0:
-        return out
-    # Every candidate, the floor's cuts too: one the floor cut still holds the word,
-    # and recall decides the same with or without the floor.
-    rarest = max(weights.get(word, 0.0) for c in out for word in c.held)
-    if max(weights.get(word, 0.0) for word in best.held) >= rarest:
-        out[at] = changed(best, vouched=True)
-    return out
-
-
 def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> list[int]:
     """Every visible memory matching any term, stemmed or as a substring (or, for a
     misspelled term, by trigram similarity): no floor, limit or budget."""
@@ -538,7 +366,7 @@ def matches(conn: sqlite3.Connection, query: Query, projects: Sequence[str]) -> 
     if rescued:
         grams = [g for term in rescued for g in query_terms.trigrams(term.raw)]
         near = index_ranking.every(conn, "memorygram", grams, projects)
-        found.update(_near_misses(conn, rescued, sorted(near)))
+        found.update(read_texts.near_misses(conn, rescued, sorted(near)))
     return sorted(found)
 
 

@@ -16,7 +16,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
-from synapse_git.recall import alike, coverage, query_terms, ranking, word_forms
+from synapse_git.recall import (
+    alike,
+    coverage,
+    query_terms,
+    ranking,
+    read_texts,
+    relevance_floor,
+    word_forms,
+)
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.recall.ranking import Candidate, Search
 from synapse_git.recall.records import changed
@@ -67,7 +75,7 @@ def search(
 ) -> Search:
     """Rank each of `queries` (the original first) and fuse them into one search;
     `kept` holds rows earlier recalls read (recall/kept_rows.py)."""
-    shared = ranking.Shared(kept=kept)
+    shared = read_texts.Shared(kept=kept)
     reworded = depth if depth > ranking.DEPTH else REWORDED_DEPTH
     queries = _distinct(queries)
     found = [
@@ -88,10 +96,10 @@ def search(
 def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
     """One search from several: a candidate's share is its best in any of them,
     its score the best weighted share (and opening, recall/subject.py) plus the weighted
-    reciprocal ranks; with `floor`, cut below half the best share (ranking.cut_floor)."""
+    reciprocal ranks; with `floor`, cut below half the best share (relevance_floor.cut_floor)."""
     first = searches[0]
     if len(searches) == 1:
-        ranked = ranking.cut_floor(list(first.candidates)) if floor else first.candidates
+        ranked = relevance_floor.cut_floor(list(first.candidates)) if floor else first.candidates
         return replace(first, candidates=tuple(alike.single_out(ranked)))
     best: dict[int, Candidate] = {}
     weighted: dict[int, float] = {}
@@ -130,7 +138,7 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
             score=weighted[i] + fused[i],
             held=tuple(held[i]),
             literal=tuple(literal[i]),
-            verdict=ranking.floor_verdict(c.share, top) or c.verdict,
+            verdict=relevance_floor.floor_verdict(c.share, top) or c.verdict,
             evidence=max(asked.get(i, 0.0), agreement[i]),
             agreed=agreement[i] >= coverage.WEAK_SHARE,
             reworded_only=asked.get(i, 0.0) < coverage.WEAK_SHARE <= agreement[i],
@@ -141,9 +149,9 @@ def fused(searches: Sequence[Search], *, floor: bool = False) -> Search:
     # Each wording vouched for its own best candidate: the union has its own.
     # An answer of the question alone stays one whatever the rewordings add: only
     # an answer by their agreement, or one alike for the question alone, is judged.
-    alone = alike.single_out(ranking.cut_floor(list(first.candidates)))
+    alone = alike.single_out(relevance_floor.cut_floor(list(first.candidates)))
     candidates = alike.single_out(
-        ranking.vouch(candidates, weights), {c.id for c in alone if not c.weak}
+        relevance_floor.vouch(candidates, weights), {c.id for c in alone if not c.weak}
     )
     notes = list(first.notes)
     for n, found in enumerate(searches[1:], start=1):
