@@ -34,13 +34,17 @@ _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|
 # A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
 _ZERO_PARTS = re.compile(r"(?<=\d)(?:\.0+)+$")
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)(\.[x*])?([a-z%]*)$")
+# A host and its port written as one (`127.0.0.1:3000`, `localhost:8080`): what a
+# server binds, a value like `port 8080`; without the port an IPv4 address stays
+# what it reads as (a dotted number).
+_ADDRESS = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|localhost):\d{1,5}$")
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
 # is compiled when the module loads, which every recall pays for.
 @dataclass(frozen=True, eq=False, repr=False)
 class Value:
-    kind: str  # duration, size, percent, factor, version, number, schedule
+    kind: str  # duration, size, percent, factor, version, number, schedule, address
     amount: str  # normalized for comparison
     text: str  # as written
 
@@ -108,6 +112,8 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     unit word was consumed."""
     if token in NUMBER_WORDS:
         return Value("number", NUMBER_WORDS[token], token), False
+    if ":" in token and _ADDRESS.match(token):
+        return Value("address", token, token), False
     if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
         return None, False  # most tokens: not a number, no regex needed
     match = _NUMBER.match(token)
