@@ -34,6 +34,7 @@ _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|
 # A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
 _ZERO_PARTS = re.compile(r"(?<=\d)(?:\.0+)+$")
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)(\.[x*])?([a-z%]*)$")
+SLOT_WORDS = 3  # words before a value that name its slot in the candidate map
 # A host and its port written as one (`127.0.0.1:3000`, `localhost:8080`): what a
 # server binds, a value like `port 8080`; without the port an IPv4 address stays
 # what it reads as (a dotted number).
@@ -241,6 +242,16 @@ def _contrasted(clause: Clause, before: Clause) -> Clause:
     return replace(clause, content=clause.content | words) if words else clause
 
 
+def _slot_terms(clause: Clause) -> set[str]:
+    """`word#kind` for the content words before each value (three at most): what
+    the value is of, as the candidate map pairs it; `#` is in no word."""
+    found: set[str] = set()
+    for position, value in clause.values:
+        words = [word for word in clause.stems[:position] if word][-SLOT_WORDS:]
+        found |= {f"{word}#{value.kind}" for word in words}
+    return found
+
+
 def _parse(body: str) -> Parsed:
     text = claims(body)
     clauses: list[Clause] = []
@@ -265,5 +276,9 @@ def _parse(body: str) -> Parsed:
     # A job its tools do is a term too: `format with black` and `ruff formats` share
     # only `format` otherwise, too little to be paired in the candidate map.
     terms |= {f"{role}()" for tool in tools for role in TOOL_ROLES[tool]}
+    # A value's slot is a term too (`msrv#version`): a correction of a value often
+    # shares only the slot's word with what it corrects (`Our MSRV is 1.66; do not…`
+    # / `The MSRV was bumped to 1.75 so…`), one term, too few to be paired.
+    terms |= {term for clause in clauses for term in _slot_terms(clause)}
     names = dropped.names((c.text, c.negated, c.content, c.tools) for c in clauses)
     return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools, names)
