@@ -225,16 +225,18 @@ def score(
                             noise.append(f"{key}: {path}")
                         continue
                     hits = [i for i in match if labels_of[i].get("stale")]
-                    if hits:
-                        found.add((key, hits[0]))
-                        renamed = finding.get("renamed") or {}
-                        replaced = finding.get("replaced") or {}
-                        if path in renamed:
-                            suggestions[(key, hits[0])] = renamed[path]
-                        elif path in replaced:  # "replaced by": a successor named too
-                            suggestions[(key, hits[0])] = replaced[path]["by"]
-                    else:
+                    if not hits:
                         false_stale.append(f"{key}: {path}")
+                    # One path reported answers every form of it the memory wrote
+                    # (`src/a.rs` and `src/a.rs:92`): one file, one finding.
+                    renamed = finding.get("renamed") or {}
+                    replaced = finding.get("replaced") or {}
+                    for hit in hits:
+                        found.add((key, hit))
+                        if path in renamed:
+                            suggestions[(key, hit)] = renamed[path]
+                        elif path in replaced:  # "replaced by": a successor named too
+                            suggestions[(key, hit)] = replaced[path]["by"]
         elif kind == "conflict" and len(keys) == 2:
             predicted_pairs.add(frozenset(keys))
         elif kind == "duplicate":

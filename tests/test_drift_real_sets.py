@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ROOT / "examples" / "drift_real"
-NAMES = ("pip", "flask", "click", "requests", "express", "cli")
+NAMES = ("pip", "flask", "click", "requests", "express", "cli", "axum")
 
 
 def harness() -> ModuleType:
@@ -168,3 +168,34 @@ def test_pair_verdicts_of_a_half_against_its_labels() -> None:
     got = module.half("cli", "dev")
     assert (got["right"], got["found"], got["labelled"]) == (7, 7, 7)
     assert got["false"] == [] and got["missed"] == []
+
+
+def test_one_path_reported_answers_each_form_the_memory_wrote_it_in() -> None:
+    """A memory naming `src/serve.rs` and `src/serve.rs:92` names one file: the one
+    stale finding for it finds both labels, and its rename answers both."""
+    module = harness()
+    stale = {"kind": "path", "stale": True, "anchor_path": "src/serve.rs"}
+    now = {"now": "src/serve/mod.rs"}
+    labels = {
+        "memories": {
+            "a": {
+                "paths": [
+                    {**stale, **now, "written": "src/serve.rs"},
+                    {**stale, **now, "written": "src/serve.rs:92"},
+                ]
+            }
+        },
+        "conflicts": [],
+        "alike": [],
+    }
+    findings = [
+        {
+            "kind": "stale",
+            "ids": [1],
+            "paths": ["src/serve.rs"],
+            "renamed": {"src/serve.rs": "src/serve/mod.rs"},
+        }
+    ]
+    got = module.score(findings, {1: "a"}, labels)
+    assert (got["stale_found"], got["stale_predicted"], got["stale_labelled"]) == (2, 2, 2)
+    assert (got["renames_right"], got["renames_total"]) == (2, 2)

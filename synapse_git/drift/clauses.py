@@ -34,13 +34,18 @@ _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|
 # A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
 _ZERO_PARTS = re.compile(r"(?<=\d)(?:\.0+)+$")
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)(\.[x*])?([a-z%]*)$")
+SLOT_WORDS = 3  # words before a value that name its slot in the candidate map
+# A host and its port written as one (`127.0.0.1:3000`, `localhost:8080`): what a
+# server binds, a value like `port 8080`; without the port an IPv4 address stays
+# what it reads as (a dotted number).
+_ADDRESS = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|localhost):\d{1,5}$")
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
 # is compiled when the module loads, which every recall pays for.
 @dataclass(frozen=True, eq=False, repr=False)
 class Value:
-    kind: str  # duration, size, percent, factor, version, number, schedule
+    kind: str  # duration, size, percent, factor, version, number, schedule, address
     amount: str  # normalized for comparison
     text: str  # as written
 
@@ -108,6 +113,8 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     unit word was consumed."""
     if token in NUMBER_WORDS:
         return Value("number", NUMBER_WORDS[token], token), False
+    if ":" in token and _ADDRESS.match(token):
+        return Value("address", token, token), False
     if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
         return None, False  # most tokens: not a number, no regex needed
     match = _NUMBER.match(token)
@@ -235,6 +242,16 @@ def _contrasted(clause: Clause, before: Clause) -> Clause:
     return replace(clause, content=clause.content | words) if words else clause
 
 
+def _slot_terms(clause: Clause) -> set[str]:
+    """`word#kind` for the content words before each value (three at most): what
+    the value is of, as the candidate map pairs it; `#` is in no word."""
+    found: set[str] = set()
+    for position, value in clause.values:
+        words = [word for word in clause.stems[:position] if word][-SLOT_WORDS:]
+        found |= {f"{word}#{value.kind}" for word in words}
+    return found
+
+
 def _parse(body: str) -> Parsed:
     text = claims(body)
     clauses: list[Clause] = []
@@ -259,5 +276,9 @@ def _parse(body: str) -> Parsed:
     # A job its tools do is a term too: `format with black` and `ruff formats` share
     # only `format` otherwise, too little to be paired in the candidate map.
     terms |= {f"{role}()" for tool in tools for role in TOOL_ROLES[tool]}
+    # A value's slot is a term too (`msrv#version`): a correction of a value often
+    # shares only the slot's word with what it corrects (`Our MSRV is 1.66; do not…`
+    # / `The MSRV was bumped to 1.75 so…`), one term, too few to be paired.
+    terms |= {term for clause in clauses for term in _slot_terms(clause)}
     names = dropped.names((c.text, c.negated, c.content, c.tools) for c in clauses)
     return Parsed(tuple(clauses), terms, text, _ONLY.search(text) is not None, tools, names)

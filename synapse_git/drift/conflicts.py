@@ -42,6 +42,7 @@ from synapse_git.drift.conflict_words import (
     NEGATORS,
     SLOT_MARKERS,
     STOP,
+    VERBS,
     WHEN,
     stem,
 )
@@ -226,11 +227,20 @@ def _strict_slot(a: frozenset[str], b: frozenset[str]) -> bool:
 def _polarity_conflict(a: Clause, b: Clause) -> Contradiction | None:
     if a.negated == b.negated or not a.content or not b.content:
         return None
+    if len(a.content | b.content) < 2 and not (_has_verb(a) or _has_verb(b)):
+        # One word and `no` that word, with no verb on either side (`axum-* and
+        # examples/*` / `…, no examples`): a list's item and another list's
+        # exclusion, neither a statement (`X is None` / `X is 43200` is one).
+        return None
     # A word of its own on each side (`audit job` / `cache job`) means two things:
     # only a statement and its negation, or an elaboration of one, contradict.
     if _strict_slot(a.content, b.content) and _near(a, b):
         return Contradiction("negation", a.text, b.text)
     return None
+
+
+def _has_verb(clause: Clause) -> bool:
+    return any(token in VERBS for token in clause.tokens)
 
 
 def _near(a: Clause, b: Clause) -> bool:

@@ -63,7 +63,8 @@ def conflicts_among(
         for i, first in enumerate(posting):
             for second in posting[i + 1 :]:
                 shared[first, second] += 1
-    sizes = [len(item.terms) for item in parsed]
+    # Slot terms (`msrv#version`) repeat a word the body already counts.
+    sizes = [sum("#" not in term for term in item.terms) for item in parsed]
     findings = []
     for (first, second), count in shared.items():
         # Shared terms a pair needs before any rule can fire: a one-word substitution
