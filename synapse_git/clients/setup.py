@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from synapse_git.clients import agent_files, mcp_config
+from synapse_git.clients import agent_files, file_writes, mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
 
@@ -70,23 +70,29 @@ def run(
         changes.append(Change(piece.path, done, _diff(piece.path, old, new)))
         writes.append((piece.path, new))
         if not uninstall:
-            records.note(piece.path, old, new, _outermost_missing(piece.path))
+            records.note(piece.path, old, new, file_writes.outermost_missing(piece.path))
     if dry_run:
         return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
-    # The record goes first: a write that fails part-way still leaves uninstall knowing
-    # what each file held (a file that differs from the record loses only our entries).
-    records.save()
+    # Every new text is written beside its file before any file changes, then the record,
+    # then the files: a failure at any step before the last leaves every file as it was.
+    staged = file_writes.stage(writes)
+    try:
+        records.save()
+    except BadInput:
+        staged.discard()
+        raise
     emptied: list[tuple[Path, object]] = []
     for path, text in writes:
         record = records.get(path)
-        _write(path, text)
-        if uninstall:
-            if text is None and record is not None:
-                emptied.append((path, record.get("made")))
+        if text is None and record is not None:
+            emptied.append((path, record.get("made")))
+    staged.commit()
+    if uninstall:
+        for path, _ in writes:
             records.forget(path)
     for path, folder in emptied:
         # After every file is gone: two files may share the folder one of them made.
-        _remove_made(path, folder)
+        file_writes.remove_made(path, folder)
     records.save()
     return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
 
@@ -218,50 +224,6 @@ def _diff(path: Path, old: str | None, new: str | None) -> list[str]:
     if len(lines) > DIFF_LINES:
         lines = [*lines[:DIFF_LINES], f"… {len(lines) - DIFF_LINES} more diff lines"]
     return lines
-
-
-def _outermost_missing(path: Path) -> str | None:
-    """The outermost folder writing `path` will create, if any."""
-    made = None
-    missing = Path(os.path.realpath(path)).parent
-    while not missing.exists() and missing.parent != missing:
-        made = str(missing)
-        missing = missing.parent
-    return made
-
-
-def _write(path: Path, text: str | None) -> None:
-    """Write (or with None remove) `path`."""
-    # A linked file (dotfiles kept elsewhere) is written where the link points.
-    target = Path(os.path.realpath(path))
-    try:
-        if text is None:
-            target.unlink(missing_ok=True)
-            return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.synapse-new")
-        temporary.write_bytes(text.encode("utf-8"))
-        if target.exists():
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
-        os.replace(temporary, target)
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
-
-
-def _remove_made(path: Path, made: object) -> None:
-    """Remove the folders setup created for `path` (`.claude/`, `.codex/`) once empty."""
-    if not isinstance(made, str):
-        return
-    top = Path(made)
-    folder = Path(os.path.realpath(path)).parent
-    while folder.is_relative_to(top):
-        try:
-            folder.rmdir()
-        except OSError:
-            return  # not empty: something else lives there now
-        if folder == top:
-            return
-        folder = folder.parent
 
 
 class _Records:
