@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,7 @@ def run(
         if new == old:
             changes.append(Change(piece.path, "unchanged" if not uninstall else "absent"))
             continue
+        _check_writable(piece.path)
         done = _verb(old, new, uninstall)
         if dry_run:
             done = f"would {done.removesuffix('d')}"
@@ -161,6 +163,18 @@ def _plan(piece: Piece, records: _Records, *, uninstall: bool) -> tuple[str | No
     if not piece.has(doc):
         return old, old
     return old, _render(piece, old, piece.remove(doc))
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse a file its owner marked read-only: replacing it would undo the mark."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # absent (or unreadable, which reading it has said)
+    if stat.S_ISREG(mode) and not mode & 0o222:
+        raise BadInput(
+            f"{path} is read-only; nothing was written (make it writable to let setup edit it)"
+        )
 
 
 def _read(path: Path) -> str | None:

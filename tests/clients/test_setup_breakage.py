@@ -53,3 +53,16 @@ def test_a_file_that_cannot_be_written_stops_setup_before_any_file_changes(
     refused(done, "cannot write", "settings.json", "nothing was written")
     assert tree(repo) == before
     assert not (isolated_store / "setup.json").exists()
+
+
+def test_a_read_only_file_is_refused_not_replaced(repo: Path) -> None:
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"model": "opus"}\n')
+    settings.chmod(0o444)
+    before = tree(repo)
+    done = setup(repo, "claude")
+    refused(done, "read-only", str(settings))
+    assert tree(repo) == before and settings.stat().st_mode & 0o777 == 0o444
+    settings.chmod(0o644)
+    assert setup(repo, "claude").returncode == 0
