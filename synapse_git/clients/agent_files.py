@@ -82,14 +82,17 @@ def pin_for(scope: str, data: Path) -> Pin:
     return Pin(mcp_config.program(), Path(os.path.abspath(data.expanduser())))
 
 
-def pieces(client: str, scope: str, root: Path, home: Path, pin: Pin) -> list[Piece]:
-    """The files setup edits for `client` in `scope`, for the project at `root`."""
+def pieces(
+    client: str, scope: str, root: Path, home: Path, pin: Pin, main: Path | None = None
+) -> list[Piece]:
+    """The files setup edits for `client` in `scope`, for the checkout at `root` whose
+    main worktree is `main` (`root` itself when None)."""
     if client not in CLIENTS:
         raise BadInput(f"unknown client {client!r}: choose one of {', '.join(CLIENTS)}")
     if scope not in SCOPES:
         raise BadInput(f"unknown scope {scope!r}: choose one of {', '.join(SCOPES)}")
     if client == "claude":
-        return _claude(scope, root, home, pin)
+        return _claude(scope, root, main or root, home, pin)
     if scope == "local":
         raise BadInput(
             f"{client} has no local scope: --scope project (shared) or --scope user (personal)"
@@ -115,7 +118,7 @@ def codex_home(home: Path) -> Path:
 # -- Claude Code ---------------------------------------------------------------------
 
 
-def _claude(scope: str, root: Path, home: Path, pin: Pin) -> list[Piece]:
+def _claude(scope: str, root: Path, main: Path, home: Path, pin: Pin) -> list[Piece]:
     hooks = _claude_hooks(pin)
     if scope == "project":
         return [
@@ -124,8 +127,10 @@ def _claude(scope: str, root: Path, home: Path, pin: Pin) -> list[Piece]:
         ]
     if scope == "local":
         return [
+            # Claude Code keeps a linked worktree's local servers under its main worktree
+            # (a bare repository's own folder), as `claude mcp add --scope local` does.
             _json_server(
-                home / ".claude.json", ["projects", str(root), "mcpServers"], pin.mcp(typed=True)
+                home / ".claude.json", ["projects", str(main), "mcpServers"], pin.mcp(typed=True)
             ),
             _json_hooks(root / ".claude" / "settings.local.json", hooks),
         ]

@@ -52,11 +52,13 @@ def run(
     dry_run: bool = False,
     uninstall: bool = False,
     chosen_by: str = "default",
+    main: Path | None = None,
 ) -> Outcome:
-    """Wire (or with `uninstall` unwire) `client` for the project at `root`."""
+    """Wire (or with `uninstall` unwire) `client` for the checkout at `root`, whose main
+    worktree is `main` (`root` itself when None)."""
     home = Path.home() if home is None else home
     pin = agent_files.pin_for(scope, data)
-    found = agent_files.pieces(client, scope, root, home, pin)
+    found = agent_files.pieces(client, scope, root, home, pin, main)
     records = _Records(data / RECORD_FILE)
     planned = [(piece, *_plan(piece, records, uninstall=uninstall)) for piece in found]
     changes: list[Change] = []
@@ -306,7 +308,7 @@ class Wired:
         }
 
 
-def wired_here(root: Path, home: Path | None = None) -> list[Wired]:
+def wired_here(root: Path, home: Path | None = None, main: Path | None = None) -> list[Wired]:
     """Every client file (each client, each scope) that runs Synapse for `root`."""
     home = Path.home() if home is None else home
     bare = agent_files.Pin(agent_files.NAME, None)
@@ -314,7 +316,7 @@ def wired_here(root: Path, home: Path | None = None) -> list[Wired]:
     for client in agent_files.CLIENTS:
         for scope in agent_files.SCOPES:
             try:
-                files = agent_files.pieces(client, scope, root, home, bare)
+                files = agent_files.pieces(client, scope, root, home, bare, main)
             except BadInput:
                 continue
             for piece in files:

@@ -4,7 +4,11 @@ Each ends in a correct merged file or one line that changes nothing."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,3 +70,38 @@ def test_a_read_only_file_is_refused_not_replaced(repo: Path) -> None:
     assert tree(repo) == before and settings.stat().st_mode & 0o777 == 0o444
     settings.chmod(0o644)
     assert setup(repo, "claude").returncode == 0
+
+
+def test_claude_local_scope_in_a_linked_worktree_is_kept_under_the_main_worktree(
+    repo: Path, home: Path, tmp_path: Path
+) -> None:
+    # Claude Code reads a linked worktree's local servers from its main worktree's entry.
+    linked = tmp_path / "linked tree"
+    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(linked)], cwd=repo, check=True)
+    done = setup(linked, "claude", "--scope", "local")
+    assert done.returncode == 0, done.stderr
+    projects = json.loads((home / ".claude.json").read_text())["projects"]
+    assert list(projects) == [str(repo.resolve())]
+    assert "synapse" in projects[str(repo.resolve())]["mcpServers"]
+    assert (linked / ".claude" / "settings.local.json").is_file()
+    assert not (repo / ".claude").exists()
+    status = json.loads(run_cli("status", "--json", cwd=linked).stdout)
+    assert {a["client"] for a in status["agents"] if a["scope"] == "local"} == {"claude"}
+    assert len([a for a in status["agents"] if a["scope"] == "local"]) == 2
+    assert setup(linked, "claude", "--scope", "local", "--uninstall").returncode == 0
+    assert tree(home) == {} and not (linked / ".claude").exists()
+    claude = _client_cli("claude")
+    if claude is None:
+        return  # the client's own view, where it is installed (tests/clients/test_agent_setup.py)
+    assert setup(linked, "claude", "--scope", "local").returncode == 0
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    listed = subprocess.run(
+        [claude, "mcp", "list"], cwd=linked, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert "synapse:" in listed.stdout and "Connected" in listed.stdout, listed.stdout
+
+
+def _client_cli(name: str) -> str | None:
+    extra = os.environ.get("SYNAPSE_TEST_CLIENT_BIN")
+    found = Path(extra) / name if extra else None
+    return str(found) if found is not None and found.exists() else shutil.which(name)
