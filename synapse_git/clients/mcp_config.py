@@ -209,7 +209,7 @@ def found_here(folder: Path) -> list[Found]:
         if not path.is_file():
             continue
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")  # a BOM, as the clients, skipped
             doc: Any = json.loads(text) if client == "claude" else tomllib.loads(text)
         except (OSError, UnicodeDecodeError, ValueError):
             found.append(Found(client, path, False, None))

@@ -25,6 +25,7 @@ from synapse_git.errors import BadInput
 RECORD_FILE = "setup.json"
 DIFF_LINES = 40
 MAX_FILE_BYTES = 16 * 1024 * 1024
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -199,13 +200,14 @@ def _read(path: Path) -> str | None:
 
 
 def _parse(piece: Piece, text: str | None) -> dict[str, Any]:
+    body = _body(text)
     if piece.syntax == "toml":
-        mcp_config.parse_toml(text or "", piece.path)
-        return {"text": text or ""}
-    if text is None or not text.strip():
+        mcp_config.parse_toml(body, piece.path)
+        return {"text": body}
+    if not body.strip():
         return {}
     try:
-        doc = json.loads(text)
+        doc = json.loads(body)
     except json.JSONDecodeError as exc:
         raise BadInput(
             f"{piece.path} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
@@ -219,11 +221,24 @@ def _parse(piece: Piece, text: str | None) -> dict[str, Any]:
 
 def _render(piece: Piece, old: str | None, doc: dict[str, Any]) -> str:
     if piece.syntax == "toml":
-        return str(doc["text"])
-    new = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    if old is not None and old.strip() and json.loads(old) == doc:
-        return old  # the same document: keep the user's layout
-    return new
+        return _layout(old, str(doc["text"]))
+    if _body(old).strip() and json.loads(_body(old)) == doc:
+        return old or ""  # the same document: keep the user's layout
+    return _layout(old, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def _body(text: str | None) -> str:
+    """A file's text without its byte order mark, which the clients accept and skip."""
+    return (text or "").removeprefix(BOM)
+
+
+def _layout(old: str | None, new: str) -> str:
+    """`new` with `old`'s byte order mark, and its CRLF line ends where every line has one."""
+    if not old or not new:
+        return new
+    if "\r\n" in old and old.count("\n") == old.count("\r\n"):
+        new = new.replace("\r\n", "\n").replace("\n", "\r\n")
+    return BOM + new if old.startswith(BOM) and not new.startswith(BOM) else new
 
 
 def _diff(path: Path, old: str | None, new: str | None) -> list[str]:

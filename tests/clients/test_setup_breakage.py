@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,39 @@ def _client_cli(name: str) -> str | None:
     extra = os.environ.get("SYNAPSE_TEST_CLIENT_BIN")
     found = Path(extra) / name if extra else None
     return str(found) if found is not None and found.exists() else shutil.which(name)
+
+
+BOM = "\ufeff".encode()
+
+
+@pytest.mark.parametrize(
+    ("client", "name", "text"),
+    [
+        ("claude", ".claude/settings.json", '{\r\n  "model": "opus"\r\n}\r\n'),
+        ("cursor", ".cursor/mcp.json", '{"mcpServers": {"other": {"command": "o"}}}'),
+        ("codex", ".codex/config.toml", '# kept\r\nm = "x"\r\n[mcp_servers.o]\r\nargs = []\r\n'),
+    ],
+)
+def test_a_byte_order_mark_and_crlf_line_ends_are_kept(
+    repo: Path, client: str, name: str, text: str
+) -> None:
+    # Windows editors write both; Claude Code and Codex read such files (a BOM is skipped).
+    original = BOM + text.encode()
+    (repo / name).parent.mkdir(parents=True)
+    (repo / name).write_bytes(original)
+    done = setup(repo, client)
+    assert done.returncode == 0, done.stderr
+    written = (repo / name).read_bytes()
+    assert written.startswith(BOM) and b"synapse" in written
+    if b"\r\n" in original:
+        assert written.count(b"\n") == written.count(b"\r\n")
+    body = written[len(BOM) :].decode()
+    doc = tomllib.loads(body) if name.endswith(".toml") else json.loads(body)
+    servers = doc.get("mcp_servers") or doc.get("mcpServers")
+    assert servers is None or "o" in servers or "other" in servers
+    assert "unchanged" in setup(repo, client).stdout
+    assert (repo / name).read_bytes() == written
+    status = json.loads(run_cli("status", "--json", cwd=repo).stdout)
+    assert all(found["server"] for found in status["mcp_clients"])
+    assert setup(repo, client, "--uninstall").returncode == 0
+    assert (repo / name).read_bytes() == original
