@@ -77,7 +77,9 @@ def run(
         if not uninstall:
             records.note(piece.path, old, new, file_writes.outermost_missing(piece.path))
     if dry_run:
-        return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
+        return Outcome(
+            client, scope, changes, _notes(client, scope, root, chosen_by, uninstall, (home, main))
+        )
     # Every new text is written beside its file before any file changes, then the record,
     # then the files: a failure at any step before the last leaves every file as it was.
     staged = file_writes.stage(writes)
@@ -99,10 +101,20 @@ def run(
         # After every file is gone: two files may share the folder one of them made.
         file_writes.remove_made(path, folder)
     records.save()
-    return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
+    return Outcome(
+        client, scope, changes, _notes(client, scope, root, chosen_by, uninstall, (home, main))
+    )
 
 
-def _notes(client: str, scope: str, root: Path, chosen_by: str, uninstall: bool) -> list[str]:
+def _notes(
+    client: str,
+    scope: str,
+    root: Path,
+    chosen_by: str,
+    uninstall: bool,
+    where: tuple[Path, Path | None],
+) -> list[str]:
+    home, main = where
     notes = []
     if scope == "project" and not uninstall and chosen_by != "default":
         notes.append(
@@ -117,6 +129,14 @@ def _notes(client: str, scope: str, root: Path, chosen_by: str, uninstall: bool)
             " one: put this one's folder on PATH (or install it with pipx), or use"
             f" `--scope {'local' if client == 'claude' else 'user'}`, which names its full path"
         )
+    trusted = client != "codex" or scope != "project" or _codex_trusts(home, {root, main or root})
+    if not trusted and not uninstall:
+        table = f"[projects.{mcp_config._toml_string(str(root))}]"
+        notes.append(
+            "Codex reads .codex/ only in a project it trusts: trust this one when Codex asks,"
+            f' or add {table} trust_level = "trusted" to'
+            f" {agent_files.codex_home(home) / 'config.toml'}"
+        )
     if client == "codex" and not uninstall:
         notes.append("Codex runs a new or changed hook only once you trust it (/hooks)")
     for name, kind in (("CLAUDE.md", "claude-md"), ("AGENTS.md", "agents-md")):
@@ -127,6 +147,22 @@ def _notes(client: str, scope: str, root: Path, chosen_by: str, uninstall: bool)
                 f" {name}` also makes each of its bullet points a memory drift can check"
             )
     return notes
+
+
+def _codex_trusts(home: Path, folders: set[Path]) -> bool:
+    """Whether Codex's own config trusts one of `folders` (the checkout, its main worktree)."""
+    try:
+        text = (agent_files.codex_home(home) / "config.toml").read_text(encoding="utf-8-sig")
+        projects = mcp_config.parse_toml(text, home).get("projects")
+    except (OSError, UnicodeDecodeError, BadInput):
+        return False
+    if not isinstance(projects, dict):
+        return False
+    return any(
+        isinstance(entry, dict) and entry.get("trust_level") == "trusted"
+        for key, entry in projects.items()
+        if Path(key) in folders
+    )
 
 
 def _on_path() -> bool:

@@ -142,3 +142,21 @@ def test_a_byte_order_mark_and_crlf_line_ends_are_kept(
     assert all(found["server"] for found in status["mcp_clients"])
     assert setup(repo, client, "--uninstall").returncode == 0
     assert (repo / name).read_bytes() == original
+
+
+def test_codex_project_setup_says_how_codex_comes_to_read_it(repo: Path, home: Path) -> None:
+    # Codex ignores a project's .codex/ until the project is trusted in its own config.
+    done = setup(repo, "codex")
+    assert done.returncode == 0, done.stderr
+    (note,) = [line for line in done.stdout.splitlines() if "only in a project it trusts" in line]
+    table = note.split("or add ")[1].split(" to ")[0]
+    assert str(home / ".codex" / "config.toml") in note
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(table.replace("] ", "]\n") + "\n")
+    assert "only in a project it trusts" not in setup(repo, "codex").stdout
+    codex = _client_cli("codex")
+    if codex is not None:
+        shown = subprocess.run(
+            [codex, "mcp", "get", "synapse"], cwd=repo, capture_output=True, text=True, timeout=120
+        )
+        assert shown.returncode == 0 and "args: mcp" in shown.stdout, shown.stderr
