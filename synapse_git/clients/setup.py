@@ -13,19 +13,16 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from synapse_git.clients import agent_files, file_writes, mcp_config
+from synapse_git.clients import agent_files, file_texts, file_writes, mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
 
 RECORD_FILE = "setup.json"
 DIFF_LINES = 40
-MAX_FILE_BYTES = 16 * 1024 * 1024
-BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ def run(
         if new == old:
             changes.append(Change(piece.path, "unchanged" if not uninstall else "absent"))
             continue
-        _check_writable(piece.path)
+        file_texts.check_writable(piece.path)
         done = _verb(old, new, uninstall)
         if dry_run:
             done = f"would {done.removesuffix('d')}"
@@ -188,93 +185,20 @@ def _verb(old: str | None, new: str | None, uninstall: bool) -> str:
 
 def _plan(piece: Piece, records: _Records, *, uninstall: bool) -> tuple[str | None, str | None]:
     """The file's text now (None when absent) and what it should hold."""
-    old = _read(piece.path)
+    old = file_texts.read(piece.path)
     if not uninstall:
-        doc = _parse(piece, old)
-        return old, _render(piece, old, piece.add(doc))
+        doc = file_texts.parse(piece, old)
+        return old, file_texts.render(piece, old, piece.add(doc))
     if old is None:
         return None, None
     record = records.get(piece.path)
     if record is not None and record.get("written") == old:
         original = record.get("original")
         return old, original if isinstance(original, str) else None
-    doc = _parse(piece, old)
+    doc = file_texts.parse(piece, old)
     if not piece.has(doc):
         return old, old
-    return old, _render(piece, old, piece.remove(doc))
-
-
-def _check_writable(path: Path) -> None:
-    """Refuse a file its owner marked read-only: replacing it would undo the mark."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return  # absent (or unreadable, which reading it has said)
-    if stat.S_ISREG(mode) and not mode & 0o222:
-        raise BadInput(
-            f"{path} is read-only; nothing was written (make it writable to let setup edit it)"
-        )
-
-
-def _read(path: Path) -> str | None:
-    try:
-        if path.is_dir():
-            raise BadInput(f"{path} is a folder; nothing was written")
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise BadInput(f"{path} is over {MAX_FILE_BYTES} bytes; nothing was written")
-    try:
-        # Bytes, not read_text: CRLF line ends must survive a byte-for-byte restore.
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{path} is not UTF-8 (byte {exc.start}); nothing was written") from None
-
-
-def _parse(piece: Piece, text: str | None) -> dict[str, Any]:
-    body = _body(text)
-    if piece.syntax == "toml":
-        mcp_config.parse_toml(body, piece.path)
-        return {"text": body}
-    if not body.strip():
-        return {}
-    try:
-        doc = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise BadInput(
-            f"{piece.path} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
-        ) from None
-    except RecursionError:
-        raise BadInput(f"{piece.path} is nested too deeply to read; nothing was written") from None
-    if not isinstance(doc, dict):
-        raise BadInput(f"{piece.path} does not hold a JSON object; nothing was written")
-    return doc
-
-
-def _render(piece: Piece, old: str | None, doc: dict[str, Any]) -> str:
-    if piece.syntax == "toml":
-        return _layout(old, str(doc["text"]))
-    if _body(old).strip() and json.loads(_body(old)) == doc:
-        return old or ""  # the same document: keep the user's layout
-    return _layout(old, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-
-
-def _body(text: str | None) -> str:
-    """A file's text without its byte order mark, which the clients accept and skip."""
-    return (text or "").removeprefix(BOM)
-
-
-def _layout(old: str | None, new: str) -> str:
-    """`new` with `old`'s byte order mark, and its CRLF line ends where every line has one."""
-    if not old or not new:
-        return new
-    if "\r\n" in old and old.count("\n") == old.count("\r\n"):
-        new = new.replace("\r\n", "\n").replace("\n", "\r\n")
-    return BOM + new if old.startswith(BOM) and not new.startswith(BOM) else new
+    return old, file_texts.render(piece, old, piece.remove(doc))
 
 
 def _diff(path: Path, old: str | None, new: str | None) -> list[str]:
@@ -372,10 +296,10 @@ def wired_here(root: Path, home: Path | None = None, main: Path | None = None) -
                 continue
             for piece in files:
                 try:
-                    text = _read(piece.path)
+                    text = file_texts.read(piece.path)
                     if text is None:
                         continue
-                    what = piece.has(_parse(piece, text))
+                    what = piece.has(file_texts.parse(piece, text))
                 except BadInput:
                     continue
                 if what:
