@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from synapse_git.errors import BadInput
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 BOM = "\ufeff"
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
 def check_writable(path: Path) -> None:
@@ -61,6 +63,14 @@ def parse(piece: Piece, text: str | None) -> dict[str, Any]:
     try:
         doc = json.loads(body)
     except json.JSONDecodeError as exc:
+        if _is_jsonc(body):
+            # Cursor and VS Code read comments and trailing commas; rewriting the file as
+            # JSON would drop the user's comments, so it is left for them to edit.
+            raise BadInput(
+                f"{piece.path} holds comments or trailing commas, which setup cannot keep;"
+                " nothing was written: add Synapse's entries by hand (docs/mcp.md,"
+                " Client setup by hand)"
+            ) from None
         raise BadInput(
             f"{piece.path} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
         ) from None
@@ -92,3 +102,29 @@ def in_layout(old: str | None, new: str) -> str:
     if "\r\n" in old and old.count("\n") == old.count("\r\n"):
         new = new.replace("\r\n", "\n").replace("\n", "\r\n")
     return BOM + new if old.startswith(BOM) and not new.startswith(BOM) else new
+
+
+def _is_jsonc(text: str) -> bool:
+    """Whether `text` is JSON once its comments and trailing commas are taken out."""
+    kept: list[str] = []
+    n, quoted = 0, False
+    while n < len(text):
+        char = text[n]
+        if quoted:
+            kept.append(text[n : n + 2] if char == "\\" else char)
+            n += 2 if char == "\\" else 1
+            quoted = char != '"'
+            continue
+        if text.startswith("//", n):
+            n = text.find("\n", n) % (len(text) + 1)
+        elif text.startswith("/*", n):
+            n = text.find("*/", n) % (len(text) + 1) + 2
+        else:
+            kept.append(char)
+            quoted = char == '"'
+            n += 1
+    try:
+        json.loads(_TRAILING_COMMA.sub(r"\1", "".join(kept)))
+    except (ValueError, RecursionError):
+        return False
+    return True

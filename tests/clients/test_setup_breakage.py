@@ -160,3 +160,15 @@ def test_codex_project_setup_says_how_codex_comes_to_read_it(repo: Path, home: P
             [codex, "mcp", "get", "synapse"], cwd=repo, capture_output=True, text=True, timeout=120
         )
         assert shown.returncode == 0 and "args: mcp" in shown.stdout, shown.stderr
+
+
+def test_a_file_with_comments_is_refused_saying_so(repo: Path) -> None:
+    # Cursor reads comments and trailing commas in its JSON; rewriting would drop them.
+    jsonc = '{\n  // mine\n  "mcpServers": {"o": {"url": "https://x/*y*/"},},\n  /* end */\n}\n'
+    (repo / ".cursor").mkdir()
+    (repo / ".cursor" / "mcp.json").write_text(jsonc)
+    before = tree(repo)
+    refused(setup(repo, "cursor"), "comments or trailing commas", "by hand")
+    assert tree(repo) == before
+    (repo / ".cursor" / "mcp.json").write_text('{"mcpServers": {"o": {"url": "// not one"}}')
+    refused(setup(repo, "cursor"), "not valid JSON")
