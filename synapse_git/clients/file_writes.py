@@ -59,21 +59,22 @@ class Staged:
             remove_made(path, folder)
 
 
-def stage(writes: Sequence[tuple[Path, str | None]]) -> Staged:
+def stage(writes: Sequence[tuple[Path, str | None]], *, private: bool = False) -> Staged:
     """Each (path, text) pair's text written beside its file (None: the file is to go);
-    a failure removes what was staged and says so in one line."""
+    a failure removes what was staged and says so in one line. A file that is new is
+    made readable by its owner alone when `private`; one that was there keeps its mode."""
     staged = Staged()
     try:
         for path, text in writes:
             staged.made.append((path, outermost_missing(path)))
-            staged.files.append((target(path), _stage(path, text)))
+            staged.files.append((target(path), _stage(path, text, private)))
     except BadInput:
         staged.discard()
         raise
     return staged
 
 
-def _stage(path: Path, text: str | None) -> Path | None:
+def _stage(path: Path, text: str | None, private: bool) -> Path | None:
     if text is None:
         return None
     final = target(path)
@@ -83,6 +84,10 @@ def _stage(path: Path, text: str | None) -> Path | None:
         temporary.write_bytes(text.encode("utf-8"))
         if final.exists():
             os.chmod(temporary, final.stat().st_mode & 0o7777)
+        elif private:
+            # The clients keep account details and tokens beside these entries, and
+            # keep the mode of a file they find: ~/.claude.json is made 0600 by Claude Code.
+            os.chmod(temporary, 0o600)
     except OSError as exc:
         if not temporary.is_dir():
             temporary.unlink(missing_ok=True)

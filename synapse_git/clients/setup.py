@@ -79,7 +79,8 @@ def run(
         )
     # Every new text is written beside its file before any file changes, then the record,
     # then the files: a failure at any step before the last leaves every file as it was.
-    staged = file_writes.stage(writes)
+    # Personal entries (local, user) may sit beside secrets: a file made for them is private.
+    staged = file_writes.stage(writes, private=scope != "project")
     try:
         records.save()
     except BadInput:

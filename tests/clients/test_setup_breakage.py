@@ -172,3 +172,27 @@ def test_a_file_with_comments_is_refused_saying_so(repo: Path) -> None:
     assert tree(repo) == before
     (repo / ".cursor" / "mcp.json").write_text('{"mcpServers": {"o": {"url": "// not one"}}')
     refused(setup(repo, "cursor"), "not valid JSON")
+
+
+@pytest.mark.parametrize("client", ["claude", "codex", "cursor"])
+def test_personal_files_setup_creates_are_private_and_others_keep_their_mode(
+    repo: Path, home: Path, client: str
+) -> None:
+    # Claude Code makes ~/.claude.json 0600 and keeps the mode of one it finds, then
+    # writes account details into it: a file setup makes there must not be world-readable.
+    kept = {".claude": home / ".claude", ".codex": home / ".codex", ".cursor": home / ".cursor"}
+    kept[f".{client}"].mkdir()
+    mine = kept[f".{client}"] / ("config.toml" if client == "codex" else "settings.json")
+    mine.write_text("" if client == "codex" else "{}")
+    mine.chmod(0o664)
+    assert setup(repo, client, "--scope", "user").returncode == 0
+    made = [path for path in home.rglob("*") if path.is_file() and path != mine]
+    assert made and all(path.stat().st_mode & 0o777 == 0o600 for path in made), made
+    if client != "cursor":  # cursor's user files are mcp.json and hooks.json
+        assert mine.stat().st_mode & 0o777 == 0o664 and "synapse" in mine.read_text()
+    # Project files are the team's, made as any file is (the umask decides).
+    assert setup(repo, client).returncode == 0
+    mask = os.umask(0o022)
+    os.umask(mask)
+    shared = [p for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts]
+    assert shared and all(p.stat().st_mode & 0o777 == 0o666 & ~mask for p in shared)
