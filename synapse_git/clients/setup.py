@@ -257,7 +257,12 @@ class _Records:
         temporary = self.path.with_name(f".{RECORD_FILE}.synapse-new")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps({"files": self.doc}, indent=1), encoding="utf-8")
+            # Opened 0600 before a byte is written: it holds copies of personal files
+            # (~/.claude.json is 0600), which must not become readable by others here.
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                os.fchmod(handle.fileno(), 0o600)  # a leftover copy may have another mode
+                handle.write(json.dumps({"files": self.doc}, indent=1))
             os.replace(temporary, self.path)
         except OSError as exc:
             temporary.unlink(missing_ok=True)

@@ -196,3 +196,15 @@ def test_personal_files_setup_creates_are_private_and_others_keep_their_mode(
     os.umask(mask)
     shared = [p for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts]
     assert shared and all(p.stat().st_mode & 0o777 == 0o666 & ~mask for p in shared)
+
+
+def test_the_record_of_replaced_files_is_private(
+    repo: Path, home: Path, isolated_store: Path
+) -> None:
+    # It keeps what each file held, ~/.claude.json (0600, account details) included.
+    (home / ".claude.json").write_text('{"oauthAccount": {"emailAddress": "me@example.com"}}')
+    (home / ".claude.json").chmod(0o600)
+    assert setup(repo, "claude", "--scope", "user").returncode == 0
+    record = isolated_store / "setup.json"
+    assert "me@example.com" in record.read_text()
+    assert record.stat().st_mode & 0o777 == 0o600
