@@ -328,7 +328,7 @@ def _toml_server(path: Path, pin: Pin) -> Piece:
             return doc
         kept = mcp_config._without_tables(old, f"mcp_servers.{NAME}")
         new = (kept.rstrip("\n") + "\n\n" if kept.strip() else "") + _toml_tables(wanted)
-        _check_toml(before, mcp_config.parse_toml(new, path), wanted, path)
+        _check_toml(before, mcp_config.parse_edited(new), wanted, path)
         return {"text": new}
 
     def remove(doc: Doc) -> Doc:
@@ -337,7 +337,7 @@ def _toml_server(path: Path, pin: Pin) -> Piece:
         if NAME not in before.get("mcp_servers", {}):
             return doc
         kept = mcp_config._without_tables(old, f"mcp_servers.{NAME}")
-        _check_toml(before, mcp_config.parse_toml(kept, path), None, path)
+        _check_toml(before, mcp_config.parse_edited(kept), None, path)
         return {"text": kept.rstrip("\n") + "\n" if kept.strip() else ""}
 
     def has(doc: Doc) -> list[str]:
@@ -350,7 +350,7 @@ def _toml_server(path: Path, pin: Pin) -> Piece:
     return Piece(path, "toml", "mcp", add, remove, has)
 
 
-def _check_toml(before: Doc, after: Doc, wanted: Doc | None, path: Path) -> None:
+def _check_toml(before: Doc, after: Doc | None, wanted: Doc | None, path: Path) -> None:
     """Everything but Synapse's table is as it was, and that table is as wanted."""
 
     def others(doc: Doc) -> Doc:
@@ -358,8 +358,8 @@ def _check_toml(before: Doc, after: Doc, wanted: Doc | None, path: Path) -> None
         rest = {k: v for k, v in doc.items() if k != "mcp_servers"}
         return {"servers": servers, "rest": rest}
 
-    mine = after.get("mcp_servers", {}).get(NAME)
-    if others(before) != others(after) or mine != wanted:
+    mine = None if after is None else after.get("mcp_servers", {}).get(NAME)
+    if after is None or others(before) != others(after) or mine != wanted:
         # Dotted keys or an inline table: better the file untouched than a guess.
         raise BadInput(
             f"{path} defines mcp_servers.{NAME} in a form that cannot be edited safely;"

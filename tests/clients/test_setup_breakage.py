@@ -208,3 +208,25 @@ def test_the_record_of_replaced_files_is_private(
     record = isolated_store / "setup.json"
     assert "me@example.com" in record.read_text()
     assert record.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'mcp_servers.synapse.command = "x"\n',
+        '[mcp_servers]\nsynapse = { command = "x", args = [] }\nother = { command = "o" }\n',
+    ],
+)
+def test_a_codex_entry_in_another_form_is_refused_as_such_not_as_bad_toml(
+    repo: Path, text: str
+) -> None:
+    # The file is valid TOML; what setup cannot do is edit the entry's form.
+    (repo / ".codex").mkdir()
+    (repo / ".codex" / "config.toml").write_text(text)
+    before = tree(repo)
+    for args in ((), ("--uninstall",)):
+        refused(setup(repo, "codex", *args), "cannot be edited safely")
+        assert tree(repo) == before
+    written = run_cli("mcp", "config", "codex", "--write", cwd=repo)
+    refused(written, "cannot be merged safely")
+    assert "not valid TOML" not in written.stderr and tree(repo) == before
