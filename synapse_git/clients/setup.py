@@ -195,7 +195,12 @@ def _plan(piece: Piece, records: _Records, *, uninstall: bool) -> tuple[str | No
     record = records.get(piece.path)
     if record is not None and record.get("written") == old:
         original = record.get("original")
-        return old, original if isinstance(original, str) else None
+        if not isinstance(original, str):
+            return old, None
+        # A record started after a hand edit holds a text that already ran Synapse:
+        # restoring it would leave Synapse wired, so only the entries are taken out.
+        if not piece.has(file_texts.parse(piece, original)):
+            return old, original
     doc = file_texts.parse(piece, old)
     if not piece.has(doc):
         return old, old

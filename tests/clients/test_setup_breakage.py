@@ -230,3 +230,24 @@ def test_a_codex_entry_in_another_form_is_refused_as_such_not_as_bad_toml(
     written = run_cli("mcp", "config", "codex", "--write", cwd=repo)
     refused(written, "cannot be merged safely")
     assert "not valid TOML" not in written.stderr and tree(repo) == before
+
+
+@pytest.mark.parametrize("client", ["claude", "codex", "cursor"])
+def test_uninstall_after_an_edit_and_a_second_setup_leaves_nothing_wired(
+    repo: Path, client: str
+) -> None:
+    # The second setup finds a text that already runs Synapse: uninstall must not put
+    # that text back, only take Synapse's entries out of what is there.
+    assert setup(repo, client).returncode == 0
+    named = ".claude/settings.json" if client == "claude" else f".{client}/hooks.json"
+    hooks = repo / named
+    doc = json.loads(hooks.read_text())
+    doc["mine"] = True
+    text = json.dumps(doc).replace("--format", "--budget lean --format")
+    hooks.write_text(text)
+    assert "updated" in setup(repo, client).stdout
+    assert setup(repo, client, "--uninstall").returncode == 0
+    left = json.loads(hooks.read_text())
+    assert left["mine"] is True and "synapse" not in json.dumps(left)
+    status = json.loads(run_cli("status", "--json", cwd=repo).stdout)
+    assert status["agents"] == []
