@@ -192,19 +192,36 @@ def _plan(piece: Piece, records: _Records, *, uninstall: bool) -> tuple[str | No
         return old, file_texts.render(piece, old, piece.add(doc))
     if old is None:
         return None, None
-    record = records.get(piece.path)
-    if record is not None and record.get("written") == old:
-        original = record.get("original")
-        if not isinstance(original, str):
-            return old, None
-        # A record started after a hand edit holds a text that already ran Synapse:
-        # restoring it would leave Synapse wired, so only the entries are taken out.
-        if not piece.has(file_texts.parse(piece, original)):
-            return old, original
     doc = file_texts.parse(piece, old)
     if not piece.has(doc):
         return old, old
-    return old, file_texts.render(piece, old, piece.remove(doc))
+    stripped = piece.remove(doc)
+    record = records.get(piece.path)
+    if record is not None and record.get("written") == old:
+        original = record.get("original")
+        original = original if isinstance(original, str) else None
+        if _restores(piece, original, stripped):
+            return old, original
+    return old, file_texts.render(piece, old, stripped)
+
+
+def _restores(piece: Piece, original: str | None, stripped: dict[str, Any]) -> bool:
+    """Whether putting `original` back (None: removing the file) takes out this piece's
+    entries and nothing else. Not when another setup shares the file (user and local
+    scope, or local scope of two projects, in ~/.claude.json), nor when the record
+    began after a hand edit with a text that already ran Synapse."""
+    try:
+        before = file_texts.parse(piece, original)
+        if piece.has(before):
+            return False
+        # Both through the same edits, so that the keys an edit leaves behind compare.
+        expected = piece.remove(piece.add(before))
+    except BadInput:
+        return False
+    if piece.syntax == "toml":
+        parsed = [mcp_config.parse_edited(str(d["text"])) for d in (expected, stripped)]
+        return parsed[0] is not None and parsed[0] == parsed[1]
+    return expected == stripped
 
 
 def _diff(path: Path, old: str | None, new: str | None) -> list[str]:

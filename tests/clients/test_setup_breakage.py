@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -251,3 +252,24 @@ def test_uninstall_after_an_edit_and_a_second_setup_leaves_nothing_wired(
     assert left["mine"] is True and "synapse" not in json.dumps(left)
     status = json.loads(run_cli("status", "--json", cwd=repo).stdout)
     assert status["agents"] == []
+
+
+def test_uninstalling_one_setup_keeps_another_that_shares_the_file(
+    repo_factory: Callable[..., Path], home: Path
+) -> None:
+    # ~/.claude.json holds the user scope's server and each project's local one.
+    first, second = repo_factory("first"), repo_factory("second")
+    user_file = home / ".claude.json"
+    user_file.write_text('{"numStartups": 3}\n')
+    assert setup(first, "claude", "--scope", "user").returncode == 0
+    assert setup(first, "claude", "--scope", "local").returncode == 0
+    assert setup(second, "claude", "--scope", "local").returncode == 0
+    assert setup(first, "claude", "--scope", "local", "--uninstall").returncode == 0
+    doc = json.loads(user_file.read_text())
+    assert "synapse" in doc["mcpServers"]
+    assert "synapse" in doc["projects"][str(second.resolve())]["mcpServers"]
+    assert "synapse" not in doc["projects"].get(str(first.resolve()), {}).get("mcpServers", {})
+    assert setup(second, "claude", "--scope", "local", "--uninstall").returncode == 0
+    assert setup(first, "claude", "--scope", "user", "--uninstall").returncode == 0
+    doc = json.loads(user_file.read_text())
+    assert doc["numStartups"] == 3 and "synapse" not in json.dumps(doc)
