@@ -273,3 +273,47 @@ def test_uninstalling_one_setup_keeps_another_that_shares_the_file(
     assert setup(first, "claude", "--scope", "user", "--uninstall").returncode == 0
     doc = json.loads(user_file.read_text())
     assert doc["numStartups"] == 3 and "synapse" not in json.dumps(doc)
+
+
+def test_pinned_hooks_in_odd_paths_run_through_the_shell_and_never_fail_a_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commands local and user scope write, with the store and the repository in
+    folders named with spaces, quotes and non-ASCII, fired as the client fires them."""
+    from support import make_repo
+
+    from synapse_git.service import Synapse
+
+    odd = tmp_path / 'it\'s a "dir" ü'
+    repo = make_repo(odd / "the repo")
+    store = odd / "the store"
+    monkeypatch.setenv("SYNAPSE_DATA", str(store))
+    Synapse().remember("Integration tests need `make db-up` first.", Synapse().scope(repo))
+    assert setup(repo, "claude", "--scope", "local").returncode == 0
+    assert setup(repo, "codex", "--scope", "user").returncode == 0
+    claude = json.loads((repo / ".claude" / "settings.local.json").read_text())["hooks"]
+    codex = json.loads((odd.parent / "home" / ".codex" / "hooks.json").read_text())["hooks"]
+    env = {k: v for k, v in os.environ.items() if k != "SYNAPSE_DATA"}  # the pin decides
+    for client, hooks in (("claude", claude), ("codex", codex)):
+        start = hooks["SessionStart"][0]["hooks"][0]["command"]
+        out = subprocess.run(start, shell=True, cwd=repo, env=env, capture_output=True, text=True)
+        said = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert "make db-up" in said, out.stderr
+        prompt = hooks["UserPromptSubmit"][0]["hooks"][0]["command"]
+        asked = {"session_id": client, "cwd": str(repo), "prompt": "integration tests?"}
+        hostile = [
+            json.dumps(asked).encode(),
+            json.dumps({**asked, "prompt": "\x00\x1b[2J\u202e" * 5000}).encode(),
+            b'{"cwd": %s, "prompt": "\xff\xfe integration"}' % json.dumps(str(repo)).encode(),
+            b"\xff" * (2 * 1024 * 1024),
+        ]
+        for number, stdin in enumerate(hostile):
+            out = subprocess.run(
+                prompt, shell=True, cwd=tmp_path, env=env, input=stdin, capture_output=True
+            )
+            assert out.returncode == 0 and b"Traceback" not in out.stderr
+            assert len(out.stderr.splitlines()) <= 1
+            if number == 0:
+                assert b"make db-up" in out.stdout
+            if out.stdout:
+                json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
