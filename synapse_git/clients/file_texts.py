@@ -35,14 +35,22 @@ def check_writable(path: Path) -> None:
 def read(path: Path) -> str | None:
     """The file's text, None when it is absent."""
     try:
-        if path.is_dir():
-            raise BadInput(f"{path} is a folder; nothing was written")
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        # Without blocking: opening a FIFO to read would wait for a writer forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise BadInput(f"{path} is a folder; nothing was written")
+        if not stat.S_ISREG(mode):
+            raise BadInput(f"{path} is not a regular file; nothing was written")
+        try:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
     if len(raw) > MAX_FILE_BYTES:
         raise BadInput(f"{path} is over {MAX_FILE_BYTES} bytes; nothing was written")
     try:

@@ -149,10 +149,11 @@ def _notes(
 
 def _codex_trusts(home: Path, folders: set[Path]) -> bool:
     """Whether Codex's own config trusts one of `folders` (the checkout, its main worktree)."""
+    path = agent_files.codex_home(home) / "config.toml"
     try:
-        text = (agent_files.codex_home(home) / "config.toml").read_text(encoding="utf-8-sig")
-        projects = mcp_config.parse_toml(text, home).get("projects")
-    except (OSError, UnicodeDecodeError, BadInput):
+        text = file_texts.without_bom(file_texts.read(path))
+        projects = mcp_config.parse_toml(text, path).get("projects")
+    except BadInput:
         return False
     if not isinstance(projects, dict):
         return False

@@ -317,3 +317,16 @@ def test_pinned_hooks_in_odd_paths_run_through_the_shell_and_never_fail_a_prompt
                 assert b"make db-up" in out.stdout
             if out.stdout:
                 json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_fifo_in_place_of_a_client_file_is_refused_not_waited_on(repo: Path) -> None:
+    # Opening a FIFO to read waits for a writer: setup and status would never return.
+    os.mkfifo(repo / ".mcp.json")
+    exe = str(Path(sys.executable).with_name("synapse"))
+    for args in (["setup", "claude"], ["status"]):
+        done = subprocess.run([exe, *args], cwd=repo, capture_output=True, text=True, timeout=60)
+        if args[0] == "setup":
+            refused(done, "not a regular file")
+        else:
+            assert done.returncode == 0, done.stderr
+    assert not (repo / ".claude").exists()
