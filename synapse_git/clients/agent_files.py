@@ -82,14 +82,17 @@ def pin_for(scope: str, data: Path) -> Pin:
     return Pin(mcp_config.program(), Path(os.path.abspath(data.expanduser())))
 
 
-def pieces(client: str, scope: str, root: Path, home: Path, pin: Pin) -> list[Piece]:
-    """The files setup edits for `client` in `scope`, for the project at `root`."""
+def pieces(
+    client: str, scope: str, root: Path, home: Path, pin: Pin, main: Path | None = None
+) -> list[Piece]:
+    """The files setup edits for `client` in `scope`, for the checkout at `root` whose
+    main worktree is `main` (`root` itself when None)."""
     if client not in CLIENTS:
         raise BadInput(f"unknown client {client!r}: choose one of {', '.join(CLIENTS)}")
     if scope not in SCOPES:
         raise BadInput(f"unknown scope {scope!r}: choose one of {', '.join(SCOPES)}")
     if client == "claude":
-        return _claude(scope, root, home, pin)
+        return _claude(scope, root, main or root, home, pin)
     if scope == "local":
         raise BadInput(
             f"{client} has no local scope: --scope project (shared) or --scope user (personal)"
@@ -115,7 +118,7 @@ def codex_home(home: Path) -> Path:
 # -- Claude Code ---------------------------------------------------------------------
 
 
-def _claude(scope: str, root: Path, home: Path, pin: Pin) -> list[Piece]:
+def _claude(scope: str, root: Path, main: Path, home: Path, pin: Pin) -> list[Piece]:
     hooks = _claude_hooks(pin)
     if scope == "project":
         return [
@@ -124,8 +127,10 @@ def _claude(scope: str, root: Path, home: Path, pin: Pin) -> list[Piece]:
         ]
     if scope == "local":
         return [
+            # Claude Code keeps a linked worktree's local servers under its main worktree
+            # (a bare repository's own folder), as `claude mcp add --scope local` does.
             _json_server(
-                home / ".claude.json", ["projects", str(root), "mcpServers"], pin.mcp(typed=True)
+                home / ".claude.json", ["projects", str(main), "mcpServers"], pin.mcp(typed=True)
             ),
             _json_hooks(root / ".claude" / "settings.local.json", hooks),
         ]
@@ -323,7 +328,7 @@ def _toml_server(path: Path, pin: Pin) -> Piece:
             return doc
         kept = mcp_config._without_tables(old, f"mcp_servers.{NAME}")
         new = (kept.rstrip("\n") + "\n\n" if kept.strip() else "") + _toml_tables(wanted)
-        _check_toml(before, mcp_config.parse_toml(new, path), wanted, path)
+        _check_toml(before, mcp_config.parse_edited(new), wanted, path)
         return {"text": new}
 
     def remove(doc: Doc) -> Doc:
@@ -332,7 +337,7 @@ def _toml_server(path: Path, pin: Pin) -> Piece:
         if NAME not in before.get("mcp_servers", {}):
             return doc
         kept = mcp_config._without_tables(old, f"mcp_servers.{NAME}")
-        _check_toml(before, mcp_config.parse_toml(kept, path), None, path)
+        _check_toml(before, mcp_config.parse_edited(kept), None, path)
         return {"text": kept.rstrip("\n") + "\n" if kept.strip() else ""}
 
     def has(doc: Doc) -> list[str]:
@@ -345,7 +350,7 @@ def _toml_server(path: Path, pin: Pin) -> Piece:
     return Piece(path, "toml", "mcp", add, remove, has)
 
 
-def _check_toml(before: Doc, after: Doc, wanted: Doc | None, path: Path) -> None:
+def _check_toml(before: Doc, after: Doc | None, wanted: Doc | None, path: Path) -> None:
     """Everything but Synapse's table is as it was, and that table is as wanted."""
 
     def others(doc: Doc) -> Doc:
@@ -353,8 +358,8 @@ def _check_toml(before: Doc, after: Doc, wanted: Doc | None, path: Path) -> None
         rest = {k: v for k, v in doc.items() if k != "mcp_servers"}
         return {"servers": servers, "rest": rest}
 
-    mine = after.get("mcp_servers", {}).get(NAME)
-    if others(before) != others(after) or mine != wanted:
+    mine = None if after is None else after.get("mcp_servers", {}).get(NAME)
+    if after is None or others(before) != others(after) or mine != wanted:
         # Dotted keys or an inline table: better the file untouched than a guess.
         raise BadInput(
             f"{path} defines mcp_servers.{NAME} in a form that cannot be edited safely;"

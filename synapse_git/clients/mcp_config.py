@@ -138,7 +138,7 @@ def _merged_toml(old: str | None, entry: Entry, path: Path) -> str:
         return old
     kept = _without_tables(old or "", f"mcp_servers.{NAME}")
     new = (kept.rstrip("\n") + "\n\n" if kept.strip() else "") + _toml_tables(entry)
-    after = parse_toml(new, path)
+    after = parse_edited(new) or {}  # {}: the edit broke the text, refused below
     others = {key: value for key, value in after.get("mcp_servers", {}).items() if key != NAME}
     expected = {key: value for key, value in before.get("mcp_servers", {}).items() if key != NAME}
     rest_same = {k: v for k, v in after.items() if k != "mcp_servers"} == {
@@ -152,6 +152,16 @@ def _merged_toml(old: str | None, entry: Entry, path: Path) -> str:
             " nothing was written: replace it with `synapse mcp config codex`"
         )
     return new
+
+
+def parse_edited(text: str) -> dict[str, Any] | None:
+    """The TOML an edit of a readable file made, or None when the edit broke it: the
+    file held the entry in a form the edit does not recognise (dotted keys, an inline
+    table), which the caller refuses as such rather than as a file it cannot read."""
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None
 
 
 def parse_toml(text: str, path: Path) -> dict[str, Any]:
@@ -209,7 +219,7 @@ def found_here(folder: Path) -> list[Found]:
         if not path.is_file():
             continue
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")  # a BOM, as the clients, skipped
             doc: Any = json.loads(text) if client == "claude" else tomllib.loads(text)
         except (OSError, UnicodeDecodeError, ValueError):
             found.append(Found(client, path, False, None))

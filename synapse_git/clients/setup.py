@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from synapse_git.clients import agent_files, mcp_config
+from synapse_git.clients import agent_files, file_texts, file_writes, mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
 
 RECORD_FILE = "setup.json"
 DIFF_LINES = 40
-MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -51,11 +50,13 @@ def run(
     dry_run: bool = False,
     uninstall: bool = False,
     chosen_by: str = "default",
+    main: Path | None = None,
 ) -> Outcome:
-    """Wire (or with `uninstall` unwire) `client` for the project at `root`."""
+    """Wire (or with `uninstall` unwire) `client` for the checkout at `root`, whose main
+    worktree is `main` (`root` itself when None)."""
     home = Path.home() if home is None else home
     pin = agent_files.pin_for(scope, data)
-    found = agent_files.pieces(client, scope, root, home, pin)
+    found = agent_files.pieces(client, scope, root, home, pin, main)
     records = _Records(data / RECORD_FILE)
     planned = [(piece, *_plan(piece, records, uninstall=uninstall)) for piece in found]
     changes: list[Change] = []
@@ -64,34 +65,54 @@ def run(
         if new == old:
             changes.append(Change(piece.path, "unchanged" if not uninstall else "absent"))
             continue
+        file_texts.check_writable(piece.path)
         done = _verb(old, new, uninstall)
         if dry_run:
             done = f"would {done.removesuffix('d')}"
         changes.append(Change(piece.path, done, _diff(piece.path, old, new)))
         writes.append((piece.path, new))
         if not uninstall:
-            records.note(piece.path, old, new, _outermost_missing(piece.path))
+            records.note(piece.path, old, new, file_writes.outermost_missing(piece.path))
     if dry_run:
-        return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
-    # The record goes first: a write that fails part-way still leaves uninstall knowing
-    # what each file held (a file that differs from the record loses only our entries).
-    records.save()
+        return Outcome(
+            client, scope, changes, _notes(client, scope, root, chosen_by, uninstall, (home, main))
+        )
+    # Every new text is written beside its file before any file changes, then the record,
+    # then the files: a failure at any step before the last leaves every file as it was.
+    # Personal entries (local, user) may sit beside secrets: a file made for them is private.
+    staged = file_writes.stage(writes, private=scope != "project")
+    try:
+        records.save()
+    except BadInput:
+        staged.discard()
+        raise
     emptied: list[tuple[Path, object]] = []
     for path, text in writes:
         record = records.get(path)
-        _write(path, text)
-        if uninstall:
-            if text is None and record is not None:
-                emptied.append((path, record.get("made")))
+        if text is None and record is not None:
+            emptied.append((path, record.get("made")))
+    staged.commit()
+    if uninstall:
+        for path, _ in writes:
             records.forget(path)
     for path, folder in emptied:
         # After every file is gone: two files may share the folder one of them made.
-        _remove_made(path, folder)
+        file_writes.remove_made(path, folder)
     records.save()
-    return Outcome(client, scope, changes, _notes(client, scope, root, chosen_by, uninstall))
+    return Outcome(
+        client, scope, changes, _notes(client, scope, root, chosen_by, uninstall, (home, main))
+    )
 
 
-def _notes(client: str, scope: str, root: Path, chosen_by: str, uninstall: bool) -> list[str]:
+def _notes(
+    client: str,
+    scope: str,
+    root: Path,
+    chosen_by: str,
+    uninstall: bool,
+    where: tuple[Path, Path | None],
+) -> list[str]:
+    home, main = where
     notes = []
     if scope == "project" and not uninstall and chosen_by != "default":
         notes.append(
@@ -106,6 +127,14 @@ def _notes(client: str, scope: str, root: Path, chosen_by: str, uninstall: bool)
             " one: put this one's folder on PATH (or install it with pipx), or use"
             f" `--scope {'local' if client == 'claude' else 'user'}`, which names its full path"
         )
+    trusted = client != "codex" or scope != "project" or _codex_trusts(home, {root, main or root})
+    if not trusted and not uninstall:
+        table = f"[projects.{mcp_config._toml_string(str(root))}]"
+        notes.append(
+            "Codex reads .codex/ only in a project it trusts: trust this one when Codex asks,"
+            f' or add {table} trust_level = "trusted" to'
+            f" {agent_files.codex_home(home) / 'config.toml'}"
+        )
     if client == "codex" and not uninstall:
         notes.append("Codex runs a new or changed hook only once you trust it (/hooks)")
     for name, kind in (("CLAUDE.md", "claude-md"), ("AGENTS.md", "agents-md")):
@@ -116,6 +145,23 @@ def _notes(client: str, scope: str, root: Path, chosen_by: str, uninstall: bool)
                 f" {name}` also makes each of its bullet points a memory drift can check"
             )
     return notes
+
+
+def _codex_trusts(home: Path, folders: set[Path]) -> bool:
+    """Whether Codex's own config trusts one of `folders` (the checkout, its main worktree)."""
+    path = agent_files.codex_home(home) / "config.toml"
+    try:
+        text = file_texts.without_bom(file_texts.read(path))
+        projects = mcp_config.parse_toml(text, path).get("projects")
+    except BadInput:
+        return False
+    if not isinstance(projects, dict):
+        return False
+    return any(
+        isinstance(entry, dict) and entry.get("trust_level") == "trusted"
+        for key, entry in projects.items()
+        if Path(key) in folders
+    )
 
 
 def _on_path() -> bool:
@@ -141,67 +187,42 @@ def _verb(old: str | None, new: str | None, uninstall: bool) -> str:
 
 def _plan(piece: Piece, records: _Records, *, uninstall: bool) -> tuple[str | None, str | None]:
     """The file's text now (None when absent) and what it should hold."""
-    old = _read(piece.path)
+    old = file_texts.read(piece.path)
     if not uninstall:
-        doc = _parse(piece, old)
-        return old, _render(piece, old, piece.add(doc))
+        doc = file_texts.parse(piece, old)
+        return old, file_texts.render(piece, old, piece.add(doc))
     if old is None:
         return None, None
+    doc = file_texts.parse(piece, old)
+    if not piece.has(doc):
+        return old, old
+    stripped = piece.remove(doc)
     record = records.get(piece.path)
     if record is not None and record.get("written") == old:
         original = record.get("original")
-        return old, original if isinstance(original, str) else None
-    doc = _parse(piece, old)
-    if not piece.has(doc):
-        return old, old
-    return old, _render(piece, old, piece.remove(doc))
+        original = original if isinstance(original, str) else None
+        if _restores(piece, original, stripped):
+            return old, original
+    return old, file_texts.render(piece, old, stripped)
 
 
-def _read(path: Path) -> str | None:
+def _restores(piece: Piece, original: str | None, stripped: dict[str, Any]) -> bool:
+    """Whether putting `original` back (None: removing the file) takes out this piece's
+    entries and nothing else. Not when another setup shares the file (user and local
+    scope, or local scope of two projects, in ~/.claude.json), nor when the record
+    began after a hand edit with a text that already ran Synapse."""
     try:
-        if path.is_dir():
-            raise BadInput(f"{path} is a folder; nothing was written")
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise BadInput(f"{path} is over {MAX_FILE_BYTES} bytes; nothing was written")
-    try:
-        # Bytes, not read_text: CRLF line ends must survive a byte-for-byte restore.
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{path} is not UTF-8 (byte {exc.start}); nothing was written") from None
-
-
-def _parse(piece: Piece, text: str | None) -> dict[str, Any]:
+        before = file_texts.parse(piece, original)
+        if piece.has(before):
+            return False
+        # Both through the same edits, so that the keys an edit leaves behind compare.
+        expected = piece.remove(piece.add(before))
+    except BadInput:
+        return False
     if piece.syntax == "toml":
-        mcp_config.parse_toml(text or "", piece.path)
-        return {"text": text or ""}
-    if text is None or not text.strip():
-        return {}
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(
-            f"{piece.path} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
-        ) from None
-    except RecursionError:
-        raise BadInput(f"{piece.path} is nested too deeply to read; nothing was written") from None
-    if not isinstance(doc, dict):
-        raise BadInput(f"{piece.path} does not hold a JSON object; nothing was written")
-    return doc
-
-
-def _render(piece: Piece, old: str | None, doc: dict[str, Any]) -> str:
-    if piece.syntax == "toml":
-        return str(doc["text"])
-    new = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    if old is not None and old.strip() and json.loads(old) == doc:
-        return old  # the same document: keep the user's layout
-    return new
+        parsed = [mcp_config.parse_edited(str(d["text"])) for d in (expected, stripped)]
+        return parsed[0] is not None and parsed[0] == parsed[1]
+    return expected == stripped
 
 
 def _diff(path: Path, old: str | None, new: str | None) -> list[str]:
@@ -218,50 +239,6 @@ def _diff(path: Path, old: str | None, new: str | None) -> list[str]:
     if len(lines) > DIFF_LINES:
         lines = [*lines[:DIFF_LINES], f"… {len(lines) - DIFF_LINES} more diff lines"]
     return lines
-
-
-def _outermost_missing(path: Path) -> str | None:
-    """The outermost folder writing `path` will create, if any."""
-    made = None
-    missing = Path(os.path.realpath(path)).parent
-    while not missing.exists() and missing.parent != missing:
-        made = str(missing)
-        missing = missing.parent
-    return made
-
-
-def _write(path: Path, text: str | None) -> None:
-    """Write (or with None remove) `path`."""
-    # A linked file (dotfiles kept elsewhere) is written where the link points.
-    target = Path(os.path.realpath(path))
-    try:
-        if text is None:
-            target.unlink(missing_ok=True)
-            return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.synapse-new")
-        temporary.write_bytes(text.encode("utf-8"))
-        if target.exists():
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
-        os.replace(temporary, target)
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
-
-
-def _remove_made(path: Path, made: object) -> None:
-    """Remove the folders setup created for `path` (`.claude/`, `.codex/`) once empty."""
-    if not isinstance(made, str):
-        return
-    top = Path(made)
-    folder = Path(os.path.realpath(path)).parent
-    while folder.is_relative_to(top):
-        try:
-            folder.rmdir()
-        except OSError:
-            return  # not empty: something else lives there now
-        if folder == top:
-            return
-        folder = folder.parent
 
 
 class _Records:
@@ -303,7 +280,12 @@ class _Records:
         temporary = self.path.with_name(f".{RECORD_FILE}.synapse-new")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps({"files": self.doc}, indent=1), encoding="utf-8")
+            # Opened 0600 before a byte is written: it holds copies of personal files
+            # (~/.claude.json is 0600), which must not become readable by others here.
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                os.fchmod(handle.fileno(), 0o600)  # a leftover copy may have another mode
+                handle.write(json.dumps({"files": self.doc}, indent=1))
             os.replace(temporary, self.path)
         except OSError as exc:
             temporary.unlink(missing_ok=True)
@@ -330,7 +312,7 @@ class Wired:
         }
 
 
-def wired_here(root: Path, home: Path | None = None) -> list[Wired]:
+def wired_here(root: Path, home: Path | None = None, main: Path | None = None) -> list[Wired]:
     """Every client file (each client, each scope) that runs Synapse for `root`."""
     home = Path.home() if home is None else home
     bare = agent_files.Pin(agent_files.NAME, None)
@@ -338,15 +320,15 @@ def wired_here(root: Path, home: Path | None = None) -> list[Wired]:
     for client in agent_files.CLIENTS:
         for scope in agent_files.SCOPES:
             try:
-                files = agent_files.pieces(client, scope, root, home, bare)
+                files = agent_files.pieces(client, scope, root, home, bare, main)
             except BadInput:
                 continue
             for piece in files:
                 try:
-                    text = _read(piece.path)
+                    text = file_texts.read(piece.path)
                     if text is None:
                         continue
-                    what = piece.has(_parse(piece, text))
+                    what = piece.has(file_texts.parse(piece, text))
                 except BadInput:
                     continue
                 if what:

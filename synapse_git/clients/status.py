@@ -116,5 +116,5 @@ def gather(config: Config, scope: Scope) -> Status:
         hooks=hooks,
         clients=mcp_config.found_here(scope.checkout or scope.folder),
         semantic=semantic,
-        agents=client_setup.wired_here(scope.checkout or scope.folder),
+        agents=client_setup.wired_here(scope.checkout or scope.folder, main=scope.main_worktree),
     )

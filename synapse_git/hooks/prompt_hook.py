@@ -24,6 +24,7 @@ from synapse_git.escaping import json_text, visible
 
 FORMATS = ("claude", "codex", "text")
 MAX_INPUT_BYTES = 1024 * 1024
+DRAIN_BYTES = 256 * 1024 * 1024  # past this, the writer is not a client sending one prompt
 
 
 def main(argv: Sequence[str]) -> int:
@@ -32,6 +33,7 @@ def main(argv: Sequence[str]) -> int:
         fmt = _format(argv)
         raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         if len(raw) > MAX_INPUT_BYTES:
+            _drain()
             raise BadInput(f"the hook input is over {MAX_INPUT_BYTES} bytes; nothing recalled")
         out = answer(_event(raw), fmt)
         if out:
@@ -47,6 +49,17 @@ def main(argv: Sequence[str]) -> int:
         line = visible(f"synapse: memory at the prompt skipped ({detail})").splitlines()
         print(line[0][:400] if line else "synapse: memory at the prompt skipped", file=sys.stderr)
         return 0
+
+
+def _drain() -> None:
+    """Read the rest of an input too long to use: a client still writing it would meet
+    a closed pipe (EPIPE in Node, which Claude Code is), not a finished hook."""
+    left = DRAIN_BYTES
+    while left > 0:
+        chunk = sys.stdin.buffer.read(min(left, 1024 * 1024))
+        if not chunk:
+            return
+        left -= len(chunk)
 
 
 def _format(argv: Sequence[str]) -> str:

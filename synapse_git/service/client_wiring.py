@@ -60,4 +60,5 @@ class ClientWiring(StoreAccess):
             dry_run=dry_run,
             uninstall=uninstall,
             chosen_by=data_dir_origin(),
+            main=scope.main_worktree,
         )

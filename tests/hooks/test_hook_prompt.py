@@ -191,3 +191,21 @@ def test_an_unwritable_session_record_still_gives_the_context(
     assert f"[{ids[2]}]" in context(done)
     assert "cannot note what this session was given" in done.stderr
     assert not [p for p in isolated_store.iterdir() if p.name.startswith(".prompt-given")]
+
+
+def test_a_client_writing_a_prompt_too_long_to_use_finishes_writing_it(repo: Path) -> None:
+    # A client writes the whole event before it reads the answer; a hook that stopped
+    # reading at the cap would leave it a closed pipe (EPIPE) instead of a finished hook.
+    exe = Path(sys.executable).with_name("synapse")
+    hook = subprocess.Popen(
+        [str(exe), "hook", "prompt"],
+        cwd=repo,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert hook.stdin is not None and hook.stderr is not None
+    hook.stdin.write(event(repo, "deploys " * (512 * 1024)).encode())  # 4 MiB
+    hook.stdin.close()
+    assert hook.wait(timeout=60) == 0
+    assert b"over 1048576 bytes" in hook.stderr.read()

@@ -1,0 +1,138 @@
+"""A client file's text for `synapse setup`: read (bounded, UTF-8, bytes kept as they
+are for a byte-for-byte restore), parsed as JSON or TOML with one line for what cannot
+be, and the edited document rendered in the file's own layout (docs/mcp.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from synapse_git.clients import mcp_config
+from synapse_git.clients.agent_files import Piece
+from synapse_git.errors import BadInput
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+BOM = "\ufeff"
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a file its owner marked read-only: replacing it would undo the mark."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # absent (or unreadable, which reading it has said)
+    if stat.S_ISREG(mode) and not mode & 0o222:
+        raise BadInput(
+            f"{path} is read-only; nothing was written (make it writable to let setup edit it)"
+        )
+
+
+def read(path: Path) -> str | None:
+    """The file's text, None when it is absent."""
+    try:
+        # Without blocking: opening a FIFO to read would wait for a writer forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise BadInput(f"{path} is a folder; nothing was written")
+        if not stat.S_ISREG(mode):
+            raise BadInput(f"{path} is not a regular file; nothing was written")
+        try:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise BadInput(f"{path} is over {MAX_FILE_BYTES} bytes; nothing was written")
+    try:
+        # Bytes, not read_text: CRLF line ends must survive a byte-for-byte restore.
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path} is not UTF-8 (byte {exc.start}); nothing was written") from None
+
+
+def parse(piece: Piece, text: str | None) -> dict[str, Any]:
+    """The document setup edits: a JSON object, or for TOML {"text": …} (edited as text)."""
+    body = without_bom(text)
+    if piece.syntax == "toml":
+        mcp_config.parse_toml(body, piece.path)
+        return {"text": body}
+    if not body.strip():
+        return {}
+    try:
+        doc = json.loads(body)
+    except json.JSONDecodeError as exc:
+        if _is_jsonc(body):
+            # Cursor and VS Code read comments and trailing commas; rewriting the file as
+            # JSON would drop the user's comments, so it is left for them to edit.
+            raise BadInput(
+                f"{piece.path} holds comments or trailing commas, which setup cannot keep;"
+                " nothing was written: add Synapse's entries by hand (docs/mcp.md,"
+                " Client setup by hand)"
+            ) from None
+        raise BadInput(
+            f"{piece.path} is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was written"
+        ) from None
+    except RecursionError:
+        raise BadInput(f"{piece.path} is nested too deeply to read; nothing was written") from None
+    if not isinstance(doc, dict):
+        raise BadInput(f"{piece.path} does not hold a JSON object; nothing was written")
+    return doc
+
+
+def render(piece: Piece, old: str | None, doc: dict[str, Any]) -> str:
+    """The text the file should hold for `doc`, in `old`'s layout."""
+    if piece.syntax == "toml":
+        return in_layout(old, str(doc["text"]))
+    if without_bom(old).strip() and json.loads(without_bom(old)) == doc:
+        return old or ""  # the same document: keep the user's layout
+    return in_layout(old, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def without_bom(text: str | None) -> str:
+    """A file's text without its byte order mark, which the clients accept and skip."""
+    return (text or "").removeprefix(BOM)
+
+
+def in_layout(old: str | None, new: str) -> str:
+    """`new` with `old`'s byte order mark, and its CRLF line ends where every line has one."""
+    if not old or not new:
+        return new
+    if "\r\n" in old and old.count("\n") == old.count("\r\n"):
+        new = new.replace("\r\n", "\n").replace("\n", "\r\n")
+    return BOM + new if old.startswith(BOM) and not new.startswith(BOM) else new
+
+
+def _is_jsonc(text: str) -> bool:
+    """Whether `text` is JSON once its comments and trailing commas are taken out."""
+    kept: list[str] = []
+    n, quoted = 0, False
+    while n < len(text):
+        char = text[n]
+        if quoted:
+            kept.append(text[n : n + 2] if char == "\\" else char)
+            n += 2 if char == "\\" else 1
+            quoted = char != '"'
+            continue
+        if text.startswith("//", n):
+            n = text.find("\n", n) % (len(text) + 1)
+        elif text.startswith("/*", n):
+            n = text.find("*/", n) % (len(text) + 1) + 2
+        else:
+            kept.append(char)
+            quoted = char == '"'
+            n += 1
+    try:
+        json.loads(_TRAILING_COMMA.sub(r"\1", "".join(kept)))
+    except (ValueError, RecursionError):
+        return False
+    return True
