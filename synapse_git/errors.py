@@ -49,20 +49,21 @@ def output_failed(exc: OSError) -> StoreError:
 def report(exc: BaseException) -> int:
     """Say `exc` in one line on stderr and return its exit code: 2 for our errors,
     3 for anything else (`SYNAPSE_DEBUG=1` prints the traceback instead)."""
-    if isinstance(exc, SynapseError):
-        # The message may quote what was typed or stored: shown, never obeyed.
-        from synapse_git.escaping import visible
+    # The message may quote what was typed or stored (a file name with a newline in
+    # it): shown, never obeyed, and on one line.
+    from synapse_git.escaping import visible
 
-        print(visible(f"synapse: {exc}"), file=sys.stderr)
+    if isinstance(exc, SynapseError):
+        print(visible(f"synapse: {exc}", layout=False), file=sys.stderr)
         return exc.exit_code
     if os.environ.get("SYNAPSE_DEBUG") == "1":
         import traceback  # only here: hooks and session start pay for every import
 
         traceback.print_exception(exc)
     else:
+        said = visible(f"{type(exc).__name__}: {exc}", layout=False)
         print(
-            f"synapse: internal error: {type(exc).__name__}: {exc} "
-            "(set SYNAPSE_DEBUG=1 for the traceback)",
+            f"synapse: internal error: {said} (set SYNAPSE_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )
     return exit_codes.INTERNAL_ERROR

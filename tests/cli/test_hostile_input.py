@@ -218,3 +218,23 @@ def test_read_only_commands_leave_nothing_beside_a_store_they_cannot_open(
         refused(run_cli(*args, cwd=outside), "damaged")
     assert run_cli("hook", "session", cwd=outside).returncode == 0
     assert sorted(path.name for path in isolated_store.iterdir()) == ["memory.db"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["memory", "eval", "cases\nsynapse: fine, nothing was refused"],
+        ["memory", "import", "notes\r\n.jsonl"],
+        ["memory", "eval", "CASES", "--baseline", "old\tbase\n.json"],
+    ],
+)
+def test_an_error_quoting_a_name_with_line_breaks_is_one_line(
+    seeded: Path, outside: Path, tmp_path: Path, args: list[str]
+) -> None:
+    cases = tmp_path / "cases.toml"
+    cases.write_text('[[case]]\nquery = "port"\nexpect = "5433"\n')
+    before = fingerprint(seeded)
+    done = run_cli(*[str(cases) if arg == "CASES" else arg for arg in args], cwd=outside)
+    refused(done)
+    assert "\\x0a" in done.stderr
+    assert fingerprint(seeded) == before
