@@ -42,6 +42,7 @@ from typing import IO, NamedTuple
 
 from synapse_git import exit_codes
 from synapse_git.data_folder import data_dir
+from synapse_git.git import git_command
 
 VERSION = "3"  # 3: documents rewritten in another format keep their lineage
 BATCH = 2000  # commits per transaction while building
@@ -326,7 +327,7 @@ class PathHistory:
         stdin = "".join(f"{commit}\n" for commit in new) + "".join(f"^{tip}\n" for tip in tips)
         env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
         with subprocess.Popen(
-            ["git", *args],
+            ["git", *git_command.NO_PROGRAMS, *args],
             cwd=self.checkout,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -586,7 +587,7 @@ def _sha256(text: str) -> str:
 
 def _git(args: Sequence[str], cwd: Path, *, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["git", *args],
+        ["git", *git_command.NO_PROGRAMS, *args],
         cwd=cwd,
         input=stdin,
         capture_output=True,
