@@ -477,14 +477,16 @@ def _commits(stream: IO[bytes]) -> Iterator[_Commit]:
 
 
 def _fields(stream: IO[bytes]) -> Iterator[str]:
+    # A path that is not UTF-8 is kept with its odd bytes written out (`caf\\xe9.py`,
+    # as git quotes it): SQLite holds only valid Unicode, and its renames still count.
     rest = b""
     while chunk := stream.read(1 << 16):
         parts = (rest + chunk).split(b"\0")
         rest = parts.pop()
         for part in parts:
-            yield part.decode("utf-8", "surrogateescape")
+            yield part.decode("utf-8", "backslashreplace")
     if rest:
-        yield rest.decode("utf-8", "surrogateescape")
+        yield rest.decode("utf-8", "backslashreplace")
 
 
 def _paired(commit: _Commit) -> _Commit:
@@ -592,6 +594,8 @@ def _git(args: Sequence[str], cwd: Path, *, stdin: str = "") -> subprocess.Compl
         input=stdin,
         capture_output=True,
         text=True,
+        # A ref or path name git prints may be any bytes, not UTF-8.
+        errors="surrogateescape",
         check=False,
         env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
     )

@@ -21,3 +21,21 @@ def test_a_memory_is_remembered_on_a_branch_whose_name_is_not_utf8(tmp_path: Pat
     shown = run_cli("memory", "show", str(memory), "--json", cwd=repo)
     assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout)["branch"] == "caf\\xe9"
+
+
+def test_blame_reads_a_history_with_names_that_are_not_utf8(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", {"src/app.py": "a\n"})
+    (repo / "src" / f"{LATIN1}.py").write_text("b\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a file named in Latin-1")
+    git(repo, "mv", f"src/{LATIN1}.py", "src/cafe.py")
+    git(repo, "commit", "-q", "-m", "renamed to ASCII")
+    git(repo, "branch", LATIN1)  # a ref that is not UTF-8 either
+    done = run_cli("memory", "remember", "src/app.py and src/cafe.py serve deploys", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    for path in ("src/app.py", "src/cafe.py"):
+        blamed = run_cli("memory", "blame", path, "--json", cwd=repo)
+        assert blamed.returncode == 0, blamed.stderr
+        assert "serve deploys" in blamed.stdout
+    # The renamed file's history goes back through its Latin-1 name, written out.
+    assert "caf\\\\xe9.py" in run_cli("memory", "blame", "src/cafe.py", "--json", cwd=repo).stdout
