@@ -108,6 +108,7 @@ SURFACES = [
     ("hook", "session"),
     ("hook", "session", "--format", "claude"),
     ("memory", "drift"),
+    ("memory", "export"),
     ("memory", "forget", "{id}"),
 ]
 
