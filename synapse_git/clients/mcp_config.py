@@ -24,6 +24,24 @@ from synapse_git.errors import BadInput, SynapseError
 
 KINDS = ("claude", "codex", "json")
 FILES = {"claude": ".mcp.json", "codex": ".codex/config.toml"}
+# A client file is a few kilobytes; these come with the repository, so one is read
+# only this far (a sparse file of gigabytes costs its maker no disk). As setup reads.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+def _text(path: Path) -> str:
+    """A client file's text; ValueError when it is over MAX_FILE_BYTES or not UTF-8."""
+    with open(path, "rb") as handle:
+        raw = handle.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise _TooLarge(f"it is over {MAX_FILE_BYTES} bytes")
+    return raw.decode("utf-8")
+
+
 NAME = "synapse"
 
 
@@ -96,9 +114,9 @@ def write(kind: str, entry: Entry, folder: Path) -> Written:
         raise BadInput(f"--write needs a client with a project file: {', '.join(FILES)}")
     path = folder / FILES[kind]
     try:
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}") from None
+        old = _text(path) if path.exists() else None
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"cannot read {path}: {exc}; nothing was written") from None
     new = _merged_json(old, entry, path) if kind == "claude" else _merged_toml(old, entry, path)
     if new == old:
         return Written(path, "unchanged")
@@ -209,8 +227,11 @@ def found_here(folder: Path) -> list[Found]:
         if not path.is_file():
             continue
         try:
-            text = path.read_text(encoding="utf-8")
+            text = _text(path)
             doc: Any = json.loads(text) if client == "claude" else tomllib.loads(text)
+        except _TooLarge as exc:
+            found.append(Found(client, path, False, None, f"not read: {exc}"))
+            continue
         except (OSError, UnicodeDecodeError, ValueError):
             found.append(Found(client, path, False, None))
             continue
