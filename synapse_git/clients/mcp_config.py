@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -34,8 +35,12 @@ class _TooLarge(ValueError):
 
 
 def _text(path: Path) -> str:
-    """A client file's text; ValueError when it is over MAX_FILE_BYTES or not UTF-8."""
-    with open(path, "rb") as handle:
+    """A client file's text; ValueError when it is over MAX_FILE_BYTES or not UTF-8,
+    OSError when it is not a regular file (a FIFO there is not waited on)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
         raw = handle.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
         raise _TooLarge(f"it is over {MAX_FILE_BYTES} bytes")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,7 +162,12 @@ def _read(path: Path) -> str | None:
     try:
         if path.is_dir():
             raise BadInput(f"{path} is a folder; nothing was written")
-        with open(path, "rb") as handle:
+        # Without waiting: a committed link to a FIFO or a terminal (/dev/tty) would
+        # hold `status` and `setup` on opening or reading it for ever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise BadInput(f"{path} is not a regular file; nothing was written")
             raw = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return None

@@ -6,6 +6,7 @@ line; neither exits 3."""
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -83,3 +84,23 @@ def test_a_client_file_of_gigabytes_is_not_read(tmp_path: Path) -> None:
         assert "internal error" not in said and "over 16777216 bytes" in said, (args, said)
         assert done.returncode == (0 if args == ["status"] else 2), said
     assert (repo / ".mcp.json").stat().st_size == 4 << 30
+
+
+@pytest.mark.parametrize("name", [".mcp.json", ".claude/settings.json", ".cursor/mcp.json"])
+def test_a_client_file_linked_to_a_fifo_is_not_waited_on(tmp_path: Path, name: str) -> None:
+    # A committed link can lead to a FIFO (or a terminal) on the reader's machine:
+    # opening it, or reading it, would wait for a writer that never comes.
+    repo = make_repo(tmp_path / "r")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (repo / name).parent.mkdir(exist_ok=True)
+    (repo / name).symlink_to(fifo)
+    for args in (["status"], ["setup", "claude"], ["mcp", "config", "claude", "--write"]):
+        try:
+            # A guard against waiting for ever, not a measure: it takes well under a second.
+            done = subprocess.run([SYNAPSE, *args], cwd=repo, capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{args} waited on {name}, a FIFO")
+        assert b"internal error" not in done.stderr, (args, done.stderr)
+        assert done.returncode in (0, 2), (args, done.stderr)
+    assert (repo / name).is_symlink()
