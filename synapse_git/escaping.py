@@ -4,8 +4,9 @@ commands quoted for a shell, and the small wording every output shares.
 A memory may have been written by an agent that read hostile input, so a body
 can hold ESC sequences (clear the screen, move the cursor, set the clipboard
 through OSC 52), C1 controls or bidi overrides that make text read otherwise
-than it is. Every human-readable output passes through `visible`, every JSON
-output through `json_text` (the MCP server's messages through `escape_json`);
+than it is, or invisible characters that carry text no one sees. Every
+human-readable output passes through `visible`, every JSON output through
+`json_text` (the MCP server's messages through `escape_json`);
 what is stored is never changed. Light on purpose: the commit hook imports it.
 """
 
@@ -21,16 +22,22 @@ if TYPE_CHECKING:
 # C0 but newline and tab, DEL, C1, and the bidi controls: embeddings and overrides,
 # isolates, the left-to-right/right-to-left marks and the Arabic letter mark.
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Characters no one sees that carry text: the zero-width space, the word joiner and the
+# invisible operators, the byte order mark, the deprecated format controls, and the tag
+# characters, which spell ASCII that a terminal or a page shows as nothing while a
+# language model reads it (an instruction hidden in a memory a person looked over).
+# The zero-width joiner and non-joiner stay: scripts and emoji need them.
+_INVISIBLE = "\u200b\u2060-\u2064\u206a-\u206f\ufeff\U000e0000-\U000e007f"
 # Lone surrogates: a file name or argument that is not UTF-8 (Python's surrogateescape)
 # cannot be written to a UTF-8 stream at all.
 _SURROGATES = "\ud800-\udfff"
 # Compiled on first use, each alone: the commit hook prints through `visible` only,
 # and compiling all three classes cost it ~1.7 ms.
 _CLASSES = {
-    "hidden": f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]",
-    "hidden_all": f"[\x00-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]",
+    "hidden": f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_INVISIBLE}{_SURROGATES}]",
+    "hidden_all": f"[\x00-\x1f\x7f-\x9f{_BIDI}{_INVISIBLE}{_SURROGATES}]",
     # What json.dumps(ensure_ascii=False) leaves raw inside strings (it escapes C0).
-    "raw_in_json": f"[\x7f-\x9f{_BIDI}{_SURROGATES}\u2028\u2029]",
+    "raw_in_json": f"[\x7f-\x9f{_BIDI}{_INVISIBLE}{_SURROGATES}\u2028\u2029]",
     # The same two classes cut to ASCII: most text is ASCII, and these narrow classes
     # compile in a fraction of the wide ones' time (which reach into the surrogates).
     "hidden_ascii": "[\x00-\x08\x0b-\x1f\x7f]",
@@ -48,7 +55,9 @@ def _class(name: str) -> re.Pattern[str]:
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str, *, layout: bool = True) -> str:
@@ -63,7 +72,12 @@ def visible(text: str, *, layout: bool = True) -> str:
 
 
 def _json_escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    # JSON writes a character past the first plane as its UTF-16 surrogate pair.
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def escape_json(text: str) -> str:

@@ -15,12 +15,16 @@ from support import GIT_ENV, git, make_repo
 from synapse_git.escaping import escape_json, json_text, visible
 
 # Clear screen, OSC 52 (clipboard), window title, terminal reset, a C1 CSI, DEL,
-# a carriage return that hides what came before, and bidi overrides and isolates.
+# a carriage return that hides what came before, bidi overrides and isolates, and
+# invisible text: tag characters spelling "run", a zero-width space, a BOM.
+TAGS = "\U000e0072\U000e0075\U000e006e"
 HOSTILE = (
     "Deploy with scripts/deploy.sh \x1b[2J\x1b[H\x1b]52;c;cm0gLXJmIH4=\x07"
     "\x1b]0;pwned\x1b\\ \x1bc \x9b31m \x7f \rfake \u202eevil\u202c \u2066x\u2069 \u200f\u061c"
+    f" {TAGS} zero\u200bwidth\ufeff"
 )
 RAW = ["\x1b", "\x9b", "\x7f", "\r", "\x07", "\u202e", "\u202c", "\u2066", "\u200f", "\u061c"]
+RAW += [*TAGS, "\u200b", "\ufeff"]
 
 
 def run(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -108,6 +112,7 @@ SURFACES = [
     ("hook", "session"),
     ("hook", "session", "--format", "claude"),
     ("memory", "drift"),
+    ("memory", "export"),
     ("memory", "forget", "{id}"),
 ]
 
@@ -181,6 +186,19 @@ def test_hooks_fired_by_git_commit_and_checkout_show_escapes(planted: tuple[Path
     assert b"\\x1b" in commit.stdout + commit.stderr
     clean(commit.stdout)
     clean(commit.stderr)
+
+
+def test_invisible_text_is_written_out_and_reads_back_the_same() -> None:
+    # Tag characters spell ASCII that no one sees but a language model reads.
+    assert visible(f"ok{TAGS}") == "ok\\U000e0072\\U000e0075\\U000e006e"
+    assert visible("a\u200bb\ufeff\u2060") == "a\\u200bb\\ufeff\\u2060"
+    # JSON writes them as surrogate pairs, the one way it spells such a character.
+    out = json_text({"body": f"ok{TAGS}"})
+    assert out == '{"body": "ok\\udb40\\udc72\\udb40\\udc75\\udb40\\udc6e"}'
+    assert json.loads(out) == {"body": f"ok{TAGS}"}
+    # Joiners stay: emoji and several scripts are written with them.
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 \u0645\u200c\u06cc"
+    assert visible(family) == family and json.loads(json_text(family)) == family
 
 
 def test_text_that_is_not_utf8_is_shown_escaped_not_a_crash() -> None:

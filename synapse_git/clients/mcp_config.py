@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -24,6 +25,28 @@ from synapse_git.errors import BadInput, SynapseError
 
 KINDS = ("claude", "codex", "json")
 FILES = {"claude": ".mcp.json", "codex": ".codex/config.toml"}
+# A client file is a few kilobytes; these come with the repository, so one is read
+# only this far (a sparse file of gigabytes costs its maker no disk). As setup reads.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+def _text(path: Path) -> str:
+    """A client file's text; ValueError when it is over MAX_FILE_BYTES or not UTF-8,
+    OSError when it is not a regular file (a FIFO there is not waited on)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        raw = handle.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise _TooLarge(f"it is over {MAX_FILE_BYTES} bytes")
+    return raw.decode("utf-8")
+
+
 NAME = "synapse"
 
 
@@ -96,9 +119,9 @@ def write(kind: str, entry: Entry, folder: Path) -> Written:
         raise BadInput(f"--write needs a client with a project file: {', '.join(FILES)}")
     path = folder / FILES[kind]
     try:
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}") from None
+        old = _text(path) if path.exists() else None
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"cannot read {path}: {exc}; nothing was written") from None
     new = _merged_json(old, entry, path) if kind == "claude" else _merged_toml(old, entry, path)
     if new == old:
         return Written(path, "unchanged")
@@ -219,8 +242,11 @@ def found_here(folder: Path) -> list[Found]:
         if not path.is_file():
             continue
         try:
-            text = path.read_text(encoding="utf-8-sig")  # a BOM, as the clients, skipped
+            text = _text(path).removeprefix("\ufeff")  # a BOM, as the clients, skipped
             doc: Any = json.loads(text) if client == "claude" else tomllib.loads(text)
+        except _TooLarge as exc:
+            found.append(Found(client, path, False, None, f"not read: {exc}"))
+            continue
         except (OSError, UnicodeDecodeError, ValueError):
             found.append(Found(client, path, False, None))
             continue

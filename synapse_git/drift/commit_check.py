@@ -83,11 +83,22 @@ def _emptied(parents: set[str], still_tracked: Callable[[Sequence[str]], set[str
     return emptied
 
 
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _candidates(
     conn: sqlite3.Connection, project: str, needles: Sequence[str]
 ) -> list[tuple[int, str]]:
     """Live memories of `project` whose body holds any needle (a superset)."""
     base = "SELECT id, body FROM memories WHERE project = ? AND state = 'live'"
+    # A path whose name is not UTF-8 (lone surrogates here) is named by no body, which
+    # cannot hold one, and SQLite cannot be asked about it: it would end the check.
+    needles = [n for n in needles if _utf8(n)]
     if len(needles) > MAX_NEEDLES:
         return [(int(i), str(b)) for i, b in conn.execute(base, (project,))]
     long = [n for n in needles if len(n.encode("utf-8", "surrogateescape")) >= 3]

@@ -122,7 +122,7 @@ class _BlobReader:
         self._process: subprocess.Popen[bytes] | None = None
         try:
             self._process = subprocess.Popen(
-                ["git", "cat-file", "--batch"],
+                ["git", *git_command.NO_PROGRAMS, "cat-file", "--batch"],
                 cwd=cwd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from synapse_git.drift.path_history import Event, PathHistory
+from synapse_git.git import git_command
 
 LONGEST_CHAIN = 100  # renames followed; a longer chain is cut there
 
@@ -71,7 +72,7 @@ class Lineage:
     def _listed(self, commits: str) -> frozenset[str]:
         """The commits `git rev-list` lists for `commits` (none when git refuses it)."""
         done = subprocess.run(
-            ["git", "rev-list", commits],
+            ["git", *git_command.NO_PROGRAMS, "rev-list", commits],
             cwd=self.checkout,
             capture_output=True,
             text=True,
@@ -110,7 +111,7 @@ class Lineage:
         key = (commit, ancestor)
         if key not in self._below:
             done = subprocess.run(
-                ["git", "merge-base", "--is-ancestor", ancestor, commit],
+                ["git", *git_command.NO_PROGRAMS, "merge-base", "--is-ancestor", ancestor, commit],
                 cwd=self.checkout,
                 capture_output=True,
                 check=False,

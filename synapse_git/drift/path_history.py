@@ -42,6 +42,7 @@ from typing import IO, NamedTuple
 
 from synapse_git import exit_codes
 from synapse_git.data_folder import data_dir
+from synapse_git.git import git_command
 
 VERSION = "3"  # 3: documents rewritten in another format keep their lineage
 BATCH = 2000  # commits per transaction while building
@@ -326,7 +327,7 @@ class PathHistory:
         stdin = "".join(f"{commit}\n" for commit in new) + "".join(f"^{tip}\n" for tip in tips)
         env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
         with subprocess.Popen(
-            ["git", *args],
+            ["git", *git_command.NO_PROGRAMS, *args],
             cwd=self.checkout,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -476,14 +477,16 @@ def _commits(stream: IO[bytes]) -> Iterator[_Commit]:
 
 
 def _fields(stream: IO[bytes]) -> Iterator[str]:
+    # A path that is not UTF-8 is kept with its odd bytes written out (`caf\\xe9.py`,
+    # as git quotes it): SQLite holds only valid Unicode, and its renames still count.
     rest = b""
     while chunk := stream.read(1 << 16):
         parts = (rest + chunk).split(b"\0")
         rest = parts.pop()
         for part in parts:
-            yield part.decode("utf-8", "surrogateescape")
+            yield part.decode("utf-8", "backslashreplace")
     if rest:
-        yield rest.decode("utf-8", "surrogateescape")
+        yield rest.decode("utf-8", "backslashreplace")
 
 
 def _paired(commit: _Commit) -> _Commit:
@@ -586,11 +589,13 @@ def _sha256(text: str) -> str:
 
 def _git(args: Sequence[str], cwd: Path, *, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["git", *args],
+        ["git", *git_command.NO_PROGRAMS, *args],
         cwd=cwd,
         input=stdin,
         capture_output=True,
         text=True,
+        # A ref or path name git prints may be any bytes, not UTF-8.
+        errors="surrogateescape",
         check=False,
         env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
     )

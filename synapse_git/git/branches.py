@@ -21,6 +21,8 @@ from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from synapse_git.git import git_command
+
 HERE = "here"  # in HEAD's history, or its changes are all here (squash merge, rebase)
 BRANCH = "branch"  # reached by a branch (or its changes are all on one), not by HEAD
 GONE = "gone"  # in the repository, reached by no branch, its changes found nowhere
@@ -67,7 +69,7 @@ def _git(checkout: Path, args: Sequence[str], data: str | None = None) -> str | 
 
     try:
         done = subprocess.run(
-            ["git", *args],
+            ["git", *git_command.NO_PROGRAMS, *args],
             cwd=checkout,
             input=(data or "").encode("utf-8", "surrogateescape"),
             capture_output=True,

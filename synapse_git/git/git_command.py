@@ -61,6 +61,13 @@ else:
     Change = namedtuple("Change", "status path new_path", defaults=(None,))
 
 
+# A repository's configuration is input (a copied or unpacked repository brings its
+# .git/config): core.fsmonitor names a program git runs whenever it reads the index
+# (`ls-files`, `diff --cached`). Synapse runs none of a repository's programs, so
+# every git it starts is told so, ahead of its own arguments.
+NO_PROGRAMS = ("-c", "core.fsmonitor=false")
+
+
 def git(
     args: Sequence[str], cwd: Path | str | None = None, *, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[bytes]:
@@ -69,7 +76,7 @@ def git(
 
     try:
         return subprocess.run(
-            ["git", *args],
+            ["git", *NO_PROGRAMS, *args],
             cwd=cwd,
             capture_output=True,
             stdin=subprocess.DEVNULL,
@@ -122,7 +129,6 @@ def _main_worktree(toplevel: Path, common: Path) -> str:
 
 # Without HEAD, `diff --cached` compares with the empty tree: no path is deleted.
 _STAGED = [
-    "git",
     "-c",
     "diff.relative=false",
     "diff",
@@ -137,7 +143,7 @@ _STAGED = [
 def staged_changes(toplevel: Path) -> list[Change]:
     """What the commit being made changes: the index (GIT_INDEX_FILE) against HEAD,
     or against the empty tree before the first commit, with renames detected."""
-    done = git(_STAGED[1:], toplevel)
+    done = git(_STAGED, toplevel)
     if done.returncode != 0:
         raise BadInput(f"git diff --cached failed: {_decode(done.stderr).strip()}")
     return parse_name_status(done.stdout)
@@ -153,7 +159,7 @@ class StagedChanges:
 
         try:
             self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
-                _STAGED,
+                ["git", *NO_PROGRAMS, *_STAGED],
                 cwd=folder,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,

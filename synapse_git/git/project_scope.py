@@ -115,10 +115,11 @@ def _ordinary_git_dir(dot_git: Path, found: os.stat_result) -> bool:
     if os.path.lexists(dot_git / "commondir") or os.path.lexists(dot_git / "config.worktree"):
         return False
     try:
-        with open(dot_git / "config", "rb") as file:
-            config = file.read(1 << 20).lower()
+        config = _regular_bytes(dot_git / "config").lower()
     except FileNotFoundError:
         config = b""
+    except OSError:
+        return False
     # core.worktree, core.bare = true or an included file could move the work tree.
     if b"worktree" in config or b"include" in config:
         return False
@@ -127,6 +128,17 @@ def _ordinary_git_dir(dot_git: Path, found: os.stat_result) -> bool:
         if setting.startswith(b"bare") and setting != b"bare=false":
             return False
     return True
+
+
+def _regular_bytes(path: Path, most: int = 1 << 20) -> bytes:
+    """Up to `most` bytes (-1: all) of the regular file at `path`; OSError for anything else.
+    A repository's files are input: a FIFO there is not waited on, and a link to a
+    device (/dev/zero as packed-refs) is not read without end."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return handle.read(most)
 
 
 def _discovered(where: Path) -> Scope:
@@ -220,7 +232,7 @@ def head_from_files(scope: Scope) -> Head | None:
     if git_dir is None or os.path.lexists(git_dir / "commondir"):
         return None
     try:
-        text = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        text = _regular_bytes(git_dir / "HEAD").decode("utf-8").strip()
         if not text.startswith("ref: "):
             commit = _commit_id(text)
             return None if commit is None else Head(commit, None)
@@ -228,7 +240,7 @@ def head_from_files(scope: Scope) -> Head | None:
         if not ref.startswith("refs/heads/") or ".." in ref:
             return None
         try:
-            tip = (git_dir / ref).read_text(encoding="utf-8").strip()
+            tip = _regular_bytes(git_dir / ref).decode("utf-8").strip()
         except FileNotFoundError:
             tip = _packed_ref(git_dir, ref)
     except (OSError, UnicodeError, ValueError):
@@ -240,7 +252,8 @@ def head_from_files(scope: Scope) -> Head | None:
 def _packed_ref(git_dir: Path, ref: str) -> str:
     """The id `packed-refs` gives `ref`, or "" when it lists none."""
     try:
-        lines = (git_dir / "packed-refs").read_text(encoding="utf-8").splitlines()
+        # A repository's refs can be many: a packed-refs file is read whole, as git does.
+        lines = _regular_bytes(git_dir / "packed-refs", -1).decode("utf-8").splitlines()
     except FileNotFoundError:
         return ""
     for line in lines:

@@ -31,6 +31,15 @@ def _live(memory: Memory) -> Memory:
     return memory
 
 
+def _branch_text(branch: str | None) -> str | None:
+    """`branch` as the store can hold it. Git takes any bytes in a branch name, and
+    one that is not UTF-8 reaches here with lone surrogates, which SQLite cannot
+    store: its odd bytes are written out (`\\xe9`), as git quotes them."""
+    if branch is None or branch.isascii():
+        return branch
+    return branch.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _may_replace(old: Memory, project: str | None) -> None:
     """Refuse a project memory replacing a global one: every project sees a global
     memory, and no project may change what another one sees (docs/store.md)."""
@@ -103,7 +112,7 @@ class Lifecycle(StoreAccess):
                 source,
                 project,
                 head_commit=head.commit,
-                branch=head.branch,
+                branch=_branch_text(head.branch),
                 everywhere=everywhere,
             )
             if vector is not None:

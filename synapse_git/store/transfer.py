@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synapse_git.errors import BadInput, SynapseError
+from synapse_git.escaping import json_text
 from synapse_git.git import project_scope
 from synapse_git.line_fields import check_text, check_times
 from synapse_git.store import batches, memories, staging
@@ -45,7 +46,9 @@ class ImportReport:
 def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
     everywhere = {int(row[0]) for row in conn.execute("SELECT id FROM memories WHERE everywhere")}
     for memory in memories.live_rows(conn):
-        yield json.dumps(
+        # Escaped as every JSON output is (escaping.py): the exact text when parsed,
+        # no bidi or C1 control when the lines are shown on a terminal.
+        yield json_text(
             {
                 "body": memory.body,
                 "source": memory.source,
@@ -55,7 +58,6 @@ def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
                 **({"head_commit": memory.head_commit} if memory.head_commit else {}),
                 **({"everywhere": True} if memory.id in everywhere else {}),
             },
-            ensure_ascii=False,
         )
 
 

@@ -16,7 +16,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from synapse_git.errors import BadInput
 from synapse_git.line_fields import check_text, valid_times
@@ -88,6 +88,24 @@ class LineError(NamedTuple):
     raw: bytes | None = b""  # the line as it was (None: too long to keep)
 
 
+class _Repeated(ValueError):
+    pass
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once. With a key given twice, a reader
+    of the diff sees one value (a reviewer in a pull request, the first) and a parser
+    takes another (Python's, the last): the line would say two things."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Repeated(f"{json.dumps(key, ensure_ascii=False)} is given twice")
+            seen.add(key)
+    return data
+
+
 def parse_line(text: str) -> Record:
     """A line of the team file as a Record; ValueError says what is wrong with it.
 
@@ -99,7 +117,9 @@ def parse_line(text: str) -> Record:
     if long and len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
         raise ValueError(TOO_LONG)
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object)
+    except _Repeated as exc:
+        raise ValueError(str(exc)) from None
     except (json.JSONDecodeError, RecursionError) as exc:
         raise ValueError(f"not JSON ({exc.__class__.__name__})") from None
     except ValueError as exc:

@@ -327,3 +327,18 @@ def test_a_commit_deleting_nothing_imports_only_the_commit_path(hooked: Path) ->
     ]
     assert f"OURS {ours}" in done.stdout
     assert "HEAVY []" in done.stdout
+
+
+def test_a_deleted_file_whose_name_is_not_utf8_leaves_the_check_whole(hooked: Path) -> None:
+    # A file named in Latin-1 deleted in the same commit once ended the whole check
+    # (an error, "carrying on"), so a named path deleted beside it went unchecked.
+    odd = hooked / "scripts" / "caf\udce9.sh"  # the byte 0xe9, as os.fsdecode reads it
+    odd.write_text("echo\n", encoding="utf-8")
+    git(hooked, "add", "-A")
+    git(hooked, "commit", "-q", "--no-verify", "-m", "latin-1 name")
+    memory = remember(hooked, "Deploys go out with scripts/deploy.sh on Fridays")
+    git(hooked, "rm", "-q", "scripts/deploy.sh", os.fsdecode(odd))
+    done = run_git(hooked, "commit", "-m", "drop both")
+    assert done.returncode != 0, done.stdout
+    assert f"memory {memory}: Deploys go out with scripts/deploy.sh" in done.stdout
+    assert "carrying on" not in done.stdout

@@ -1,15 +1,21 @@
 """Committed client configurations a user did not write: a 100,000-deep `.mcp.json`
-or `.codex/config.toml`, a NUL or an unknown `~user` in a pinned SYNAPSE_DATA. `status`
-reads on with a note, `mcp config --write` refuses in one line; neither exits 3."""
+or `.codex/config.toml`, one of gigabytes, a NUL or an unknown `~user` in a pinned
+SYNAPSE_DATA. `status` reads on with a note, `mcp config --write` refuses in one
+line; neither exits 3."""
 
 from __future__ import annotations
 
 import json
+import os
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from support import make_repo, run_cli
 
+SYNAPSE = str(Path(sys.executable).with_name("synapse"))
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
 PINNED = {
     "nul": "/tmp/a\u0000b",
@@ -58,3 +64,43 @@ def test_a_pinned_store_no_folder_can_be(kind: str, tmp_path: Path) -> None:
     if kind == "no such user":
         assert own.returncode == 2 and own.stderr.count("\n") == 1
         assert "no such user's home folder" in own.stderr
+
+
+def _capped() -> None:
+    # Far more than status needs, far less than the file: reading it whole would
+    # take what the machine has, so the process is held to this.
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def test_a_client_file_of_gigabytes_is_not_read(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    with (repo / ".mcp.json").open("wb") as out:
+        out.truncate(4 << 30)  # sparse: costs no disk, as it costs its maker none
+    for args in (["status"], ["mcp", "config", "claude", "--write"]):
+        done = subprocess.run(
+            [SYNAPSE, *args], cwd=repo, capture_output=True, preexec_fn=_capped, check=False
+        )
+        said = done.stdout.decode() + done.stderr.decode()
+        assert "internal error" not in said and "over 16777216 bytes" in said, (args, said)
+        assert done.returncode == (0 if args == ["status"] else 2), said
+    assert (repo / ".mcp.json").stat().st_size == 4 << 30
+
+
+@pytest.mark.parametrize("name", [".mcp.json", ".claude/settings.json", ".cursor/mcp.json"])
+def test_a_client_file_linked_to_a_fifo_is_not_waited_on(tmp_path: Path, name: str) -> None:
+    # A committed link can lead to a FIFO (or a terminal) on the reader's machine:
+    # opening it, or reading it, would wait for a writer that never comes.
+    repo = make_repo(tmp_path / "r")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (repo / name).parent.mkdir(exist_ok=True)
+    (repo / name).symlink_to(fifo)
+    for args in (["status"], ["setup", "claude"], ["mcp", "config", "claude", "--write"]):
+        try:
+            # A guard against waiting for ever, not a measure: it takes well under a second.
+            done = subprocess.run([SYNAPSE, *args], cwd=repo, capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{args} waited on {name}, a FIFO")
+        assert b"internal error" not in done.stderr, (args, done.stderr)
+        assert done.returncode in (0, 2), (args, done.stderr)
+    assert (repo / name).is_symlink()

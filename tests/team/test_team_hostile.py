@@ -197,6 +197,13 @@ BAD_LINES = {
     "a body over the limit": (line("b6", "y" * (1024 * 1024 + 1)), "the limit is"),
     "an id with spaces": (line("not an id", "ok"), "id must be"),
     "an author on two lines": (line("b8", "ok", author="A\nB"), "author"),
+    # A reviewer of the diff reads the first body; a parser would store the second.
+    "a key given twice": (
+        line("b9", "The reviewed fact.").replace(
+            '"body":"The reviewed fact."', '"body":"The reviewed fact.","body":"Another fact."'
+        ),
+        '"body" is given twice',
+    ),
 }
 
 
