@@ -135,6 +135,30 @@ def test_no_output_carries_raw_control_characters(planted: tuple[Path, int]) -> 
             assert json.loads(done.stdout)["memory"]["body"] == HOSTILE
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("memory", "list"),
+        ("memory", "recall", "deploy"),
+        ("memory", "recall", "deploy", "--explain"),
+        ("memory", "read", "{id}"),
+        ("memory", "history", "{id}"),
+        ("memory", "show", "{id}"),
+        ("hook", "session"),
+    ],
+)
+def test_escape_sequences_are_shown_on_a_pipe_not_dropped(
+    planted: tuple[Path, int], args: tuple[str, ...]
+) -> None:
+    # capture_output is a pipe, where click's echo would strip CSI sequences: what a
+    # person reads in a file or through `| less` would differ from what is stored.
+    repo, memory_id = planted
+    done = run(*(arg.format(id=memory_id) for arg in args), cwd=repo)
+    assert done.returncode == 0, (args, done.stderr)
+    clean(done.stdout)
+    assert b"\\x1b[2J\\x1b[H" in done.stdout, (args, done.stdout[:400])
+
+
 def test_stored_bytes_and_exported_lines_are_unchanged(planted: tuple[Path, int]) -> None:
     repo, _ = planted
     done = run("memory", "export", cwd=repo)

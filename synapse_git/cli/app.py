@@ -92,6 +92,10 @@ def build(argv: Sequence[str] | None = None) -> typer.Typer:
         add_completion=True,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
+        # click's echo would strip escape sequences bound for a pipe: a memory's
+        # (Synapse writes none of its own) is shown escaped there as on a terminal
+        # (cli/output.py), not silently dropped from what the user reads.
+        context_settings={"color": True},
     )
     root.callback()(_root)
     wanted = _wanted(argv)

@@ -21,26 +21,20 @@ from synapse_git.escaping import json_text, shell_command
 from synapse_git.service import Scope, Synapse
 from synapse_git.settings import MAX_BODY_BYTES
 
-# What click's echo strips from a line bound for a pipe or a file.
-_ANSI = r"\033\[[;?0-9]*[a-zA-Z]"
-
 
 def echo(text: str, *, err: bool = False) -> None:
-    """Print `text` and a newline as typer.echo does: ANSI codes stripped when the
-    stream is not a terminal, flushed at once. A stream click would not write to as
-    it is (none at all, one of no or an ASCII encoding) is left to typer itself."""
+    """Print `text` and a newline, flushed at once. Unlike click's echo, nothing is
+    stripped on a pipe: Synapse writes no escape sequence of its own (colour is
+    marked, cli/colour.py), so one in the text is a memory's, which the stream shows
+    escaped on a pipe as on a terminal, never dropped. A stream click would not
+    write to as it is (none at all, one of no or an ASCII encoding) is left to typer."""
     stream = sys.stderr if err else sys.stdout
     if _unusual(stream):
         import typer
 
         typer.echo(text, err=err)
         return
-    out = text + "\n"
-    if "\x1b" in out and not _isatty(stream):
-        import re
-
-        out = re.sub(_ANSI, "", out)
-    stream.write(out)
+    stream.write(text + "\n")
     stream.flush()
 
 
