@@ -15,7 +15,7 @@ from synapse_git.clients import mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_FILE_BYTES = mcp_config.MAX_FILE_BYTES
 BOM = "\ufeff"
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
@@ -35,24 +35,16 @@ def check_writable(path: Path) -> None:
 def read(path: Path) -> str | None:
     """The file's text, None when it is absent."""
     try:
-        # Without blocking: opening a FIFO to read would wait for a writer forever.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        raw = mcp_config.client_bytes(path)
     except FileNotFoundError:
         return None
+    except mcp_config.NotRegular as exc:
+        what = "a folder" if exc.folder else "not a regular file"
+        raise BadInput(f"{path} is {what}; nothing was written") from None
+    except mcp_config.TooLarge:
+        raise BadInput(f"{path} is over {MAX_FILE_BYTES} bytes; nothing was written") from None
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if stat.S_ISDIR(mode):
-            raise BadInput(f"{path} is a folder; nothing was written")
-        if not stat.S_ISREG(mode):
-            raise BadInput(f"{path} is not a regular file; nothing was written")
-        try:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            raise BadInput(f"cannot read {path}: {exc.strerror}; nothing was written") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise BadInput(f"{path} is over {MAX_FILE_BYTES} bytes; nothing was written")
     try:
         # Bytes, not read_text: CRLF line ends must survive a byte-for-byte restore.
         return raw.decode("utf-8")

@@ -26,25 +26,42 @@ from synapse_git.errors import BadInput, SynapseError
 KINDS = ("claude", "codex", "json")
 FILES = {"claude": ".mcp.json", "codex": ".codex/config.toml"}
 # A client file is a few kilobytes; these come with the repository, so one is read
-# only this far (a sparse file of gigabytes costs its maker no disk). As setup reads.
+# only this far (a sparse file of gigabytes costs its maker no disk). Setup reads the
+# same way (clients/file_texts.py).
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-class _TooLarge(ValueError):
+class TooLarge(ValueError):
     pass
+
+
+class NotRegular(OSError):
+    """A folder, FIFO, device or socket where a client file should be."""
+
+    def __init__(self, path: Path, *, folder: bool) -> None:
+        super().__init__(f"{path} is not a regular file")
+        self.folder = folder
+
+
+def client_bytes(path: Path) -> bytes:
+    """A client file's bytes, at most MAX_FILE_BYTES (TooLarge past it), opened without
+    waiting: a committed link to a FIFO or a terminal would hold `status` and `setup`
+    for ever (NotRegular). FileNotFoundError and other OSErrors are open's own."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(path, folder=stat.S_ISDIR(mode))
+        raw = handle.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise TooLarge(f"it is over {MAX_FILE_BYTES} bytes")
+    return raw
 
 
 def _text(path: Path) -> str:
     """A client file's text; ValueError when it is over MAX_FILE_BYTES or not UTF-8,
-    OSError when it is not a regular file (a FIFO there is not waited on)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a regular file")
-        raw = handle.read(MAX_FILE_BYTES + 1)
-    if len(raw) > MAX_FILE_BYTES:
-        raise _TooLarge(f"it is over {MAX_FILE_BYTES} bytes")
-    return raw.decode("utf-8")
+    OSError when it is not a regular file."""
+    return client_bytes(path).decode("utf-8")
 
 
 NAME = "synapse"
@@ -244,7 +261,7 @@ def found_here(folder: Path) -> list[Found]:
         try:
             text = _text(path).removeprefix("\ufeff")  # a BOM, as the clients, skipped
             doc: Any = json.loads(text) if client == "claude" else tomllib.loads(text)
-        except _TooLarge as exc:
+        except TooLarge as exc:
             found.append(Found(client, path, False, None, f"not read: {exc}"))
             continue
         except (OSError, UnicodeDecodeError, ValueError):
