@@ -14,6 +14,7 @@ from typing import Any
 from synapse_git.clients import mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
+from synapse_git.file_reads import NotRegular
 
 MAX_FILE_BYTES = mcp_config.MAX_FILE_BYTES
 BOM = "\ufeff"
@@ -38,7 +39,7 @@ def read(path: Path) -> str | None:
         raw = mcp_config.client_bytes(path)
     except FileNotFoundError:
         return None
-    except mcp_config.NotRegular as exc:
+    except NotRegular as exc:
         what = "a folder" if exc.folder else "not a regular file"
         raise BadInput(f"{path} is {what}; nothing was written") from None
     except mcp_config.TooLarge:

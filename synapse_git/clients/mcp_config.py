@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import stat
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -22,6 +21,7 @@ from typing import Any
 
 from synapse_git.data_folder import data_dir
 from synapse_git.errors import BadInput, SynapseError
+from synapse_git.file_reads import regular_bytes
 
 KINDS = ("claude", "codex", "json")
 FILES = {"claude": ".mcp.json", "codex": ".codex/config.toml"}
@@ -35,24 +35,11 @@ class TooLarge(ValueError):
     pass
 
 
-class NotRegular(OSError):
-    """A folder, FIFO, device or socket where a client file should be."""
-
-    def __init__(self, path: Path, *, folder: bool) -> None:
-        super().__init__(f"{path} is not a regular file")
-        self.folder = folder
-
-
 def client_bytes(path: Path) -> bytes:
     """A client file's bytes, at most MAX_FILE_BYTES (TooLarge past it), opened without
     waiting: a committed link to a FIFO or a terminal would hold `status` and `setup`
     for ever (NotRegular). FileNotFoundError and other OSErrors are open's own."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotRegular(path, folder=stat.S_ISDIR(mode))
-        raw = handle.read(MAX_FILE_BYTES + 1)
+    raw = regular_bytes(path, MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
         raise TooLarge(f"it is over {MAX_FILE_BYTES} bytes")
     return raw

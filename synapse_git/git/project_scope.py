@@ -21,10 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
+from synapse_git.file_reads import regular_bytes
 from synapse_git.textrules import utf8
 
 if TYPE_CHECKING:
     import pygit2
+
+# HEAD, a branch's ref, the config: a few bytes each, read no further than this.
+_SMALL_BYTES = 1 << 20
 
 
 _HEX = frozenset("0123456789abcdef")
@@ -115,7 +119,7 @@ def _ordinary_git_dir(dot_git: Path, found: os.stat_result) -> bool:
     if os.path.lexists(dot_git / "commondir") or os.path.lexists(dot_git / "config.worktree"):
         return False
     try:
-        config = _regular_bytes(dot_git / "config").lower()
+        config = regular_bytes(dot_git / "config", _SMALL_BYTES).lower()
     except FileNotFoundError:
         config = b""
     except OSError:
@@ -128,17 +132,6 @@ def _ordinary_git_dir(dot_git: Path, found: os.stat_result) -> bool:
         if setting.startswith(b"bare") and setting != b"bare=false":
             return False
     return True
-
-
-def _regular_bytes(path: Path, most: int = 1 << 20) -> bytes:
-    """Up to `most` bytes (-1: all) of the regular file at `path`; OSError for anything else.
-    A repository's files are input: a FIFO there is not waited on, and a link to a
-    device (/dev/zero as packed-refs) is not read without end."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a regular file")
-        return handle.read(most)
 
 
 def _discovered(where: Path) -> Scope:
@@ -232,7 +225,7 @@ def head_from_files(scope: Scope) -> Head | None:
     if git_dir is None or os.path.lexists(git_dir / "commondir"):
         return None
     try:
-        text = _regular_bytes(git_dir / "HEAD").decode("utf-8").strip()
+        text = regular_bytes(git_dir / "HEAD", _SMALL_BYTES).decode("utf-8").strip()
         if not text.startswith("ref: "):
             commit = _commit_id(text)
             return None if commit is None else Head(commit, None)
@@ -240,7 +233,7 @@ def head_from_files(scope: Scope) -> Head | None:
         if not ref.startswith("refs/heads/") or ".." in ref:
             return None
         try:
-            tip = _regular_bytes(git_dir / ref).decode("utf-8").strip()
+            tip = regular_bytes(git_dir / ref, _SMALL_BYTES).decode("utf-8").strip()
         except FileNotFoundError:
             tip = _packed_ref(git_dir, ref)
     except (OSError, UnicodeError, ValueError):
@@ -253,7 +246,7 @@ def _packed_ref(git_dir: Path, ref: str) -> str:
     """The id `packed-refs` gives `ref`, or "" when it lists none."""
     try:
         # A repository's refs can be many: a packed-refs file is read whole, as git does.
-        lines = _regular_bytes(git_dir / "packed-refs", -1).decode("utf-8").splitlines()
+        lines = regular_bytes(git_dir / "packed-refs", -1).decode("utf-8").splitlines()
     except FileNotFoundError:
         return ""
     for line in lines:

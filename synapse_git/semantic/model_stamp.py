@@ -21,6 +21,8 @@ import os
 import stat
 from pathlib import Path
 
+from synapse_git.file_reads import regular_bytes
+
 STAMP_FILE = "model-checked.json"
 STAMP_BYTES = 4096  # a stamp is about 200 bytes
 
@@ -66,12 +68,10 @@ def vouched(path: Path, sha256: str) -> bool:
 def small_file(path: Path, most: int) -> bytes:
     """The bytes of a regular file of at most `most` bytes; OSError for anything else
     (a FIFO there is not waited on, a symbolic link not followed)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > most:
-            raise OSError(f"{path} is not a small regular file")
-        return handle.read(most)
+    found = regular_bytes(path, most + 1, follow=False)
+    if len(found) > most:
+        raise OSError(f"{path} is not a small regular file")
+    return found
 
 
 def keep(path: Path, sha256: str, before: list[int] | None) -> None:
