@@ -47,13 +47,6 @@ def _unusual(stream: IO[str] | None) -> bool:
         return True
 
 
-def _isatty(stream: IO[str]) -> bool:
-    try:
-        return stream.isatty()
-    except Exception:
-        return False
-
-
 def failure(exc: Exception) -> int:
     """The exit code of a command that raised `exc`, said in one line on standard
     error (click's own errors aside, which cli/app.py turns into usage lines)."""
