@@ -43,6 +43,10 @@ MAX_ITERS = 1_000
 BODY_BYTES = 240
 COMMON = "zephyr"  # in every memory
 SELECTIVE = "quasar"  # in every thousandth memory
+# In the same ten memories at every size (10,000 or 1,000,000): a word a store holds
+# a few times however large it grows, as a function's name is.
+RARE = "nebulon"
+RARE_AT = range(50, 1000, 100)
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 # Words of the vocabulary below (each in about one memory in 170), as rewordings.
 REWORDINGS = ["flestoma lolo", "miwabri rurupepe"]
@@ -56,7 +60,7 @@ def vocabulary(rng: random.Random, size: int = 6000) -> list[str]:
     words: set[str] = set()
     while len(words) < size:
         words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
-    return sorted(words - {COMMON, SELECTIVE})
+    return sorted(words - {COMMON, SELECTIVE, RARE})
 
 
 def bodies(n: int) -> Iterator[tuple[str, str, str]]:
@@ -74,8 +78,16 @@ def bodies(n: int) -> Iterator[tuple[str, str, str]]:
             size += len(word) + 1
         rng.shuffle(parts)
         body = " ".join(parts)[:BODY_BYTES].rstrip() + "."
+        if i in RARE_AT:
+            body = holding_rare(body)
         stamp = (EPOCH + timedelta(seconds=i)).isoformat(timespec="microseconds")
         yield body, f"bench/{i % 97}.md", stamp
+
+
+def holding_rare(body: str) -> str:
+    """A note of this corpus with RARE first, cut to the same length (no draw of the
+    random sequence, so every other note is as it was before RARE)."""
+    return f"{RARE} {body.removesuffix('.')}"[:BODY_BYTES].rstrip() + "."
 
 
 def seed(path: Path, n: int) -> float:
