@@ -113,3 +113,38 @@ def test_rewording_benchmark_times_a_baseline_checkout_and_prints_the_ratios() -
         assert set(entry["p95_over_baseline"]) == {"wall", "cpu"}
         assert entry["limit_compounded"] == round(1.5**count, 3)
         assert entry["limit_added"] == 1 + 0.5 * count
+
+
+def test_scale_benchmark_times_three_words_at_two_sizes_beside_a_baseline() -> None:
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(root / "examples" / "scale_bench.py"),
+            "2",
+            "--sizes",
+            "1000",
+            "2000",
+            "--baseline",
+            str(root),
+            "--baseline-python",
+            sys.executable,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["baseline_code"] == str(root / "synapse_git")
+    assert set(report["sizes"]) == {"1000", "2000"}
+    for row in report["sizes"].values():
+        for side in ("this", "baseline"):
+            assert set(row[side]) == {"rare", "selective", "common"}
+            assert {"cpu_p50_ms", "p95_ms"} <= set(row[side]["rare"])
+    assert set(report["growth"]["this"]["rare"]) == {"1000", "2000"}
+    assert report["growth"]["baseline"]["common"]["1000"] == 1.0
