@@ -38,14 +38,13 @@ import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import NamedTuple
 
 from synapse_git import exit_codes
 from synapse_git.data_folder import data_dir
-from synapse_git.git import git_command
+from synapse_git.drift import history_log, history_write
 
 VERSION = "3"  # 3: documents rewritten in another format keep their lineage
-BATCH = 2000  # commits per transaction while building
 # Commits left to index that a caller that may not wait still indexes itself: about
 # a second of `git log` on 2 cores (docs/drift.md has the figures). More than that
 # is built in the background. A count, not a clock: the same repository gives the
@@ -165,13 +164,13 @@ class PathHistory:
             if not held:
                 return False
             conn = self._open()
-            digest, others, head = self._digest()
+            digest, others, head = history_log.digests(self.checkout)
             done = conn.execute("SELECT value FROM meta WHERE key = 'refs'").fetchone()
             if done is not None and done[0] == digest and self.complete():
                 return True  # no ref moved since the last complete update
             if self._head_moved_only(conn, digest, others, head):
                 return True
-            refs = self._commit_refs()
+            refs = history_log.commit_refs(self.checkout)
             tips = [row[0] for row in conn.execute("SELECT id FROM tips ORDER BY id")]
             if tips and self._rewritten(conn, tips, refs):
                 _clear(conn)
@@ -183,7 +182,7 @@ class PathHistory:
                 if conn.execute("SELECT 1 FROM commits WHERE id = ?", (commit,)).fetchone()
             }
             new = sorted(set(refs.values()) - known)
-            if not new or self._index(conn, new, tips, limit):
+            if not new or history_write.index(conn, self.checkout, new, tips, limit):
                 # What the refs were when this update began: one that moved during it
                 # is caught by the next update.
                 conn.execute("BEGIN IMMEDIATE")
@@ -206,22 +205,13 @@ class PathHistory:
         if wait or self.complete():
             self.update(wait=wait)
         else:
-            done = _git(["rev-list", "--count", *_REFS], self.checkout)
+            done = history_log.git(["rev-list", "--count", *history_log.REFS], self.checkout)
             left = int(done.stdout.strip() or 0) - self.status().commits
             if left <= SMALL_HISTORY:
                 self.update(wait=True)
             else:
                 build_in_background(self.checkout)
         return self.complete()
-
-    def _digest(self) -> tuple[str, str, str | None]:
-        """Digests of where every ref and HEAD point (equal: nothing to do) and of
-        where every ref but HEAD points, and the commit HEAD is at (None: unborn)."""
-        done = _git(["show-ref", "--head"], self.checkout)
-        lines = done.stdout.splitlines(keepends=True)
-        head = next((line.split(" ", 1)[0] for line in lines if line.endswith(" HEAD\n")), None)
-        others = "".join(line for line in lines if not line.endswith(" HEAD\n"))
-        return _sha256(done.stdout), _sha256(others), head
 
     def _head_moved_only(
         self, conn: sqlite3.Connection, digest: str, others: str, head: str | None
@@ -248,29 +238,6 @@ class PathHistory:
         conn.execute("COMMIT")
         return True
 
-    def _commit_refs(self) -> dict[str, str]:
-        """The commit each ref (and HEAD) leads to; the stash and notes are no history."""
-        done = _git(
-            [
-                "for-each-ref",
-                "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname) %(refname)",
-            ],
-            self.checkout,
-        )
-        refs: dict[str, str] = {}
-        for line in done.stdout.splitlines():
-            kind, commit, peeled_kind, peeled, name = line.split(" ", 4)
-            if name == "refs/stash" or name.startswith("refs/notes/"):
-                continue
-            if kind == "commit":
-                refs[name] = commit
-            elif peeled_kind == "commit":
-                refs[name] = peeled
-        head = _git(["rev-parse", "-q", "--verify", "HEAD^{commit}"], self.checkout)
-        if head.returncode == 0:
-            refs["HEAD"] = head.stdout.strip()
-        return refs
-
     def _rewritten(
         self, conn: sqlite3.Connection, tips: Sequence[str], refs: dict[str, str]
     ) -> bool:
@@ -293,75 +260,16 @@ class PathHistory:
                 asked.append(commit)
         if not asked:
             return False
-        done = _git(
-            ["rev-list", "-n", "1", "--stdin", "--not", *_REFS],
+        done = history_log.git(
+            ["rev-list", "-n", "1", "--stdin", "--not", *history_log.REFS],
             self.checkout,
             stdin="\n".join(asked) + "\n",
         )
         return done.returncode != 0 or bool(done.stdout.strip())
 
     def _ancestor(self, commit: str, of: str) -> bool:
-        done = _git(["merge-base", "--is-ancestor", commit, of], self.checkout)
+        done = history_log.git(["merge-base", "--is-ancestor", commit, of], self.checkout)
         return done.returncode == 0
-
-    def _index(
-        self, conn: sqlite3.Connection, new: list[str], tips: list[str], limit: int | None
-    ) -> bool:
-        """Index what the `new` ref commits reach and `tips` do not; True when done."""
-        conn.execute("INSERT OR REPLACE INTO meta VALUES ('complete', '0')")
-        args = [
-            "-c",
-            "diff.renames=true",
-            "log",
-            "--topo-order",
-            "--reverse",
-            "-M",
-            "--no-rename-empty",
-            "--name-status",
-            "-z",
-            "--no-color",
-            "--no-ext-diff",
-            "--format=%x01%H %ct %P",
-            "--stdin",
-        ]
-        stdin = "".join(f"{commit}\n" for commit in new) + "".join(f"^{tip}\n" for tip in tips)
-        env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-        with subprocess.Popen(
-            ["git", *git_command.NO_PROGRAMS, *args],
-            cwd=self.checkout,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        ) as proc:
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write(stdin.encode())
-            proc.stdin.close()
-            finished = self._consume(conn, proc.stdout, set(tips), limit)
-            if not finished:
-                proc.kill()
-            code = proc.wait()
-        return finished and code == 0
-
-    def _consume(
-        self, conn: sqlite3.Connection, stream: IO[bytes], tips: set[str], limit: int | None
-    ) -> bool:
-        """Read `git log` output commit by commit, writing a batch at a time; False
-        when `limit` stopped it first."""
-        (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM commits").fetchone()
-        pending: list[_Commit] = []
-        for count, commit in enumerate(_commits(stream), start=1):
-            pending.append(commit)
-            if len(pending) >= BATCH:
-                last = _write(conn, pending, last, tips)
-                pending = []
-            if limit is not None and count >= limit:
-                break
-        else:
-            _write(conn, pending, last, tips)
-            return True
-        _write(conn, pending, last, tips)
-        return False
 
     # -- reading -------------------------------------------------------------------
 
@@ -433,171 +341,10 @@ class PathHistory:
         return None if found is None else int(found[0])
 
 
-# Every ref but the stash (its commits are snapshots of the index, not history)
-# and notes (their trees name commits, not files).
-_REFS = ("--exclude=refs/stash", "--exclude=refs/notes/*", "--all")
-
-
-class _Commit(NamedTuple):
-    id: str
-    time: int
-    parents: tuple[str, ...]
-    changes: list[tuple[str, str, str | None]]  # (kind, path, other)
-
-
-def _commits(stream: IO[bytes]) -> Iterator[_Commit]:
-    """Parse `--format=%x01%H %ct %P --name-status -z`: a header field, then per change
-    a status field and one path (two for a rename or copy)."""
-    fields = _fields(stream)
-    current: _Commit | None = None
-    for field in fields:
-        field = field.lstrip("\n")
-        if not field:
-            continue
-        if field.startswith("\x01"):
-            if current is not None:
-                yield _paired(current)
-            head = field[1:].split(" ")
-            current = _Commit(head[0], int(head[1]), tuple(p for p in head[2:] if p), [])
-            continue
-        if current is None:
-            continue
-        status = field[0]
-        first = next(fields, "")
-        if status in "RC":
-            second = next(fields, "")
-            if status == "R":
-                current.changes.append(("R", first, second))
-            else:
-                current.changes.append(("A", second, None))
-        elif status in "AD":
-            current.changes.append((status, first, None))
-    if current is not None:
-        yield _paired(current)
-
-
-def _fields(stream: IO[bytes]) -> Iterator[str]:
-    # A path that is not UTF-8 is kept with its odd bytes written out (`caf\\xe9.py`,
-    # as git quotes it): SQLite holds only valid Unicode, and its renames still count.
-    rest = b""
-    while chunk := stream.read(1 << 16):
-        parts = (rest + chunk).split(b"\0")
-        rest = parts.pop()
-        for part in parts:
-            yield part.decode("utf-8", "backslashreplace")
-    if rest:
-        yield rest.decode("utf-8", "backslashreplace")
-
-
-def _paired(commit: _Commit) -> _Commit:
-    """A module turned into a package in one commit (`x.py` gone, `x/__init__.py`
-    added) whose text rename detection found nowhere is renamed to the package,
-    however little of its text went along. Where rename detection did pair it (with
-    `x/__init__.py` or with another module the text went to, `x/installer.py`), that
-    pairing is the module's own lineage and stands. Likewise a document rewritten in
-    another format under its name (`api.rst` gone, `api.md` added) is renamed."""
-    added = {path for kind, path, _ in commit.changes if kind == "A"}
-    moved: dict[str, str] = {}
-    for kind, path, _ in commit.changes:
-        if kind != "D":
-            continue
-        package = path[:-3] + "/__init__.py" if path.endswith(".py") else None
-        if package in added:
-            moved[path] = package
-        elif (converted := _converted(path, added)) is not None:
-            moved[path] = converted
-    if not moved:
-        return commit
-    targets = set(moved.values())
-    changes: list[tuple[str, str, str | None]] = []
-    for kind, path, other in commit.changes:
-        if not (kind == "D" and path in moved) and not (kind == "A" and path in targets):
-            changes.append((kind, path, other))
-    changes += [("R", old, new) for old, new in moved.items()]
-    return commit._replace(changes=changes)
-
-
-# Formats a document is rewritten between, keeping its name (`manual/api.rst` becomes
-# `manual/api.md`): too little text survives for rename detection to pair them.
-_DOCUMENTS = {".rst", ".md", ".markdown", ".txt", ".adoc", ".asciidoc", ".org"}
-_SAME_FORMAT = {".yml": ".yaml", ".yaml": ".yml"}
-
-
-def _converted(path: str, added: set[str]) -> str | None:
-    """The one file added beside a deleted document with its name in another document
-    format (or `.yml` as `.yaml`), None when there is none or more than one."""
-    stem, dot, extension = path.rpartition(".")
-    if not dot or "/" in extension:
-        return None
-    extension = "." + extension.lower()
-    if extension in _SAME_FORMAT:
-        wanted = {_SAME_FORMAT[extension]}
-    elif extension in _DOCUMENTS:
-        wanted = _DOCUMENTS - {extension}
-    else:
-        return None
-    found = [stem + other for other in sorted(wanted) if stem + other in added]
-    return found[0] if len(found) == 1 else None
-
-
-def _write(conn: sqlite3.Connection, commits: list[_Commit], last: int, tips: set[str]) -> int:
-    """One transaction: the commits, their changes, and the tips after them."""
-    if not commits:
-        return last
-    ids: dict[str, int] = {}
-
-    def path_id(path: str) -> int:
-        if path not in ids:
-            conn.execute("INSERT OR IGNORE INTO paths (path) VALUES (?)", (path,))
-            (ids[path],) = conn.execute("SELECT id FROM paths WHERE path = ?", (path,)).fetchone()
-        return ids[path]
-
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        rows: list[tuple[int, int, str, int | None]] = []
-        for commit in commits:
-            last += 1
-            conn.execute("INSERT INTO commits VALUES (?, ?, ?)", (last, commit.id, commit.time))
-            for kind, path, other in commit.changes:
-                if kind == "R" and other is not None:
-                    old, new = path_id(path), path_id(other)
-                    rows += [(old, last, "R", new), (new, last, "N", old)]
-                else:
-                    rows.append((path_id(path), last, kind, None))
-            tips.difference_update(commit.parents)
-            tips.add(commit.id)
-        conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", rows)
-        conn.execute("DELETE FROM tips")
-        conn.executemany("INSERT INTO tips VALUES (?)", [(tip,) for tip in sorted(tips)])
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    return last
-
-
 def _clear(conn: sqlite3.Connection) -> None:
     conn.executescript(
         "BEGIN; DELETE FROM events; DELETE FROM commits; DELETE FROM paths; DELETE FROM tips;"
         f" DELETE FROM meta; INSERT INTO meta VALUES ('version', '{VERSION}'); COMMIT;"
-    )
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def _git(args: Sequence[str], cwd: Path, *, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", *git_command.NO_PROGRAMS, *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        # A ref or path name git prints may be any bytes, not UTF-8.
-        errors="surrogateescape",
-        check=False,
-        env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
     )
 
 
@@ -616,7 +363,7 @@ def build_in_background(checkout: Path) -> None:
 
 def for_checkout(checkout: Path) -> PathHistory | None:
     """The index of the repository `checkout` is a work tree of (None outside git)."""
-    done = _git(["rev-parse", "--path-format=absolute", "--git-common-dir"], checkout)
+    done = history_log.git(["rev-parse", "--path-format=absolute", "--git-common-dir"], checkout)
     if done.returncode != 0 or not done.stdout.strip():
         return None
     return PathHistory(checkout, Path(done.stdout.strip()))
