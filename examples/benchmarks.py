@@ -57,7 +57,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from retrieval import COMMON, SELECTIVE, bodies  # noqa: E402
+from retrieval import COMMON, RARE, RARE_AT, SELECTIVE, bodies  # noqa: E402
 
 BIN = Path(sys.executable).parent
 SYNAPSE = str(BIN / "synapse")
@@ -367,13 +367,13 @@ def measure_size(run: Run, n: int, rounds: int, with_kg: bool) -> dict[str, Any]
 
     samples: dict[str, Samples] = {}
     loads: list[float] = []
-    for word, question in ((SELECTIVE, "selective"), (COMMON, "common")):
+    for word, question in ((SELECTIVE, "selective"), (RARE, "rare"), (COMMON, "common")):
         steps: list[tuple[str, Callable[[], tuple[float, float | None]]]] = [
             ("synapse", lambda w=word: timed_call(lambda: in_process(w))),
             ("synapse_mcp", lambda w=word: mcp.timed("recall", {"query": w})),
             ("floor", lambda w=word: timed_call(lambda: floor(w))),
         ]
-        if kg is not None and question == "selective":
+        if kg is not None and question != "common":
             # search_nodes answers every match: for a word in every note, the whole graph.
             steps.append(("kg_mcp", lambda w=word: kg.timed("search_nodes", {"query": w})))
         for _, step in steps:
@@ -899,6 +899,12 @@ def pictures(results: dict[str, Any]) -> dict[str, str]:
         "KG memory server over MCP, wall": curve("selective/kg_mcp", "wall_ms"),
         "bare FTS5 floor, CPU": curve("selective/floor"),
     }
+    rare = {
+        "Synapse, in-process, CPU": curve("rare/synapse"),
+        "Synapse over MCP, wall": curve("rare/synapse_mcp", "wall_ms"),
+        "KG memory server over MCP, wall": curve("rare/kg_mcp", "wall_ms"),
+        "bare FTS5 floor, CPU": curve("rare/floor"),
+    }
     common = {
         "Synapse, in-process, CPU": curve("common/synapse"),
         "Synapse over MCP, wall": curve("common/synapse_mcp", "wall_ms"),
@@ -933,6 +939,13 @@ def pictures(results: dict[str, Any]) -> dict[str, str]:
             lines,
         ),
     }
+    if any(rare.values()):  # a results file from before the rare word has none
+        found["search-rare.svg"] = line_chart(
+            f"Rare-word search (a word in the same {len(RARE_AT)} notes at every size), p50",
+            "ms",
+            {k: v for k, v in rare.items() if v},
+            lines,
+        )
     if "startup" in results:
         rows = [
             (name, c["wall_ms"]["p50"], c["cpu_ms"]["p50"])
@@ -1013,10 +1026,17 @@ def headline(results: dict[str, Any]) -> list[str]:
         kg = p50(at, "selective/kg_mcp", "wall_ms")
         text += f"; the KG memory server answers it over MCP in {ms(kg)} ms"
     lines.append(text + ".")
+    rare = (
+        f" its rare-word search from {ms(p50(first, 'rare/synapse'))} to"
+        f" {ms(p50(last, 'rare/synapse'))} ms"
+        if "rare/synapse" in first and "rare/synapse" in last
+        else ""
+    )
     lines.append(
         f"- From {first['notes']:,} to {last['notes']:,} notes, Synapse's selective search goes"
         f" from {ms(p50(first, 'selective/synapse'))} to {ms(p50(last, 'selective/synapse'))} ms"
-        f" of CPU and its common-term search from {ms(p50(first, 'common/synapse'))} to"
+        f" of CPU,{rare}"
+        f" and its common-term search from {ms(p50(first, 'common/synapse'))} to"
         f" {ms(p50(last, 'common/synapse'))} ms; `memory import` costs"
         f" {last['ingest']['synapse']['cpu_s_per_1000']} CPU seconds per 1,000 notes at the"
         f" largest size, and the store is {last['store']['db_to_text']} times its text."
@@ -1037,6 +1057,49 @@ def headline(results: dict[str, Any]) -> list[str]:
     return lines
 
 
+def load_of(row: dict[str, Any]) -> str:
+    return span(row["load"]["min"], row["load"]["max"])
+
+
+def search_table(sizes: list[dict[str, Any]], kind: str, title: str, says: str) -> list[str]:
+    """A search's figures at every size, Synapse beside the KG server and the floor."""
+    out = [
+        f"### {title}",
+        "",
+        says,
+        "",
+        cells(
+            "notes",
+            "Synapse in-process, CPU",
+            "Synapse in-process, wall",
+            "Synapse over MCP, wall",
+            "Synapse MCP server, CPU",
+            "KG memory server over MCP, wall",
+            "KG server, CPU",
+            "bare FTS5 floor, CPU",
+            "load",
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in sizes:
+        got = {x: row.get(f"{kind}/{x}") for x in ("synapse", "synapse_mcp", "kg_mcp", "floor")}
+        out.append(
+            cells(
+                f"{row['notes']:,}",
+                pair(got["synapse"], "cpu_ms"),
+                pair(got["synapse"], "wall_ms"),
+                pair(got["synapse_mcp"], "wall_ms"),
+                pair(got["synapse_mcp"], "cpu_ms"),
+                pair(got["kg_mcp"], "wall_ms"),
+                pair(got["kg_mcp"], "cpu_ms"),
+                pair(got["floor"], "cpu_ms"),
+                load_of(row),
+            )
+        )
+    alt = f"{title} against store size"
+    return [*out, "", f"![{alt}](benchmarks/search-{kind}.svg)", ""]
+
+
 def tables(results: dict[str, Any]) -> str:
     """The page's figures, every one from `results`."""
     v = results["versions"]
@@ -1055,47 +1118,24 @@ def tables(results: dict[str, Any]) -> str:
         out.append("")
     sizes = results["sizes"]
     out += ["### In short", "", *headline(results), ""]
-
-    def load_of(row: dict[str, Any]) -> str:
-        return span(row["load"]["min"], row["load"]["max"])
-
-    out += [
-        "### Selective search",
-        "",
-        f"A word in one note in a thousand (`{SELECTIVE}`), the kind of question an agent asks.",
-        "",
-        cells(
-            "notes",
-            "Synapse in-process, CPU",
-            "Synapse in-process, wall",
-            "Synapse over MCP, wall",
-            "Synapse MCP server, CPU",
-            "KG memory server over MCP, wall",
-            "KG server, CPU",
-            "bare FTS5 floor, CPU",
-            "load",
-        ),
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for row in sizes:
-        got = {x: row.get(f"selective/{x}") for x in ("synapse", "synapse_mcp", "kg_mcp", "floor")}
-        out.append(
-            cells(
-                f"{row['notes']:,}",
-                pair(got["synapse"], "cpu_ms"),
-                pair(got["synapse"], "wall_ms"),
-                pair(got["synapse_mcp"], "wall_ms"),
-                pair(got["synapse_mcp"], "cpu_ms"),
-                pair(got["kg_mcp"], "wall_ms"),
-                pair(got["kg_mcp"], "cpu_ms"),
-                pair(got["floor"], "cpu_ms"),
-                load_of(row),
-            )
+    out += search_table(
+        sizes,
+        "selective",
+        "Selective search",
+        f"A word in one note in a thousand (`{SELECTIVE}`): the more notes, the more hold it.",
+    )
+    out += (
+        []
+        if not any("rare/synapse" in row for row in sizes)
+        else search_table(
+            sizes,
+            "rare",
+            "Rare-word search",
+            f"A word in the same {len(RARE_AT)} notes at every size (`{RARE}`), as a function's"
+            " name is in a store however large it grows: the kind of question an agent asks.",
         )
+    )
     out += [
-        "",
-        "![Selective search against store size](benchmarks/search-selective.svg)",
-        "",
         "### Common-term search",
         "",
         f"A word in every note (`{COMMON}`). The KG memory server is not timed here: its"

@@ -21,6 +21,7 @@ PAGE = ROOT / "docs" / "benchmarks.md"
 SVG = "{http://www.w3.org/2000/svg}"
 PICTURES = {
     "search-selective.svg",
+    "search-rare.svg",
     "search-common.svg",
     "ingest.svg",
     "startup.svg",
