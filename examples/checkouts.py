@@ -1,6 +1,6 @@
 """A checkout's recall in a process of its own, for the benchmarks that time two
 versions of the code over the same corpus, taking turns (rewording_bench.py,
-scale_bench.py).
+scale_bench.py): `python examples/checkouts.py CHECKOUT N`.
 
 That process runs this file with the checkout first on its PYTHONPATH: it seeds
 a store of N memories with that checkout's examples/retrieval.py, so that the store is
@@ -150,5 +150,23 @@ class Checkout:
         return line
 
 
+def main(argv: list[str]) -> int:
+    import argparse
+
+    line = argparse.ArgumentParser(
+        prog="checkouts.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    line.add_argument("checkout", type=Path, help="the checkout whose recall to time")
+    line.add_argument("n", type=int, help="memories in its store")
+    args = line.parse_args(argv)
+    if not (args.checkout / "examples" / "retrieval.py").is_file():
+        line.error(f"{args.checkout} holds no examples/retrieval.py")
+    if args.n < 1000:
+        line.error(f"n must be at least 1000, not {args.n}")
+    return worker(args.checkout, args.n)
+
+
 if __name__ == "__main__":
-    sys.exit(worker(Path(sys.argv[1]), int(sys.argv[2])))
+    sys.exit(main(sys.argv[1:]))
