@@ -11,61 +11,15 @@ import functools
 import posixpath
 import re
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-# Extensions a bare file name may carry (`settings.py`); a list rather than "any
-# word.word", which would take domains, methods (`os.path`) and `e.g` for files.
-EXTENSIONS = _words(
-    """
-    py pyi pyx pxd ipynb js mjs cjs jsx ts mts cts tsx vue svelte json jsonc json5 yml yaml
-    toml ini cfg conf env lock md markdown rst txt adoc org sh bash zsh fish ps1 bat cmd go
-    mod sum rs c h cc cpp cxx hpp hh hxx m mm java kt kts scala clj cljs groovy gradle swift
-    rb erb rake gemspec php pl pm lua r jl sql html htm css scss sass less xml xsd xsl csv tsv
-    parquet properties mk cmake proto graphql gql cs csproj sln fs fsx ex exs erl hrl hs ml mli
-    dart tf tfvars hcl nix j2 jinja jinja2 tmpl tpl service socket timer plist pem crt key pub
-    gz tgz tar zip whl png jpg jpeg gif svg ico webp pdf db sqlite sqlite3 wasm so dylib dll
-    log pid patch diff bak dockerfile containerfile editorconfig gitignore gitattributes
-    example sample
-    in
-    """
-)
-
-# Written alone with a dot these name a kind of file (`.html`, `.pyc`), except the
-# dotfiles that are files of their own (`.env`, `.gitignore`).
-_EXTENSION_ALONE = EXTENSIONS | _words(
-    "pyc pyo pyd o a obj class jar war exe bin dat tmp swp orig rej map min egg nupkg deb rpm"
-)
-_DOTFILES = _words("env gitignore gitattributes editorconfig dockerfile")
-
-# Extensionless names that are files wherever they appear.
-KNOWN_FILES = _words(
-    """
-    Makefile GNUmakefile Dockerfile Containerfile Jenkinsfile Procfile Gemfile Rakefile
-    Vagrantfile Justfile Brewfile Pipfile Podfile Tiltfile Earthfile Taskfile BUILD WORKSPACE
-    LICENSE LICENCE CODEOWNERS
-    """
-)
-
-# Top folders a two-part relative path without an extension is taken from
-# (`src/app`); prose pairs such as `read/write` or `client/server` are not paths.
-SOURCE_ROOTS = _words(
-    """
-    src lib libs app apps pkg pkgs packages cmd internal docs doc test tests spec specs
-    scripts script bin tools config configs conf etc deploy deployment infra ci hooks
-    examples example include assets static public templates migrations vendor services
-    modules components fixtures benchmarks bench crates plugins charts k8s helm terraform
-    """
-)
-
-# `Node.js` and friends are products, not files.
-_PRODUCTS = _words(
-    """
-    node vue next nuxt react express d3 three chart ember backbone angular deno nest solid
-    alpine p5 moment day anime socket knockout meteor preact svelte gatsby
-    """
+from synapse_git.drift.path_words import (
+    DOTFILES,
+    EXTENSION_ALONE,
+    EXTENSIONS,
+    KNOWN_FILES,
+    MIME_TOPS,
+    PLACEHOLDER_NAMES,
+    PRODUCTS,
+    SOURCE_ROOTS,
 )
 
 # `name.js` followed by a dotted version (`io.js 1.8`, `Vue.js v3`) is a product and
@@ -79,7 +33,6 @@ _DOMAIN = re.compile(
     r"xyz|cloud|page|site|tech|uk|de|fr|eu|us|ca|in|jp|cn|ru|gg|ly|to|tv|in)$",
     re.I,
 )
-_MIME_TOPS = _words("application text image audio video multipart message font model chemical")
 _SHELL = re.compile(r"[|<>;&$`=*?{}\[\]\"']|&&")
 _NUMERIC = re.compile(r"^v?\d+(?:[.,:x]\d+)*[a-z%]*$", re.I)
 _BAD_CHARS = re.compile(r"[\s<>|\"'`*?{}\[\]()=,;!#%^$]")
@@ -239,12 +192,12 @@ def _has_extension(name: str) -> bool:
     if not stem:
         # A dotfile: `.env`, `.gitignore`, `.pre-commit-config.yaml`; but `.html` or
         # `.pyc` alone is a kind of file, not one.
-        if ext.lower() in _EXTENSION_ALONE and ext.lower() not in _DOTFILES:
+        if ext.lower() in EXTENSION_ALONE and ext.lower() not in DOTFILES:
             return False
         return ext[:1].islower() and ext.replace("-", "").replace("_", "").isalnum()
     if ext.lower() not in EXTENSIONS or not ext.isalnum():
         return False
-    if ext.lower() == "js" and stem.lower() in _PRODUCTS:
+    if ext.lower() == "js" and stem.lower() in PRODUCTS:
         return False
     return bool(re.fullmatch(r"[\w.+@-]+", stem)) and not stem.isdigit()
 
@@ -314,7 +267,7 @@ def _glob(token: str) -> str | None:
         return None  # `*.py`, `**/*`, `2*3/4`: no folder or file name to hold on to
     first = parts[0]
     if not rooted and (
-        (_DOMAIN.match(first) and not _has_extension(first)) or first.lower() in _MIME_TOPS
+        (_DOMAIN.match(first) and not _has_extension(first)) or first.lower() in MIME_TOPS
     ):
         return None
     normal = _normal(token)
@@ -324,11 +277,6 @@ def _glob(token: str) -> str | None:
 def is_glob(path: str) -> bool:
     """Whether a found path is a pattern (`docs/*.md`) rather than one path."""
     return "*" in path
-
-
-# Names written to stand for any file in an example; a path made of them names
-# nothing in particular unless the checkout or its history knows it.
-PLACEHOLDER_NAMES = _words("foo bar baz qux quux xxx yyy zzz example your_project yourproject")
 
 
 def weak(path: str) -> bool:
@@ -381,7 +329,7 @@ def _relative(token: str) -> str | None:
         return None  # `github.com/owner/repo` is a module or a URL without scheme
     last = parts[-1]
     if not explicit:
-        if len(parts) == 2 and parts[0].lower() in _MIME_TOPS and not token.endswith("/"):
+        if len(parts) == 2 and parts[0].lower() in MIME_TOPS and not token.endswith("/"):
             return None  # `application/json`, `text/html`
         words = [part for part in parts if part != ".."]
         if (
