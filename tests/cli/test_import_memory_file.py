@@ -4,9 +4,15 @@ become memories sourced FILE:LINE, in the file's project."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from support import run_cli
+
+SYNAPSE = str(Path(sys.executable).with_name("synapse"))
 
 CLAUDE_MD = """# Shop
 
@@ -76,3 +82,37 @@ def test_bad_input_is_one_line_and_stores_nothing(repo: Path, isolated_store: Pa
     (repo / "empty.md").write_text("# Only a heading\n")
     done = run_cli("memory", "import", "--from", "markdown", "empty.md", cwd=repo)
     assert done.returncode == 0 and "imported 0 memories" in done.stdout
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to a fifo", "device", "folder"])
+def test_a_memory_file_that_is_not_regular_is_refused_unread(
+    repo: Path, isolated_store: Path, kind: str
+) -> None:
+    # A FIFO named CLAUDE.md would hold the import for ever; a link to /dev/zero would
+    # be read without end. Neither is a memory file: one line, nothing stored.
+    target = repo / "CLAUDE.md"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "link to a fifo":
+        os.mkfifo(repo / "pipe")
+        target.symlink_to(repo / "pipe")
+    elif kind == "device":
+        target.symlink_to("/dev/zero")
+    else:
+        target.mkdir()
+    try:
+        # A guard against waiting for ever, not a measure: it takes well under a second.
+        done = subprocess.run(
+            [SYNAPSE, "memory", "import", "--from", "claude-md", "CLAUDE.md"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the import waited on CLAUDE.md, a {kind}")
+    assert done.returncode == 2, done.stdout
+    said = "cannot read CLAUDE.md: Is a directory" if kind == "folder" else None
+    said = said or "CLAUDE.md is not a regular file: not a memory file"
+    assert done.stderr.strip().splitlines() == [f"synapse: {said}"]
+    assert not (isolated_store / "memory.db").exists()
