@@ -100,9 +100,20 @@ def in_layout(old: str | None, new: str) -> str:
     """`new` with `old`'s byte order mark, and its CRLF line ends where every line has one."""
     if not old or not new:
         return new
-    if "\r\n" in old and old.count("\n") == old.count("\r\n"):
+    if _crlf_throughout(old):
         new = new.replace("\r\n", "\n").replace("\n", "\r\n")
     return BOM + new if old.startswith(BOM) and not new.startswith(BOM) else new
+
+
+def in_plain(text: str) -> str:
+    """`text` without its byte order mark, and with LF line ends where every line has
+    CRLF: what an edit works on, which `in_layout` turns back into the file's layout."""
+    bare = without_bom(text)
+    return bare.replace("\r\n", "\n") if _crlf_throughout(bare) else bare
+
+
+def _crlf_throughout(text: str) -> bool:
+    return "\r\n" in text and text.count("\n") == text.count("\r\n")
 
 
 def _is_jsonc(text: str) -> bool:

@@ -126,13 +126,19 @@ def write(kind: str, entry: Entry, folder: Path) -> Written:
         old = _text(path) if path.exists() else None
     except (OSError, ValueError) as exc:
         raise BadInput(f"cannot read {path}: {exc}; nothing was written") from None
-    new = _merged_json(old, entry, path) if kind == "claude" else _merged_toml(old, entry, path)
+    # Merged without the file's byte order mark and CRLF line ends, written back with
+    # them, as `synapse setup` keeps them. file_texts imports this module: here, not above.
+    from synapse_git.clients import file_texts
+
+    plain = None if old is None else file_texts.in_plain(old)
+    merge = _merged_json if kind == "claude" else _merged_toml
+    new = file_texts.in_layout(old, merge(plain, entry, path))
     if new == old:
         return Written(path, "unchanged")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.synapse-new")
-        temporary.write_text(new, encoding="utf-8")
+        temporary.write_bytes(new.encode("utf-8"))  # line ends as they are
         os.replace(temporary, path)
     except OSError as exc:
         raise BadInput(f"cannot write {path}: {exc.strerror}") from None

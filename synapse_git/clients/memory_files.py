@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from synapse_git.errors import BadInput
+from synapse_git.file_reads import NotRegular, regular_bytes
 
 KINDS = ("jsonl", "claude-md", "agents-md", "markdown")
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -59,8 +60,11 @@ def bullets(text: str) -> Iterator[tuple[int, str]]:
 def as_lines(path: Path, label: str, project: str | None) -> list[str]:
     """The bullets of `path` as import JSON Lines, sourced `LABEL:LINE`."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        # Opened without waiting and read only if regular: a FIFO named CLAUDE.md would
+        # hold the import for ever, a link to /dev/zero would be read without end.
+        raw = regular_bytes(path, MAX_FILE_BYTES + 1)
+    except NotRegular:
+        raise BadInput(f"{path} is not a regular file: not a memory file") from None
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}") from None
     if len(raw) > MAX_FILE_BYTES:

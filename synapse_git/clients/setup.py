@@ -198,12 +198,32 @@ def _plan(piece: Piece, records: _Records, *, uninstall: bool) -> tuple[str | No
         return old, old
     stripped = piece.remove(doc)
     record = records.get(piece.path)
-    if record is not None and record.get("written") == old:
-        original = record.get("original")
-        original = original if isinstance(original, str) else None
-        if _restores(piece, original, stripped):
-            return old, original
+    if record is None:
+        return old, file_texts.render(piece, old, stripped)
+    original = record.get("original")
+    original = original if isinstance(original, str) else None
+    if record.get("written") == old and _restores(piece, original, stripped):
+        return old, original
+    if piece.syntax == "json":
+        _drop_scaffold(piece, original, stripped)
+        if original is None and not stripped:
+            return old, None  # setup made the file, and nothing of anyone's is left in it
     return old, file_texts.render(piece, old, stripped)
+
+
+def _drop_scaffold(piece: Piece, original: str | None, stripped: dict[str, Any]) -> None:
+    """Take out of `stripped` the keys setup's own edit added around its entries (Cursor's
+    `version` and an emptied `hooks`) where the file as setup found it (`original`,
+    None when setup made it) had none: a file edited since is not restored whole, but
+    what setup brought into it goes; nothing when `original` cannot be read."""
+    try:
+        before = file_texts.parse(piece, original)
+    except BadInput:
+        return
+    scaffold = piece.remove(piece.add({}))
+    for key in [k for k, value in stripped.items() if k not in before]:
+        if key in scaffold and stripped[key] == scaffold[key]:
+            del stripped[key]
 
 
 def _restores(piece: Piece, original: str | None, stripped: dict[str, Any]) -> bool:

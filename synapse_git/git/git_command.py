@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from synapse_git.errors import BadInput
+from synapse_git.git import repo_files
 
 # Values here are named tuples, not dataclasses: as frozen, and importing `dataclasses`
 # costs the commit hook more than its own git calls. Nor is `typing` imported when
@@ -94,6 +95,8 @@ def _decode(raw: bytes) -> str:
 
 def locate(folder: Path | str | None = None) -> Worktree | None:
     """The checkout `folder` stands in, or None outside a work tree (no git, bare)."""
+    # git opens HEAD, config and packed-refs without a thought: a FIFO there, refused.
+    repo_files.check_folder(folder)
     done = git(
         [
             "rev-parse",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from synapse_git.errors import BadInput
 from synapse_git.file_reads import regular_bytes
+from synapse_git.git import repo_files
 from synapse_git.textrules import utf8
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ def resolve(folder: str | os.PathLike[str] | None = None) -> Scope:
         return Scope(where, None, None, None, None, f"{where} is not inside a git repository")
     if isinstance(found, Path):
         utf8(str(found), "the repository's path")
+        repo_files.check(found / ".git")
         return Scope(where, str(found), found, found, found / ".git")
     return _discovered(where)
 
@@ -144,6 +146,8 @@ def _discovered(where: Path) -> Scope:
         git_dir = None
     if git_dir is None:
         return Scope(where, None, None, None, None, f"{where} is not inside a git repository")
+    # Before libgit2 opens it: a FIFO named packed-refs or config would hold it for ever.
+    repo_files.check(Path(git_dir))
     try:
         repo = pygit2.Repository(git_dir)
         if repo.is_bare or repo.workdir is None:

@@ -11,7 +11,6 @@ on stderr and exit 0: the prompt always goes through.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -21,21 +20,16 @@ from typing import Any
 from synapse_git import exit_codes
 from synapse_git.errors import BadInput
 from synapse_git.escaping import json_text, visible
+from synapse_git.hooks import hook_input
 
 FORMATS = ("claude", "codex", "text")
-MAX_INPUT_BYTES = 1024 * 1024
-DRAIN_BYTES = 256 * 1024 * 1024  # past this, the writer is not a client sending one prompt
 
 
 def main(argv: Sequence[str]) -> int:
     """`synapse hook prompt [--format claude|codex|text]`, the hook JSON on stdin."""
     try:
         fmt = _format(argv)
-        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        if len(raw) > MAX_INPUT_BYTES:
-            _drain()
-            raise BadInput(f"the hook input is over {MAX_INPUT_BYTES} bytes; nothing recalled")
-        out = answer(_event(raw), fmt)
+        out = answer(hook_input.event(hook_input.read()), fmt)
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
@@ -49,17 +43,6 @@ def main(argv: Sequence[str]) -> int:
         line = visible(f"synapse: memory at the prompt skipped ({detail})").splitlines()
         print(line[0][:400] if line else "synapse: memory at the prompt skipped", file=sys.stderr)
         return 0
-
-
-def _drain() -> None:
-    """Read the rest of an input too long to use: a client still writing it would meet
-    a closed pipe (EPIPE in Node, which Claude Code is), not a finished hook."""
-    left = DRAIN_BYTES
-    while left > 0:
-        chunk = sys.stdin.buffer.read(min(left, 1024 * 1024))
-        if not chunk:
-            return
-        left -= len(chunk)
 
 
 def _format(argv: Sequence[str]) -> str:
@@ -78,16 +61,6 @@ def _format(argv: Sequence[str]) -> str:
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt[:40]!r}: choose one of {', '.join(FORMATS)}")
     return fmt
-
-
-def _event(raw: bytes) -> dict[str, Any]:
-    try:
-        event = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
-    except ValueError:
-        raise BadInput("the hook input is not JSON") from None
-    if not isinstance(event, dict):
-        raise BadInput("the hook input is not a JSON object")
-    return event
 
 
 def _text(event: dict[str, Any], key: str) -> str | None:

@@ -21,6 +21,12 @@ def session(folder: Path | None = None, budget: str | None = None, fmt: str = "t
     if fmt not in session_start.FORMATS:
         choices = ", ".join(session_start.FORMATS[:-1]) + f" or {session_start.FORMATS[-1]}"
         raise BadInput(f"unknown format {fmt!r}: choose {choices}")
+    if folder is None and fmt == "cursor":
+        # Cursor may start its hooks outside the project; its input names the folders
+        # open in it (docs/hooks.md, "Cursor").
+        from synapse_git.hooks import hook_input
+
+        folder = hook_input.cursor_folder()
     try:
         told = session_start.told(cfg, folder, chosen, fmt)
     except KeyboardInterrupt:

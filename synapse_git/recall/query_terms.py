@@ -17,6 +17,12 @@ from dataclasses import dataclass
 from synapse_git.recall import word_forms
 
 MAX_TERMS = 32
+# What recall takes of a question, and of each rewording (docs/recall.md, "How long a
+# question may be"): only its first MAX_TERMS distinct words are searched, which a
+# question holds within a few hundred bytes, while cutting a megabyte into words took
+# seconds. Past this a question is refused (the prompt hook searches this much of a
+# prompt): a pasted stack trace fits, a pasted file does not.
+MAX_QUERY_BYTES = 16 * 1024
 # Words that carry no topic. They are dropped from a query that has other
 # terms, so "how do we deploy" is a question about deploying, not about "we";
 # nor is "... unless told otherwise" about "unless" (the last line: function

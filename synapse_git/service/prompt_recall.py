@@ -78,8 +78,12 @@ def recall(prompt: str, folder: Path | None, db: Path, cap: int) -> tuple[str, l
     from synapse_git.recall import query_terms, ranking, response, rewordings
     from synapse_git.settings import Budget
     from synapse_git.store import readonly
+    from synapse_git.textrules import cut_utf8
 
-    parsed = query_terms.parse(prompt)
+    # A prompt may be long (a pasted file); its start is searched, as much as recall
+    # takes of a question, and a long prompt costs no more than that.
+    head = cut_utf8(prompt.encode("utf-8", "surrogatepass"), query_terms.MAX_QUERY_BYTES)
+    parsed = query_terms.parse(head.decode("utf-8", "surrogatepass"))
     if parsed.empty:
         return "", []
     conn = readonly.open_readonly(db)

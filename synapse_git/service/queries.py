@@ -155,9 +155,9 @@ class Queries(StoreAccess):
         if limit is not None and limit > MAX_HITS:
             raise BadInput(f"limit {str(limit)[:40]} is too large: at most {MAX_HITS} hits")
         count = chosen.hits if limit is None else limit
-        echo = cut_utf8(utf8(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
+        echo = cut_utf8(_within(query, "query"), response.QUERY_ECHO_BYTES).decode("utf-8")
         for text in alternatives:
-            utf8(text, "rewording")
+            _within(text, "rewording")
         parsed = query_terms.parse(query)
         others = rewordings.parse(alternatives)
         if not self._exists():
@@ -434,3 +434,17 @@ class Queries(StoreAccess):
         snapshot, rechecked = (snapshot, None) if moved is None else moved
         snapshots.write_snapshot(self.config.data_dir, snapshot)
         return snapshot, rechecked
+
+
+def _within(text: str, what: str) -> bytes:
+    """`text` as UTF-8, refused past what recall takes of a question (before any of it
+    is cut into words: that is where a long one spent its time)."""
+    from synapse_git.recall.query_terms import MAX_QUERY_BYTES
+
+    encoded = utf8(text, what)
+    if len(encoded) > MAX_QUERY_BYTES:
+        raise BadInput(
+            f"the {what} is {len(encoded):,} bytes; recall takes at most {MAX_QUERY_BYTES:,}:"
+            " ask in fewer words"
+        )
+    return encoded

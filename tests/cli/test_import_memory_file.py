@@ -4,9 +4,11 @@ become memories sourced FILE:LINE, in the file's project."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
-from support import run_cli
+import pytest
+from support import run_cli, run_unwaited
 
 CLAUDE_MD = """# Shop
 
@@ -76,3 +78,27 @@ def test_bad_input_is_one_line_and_stores_nothing(repo: Path, isolated_store: Pa
     (repo / "empty.md").write_text("# Only a heading\n")
     done = run_cli("memory", "import", "--from", "markdown", "empty.md", cwd=repo)
     assert done.returncode == 0 and "imported 0 memories" in done.stdout
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to a fifo", "device", "folder"])
+def test_a_memory_file_that_is_not_regular_is_refused_unread(
+    repo: Path, isolated_store: Path, kind: str
+) -> None:
+    # A FIFO named CLAUDE.md would hold the import for ever; a link to /dev/zero would
+    # be read without end. Neither is a memory file: one line, nothing stored.
+    target = repo / "CLAUDE.md"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "link to a fifo":
+        os.mkfifo(repo / "pipe")
+        target.symlink_to(repo / "pipe")
+    elif kind == "device":
+        target.symlink_to("/dev/zero")
+    else:
+        target.mkdir()
+    done = run_unwaited(["synapse", "memory", "import", "--from", "claude-md", "CLAUDE.md"], repo)
+    assert done.returncode == 2, done.stdout
+    said = "cannot read CLAUDE.md: Is a directory" if kind == "folder" else None
+    said = said or "CLAUDE.md is not a regular file: not a memory file"
+    assert done.stderr.strip().splitlines() == [f"synapse: {said}"]
+    assert not (isolated_store / "memory.db").exists()

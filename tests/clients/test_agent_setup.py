@@ -424,3 +424,42 @@ def test_an_unwritable_record_stops_setup_before_any_file_changes(
     done = setup(repo, "claude")
     assert done.returncode == 2 and "cannot record" in done.stderr
     assert folders(repo) == [] and not (repo / ".mcp.json").exists()
+
+
+def _reformatted(path: Path, **extra: Any) -> None:
+    """The file edited as a person or their editor does: laid out anew, keys added."""
+    path.write_text(json.dumps({**load(path), **extra}, indent=4) + "\n")
+
+
+def test_uninstall_removes_a_file_setup_made_that_holds_nothing_of_anyones(repo: Path) -> None:
+    # Edited since setup wrote them, so they are not simply restored: what setup brought
+    # in goes, and files it made that hold nothing else go with their folder.
+    assert setup(repo, "cursor").returncode == 0
+    for name in ("hooks.json", "mcp.json"):
+        _reformatted(repo / ".cursor" / name)
+    gone = setup(repo, "cursor", "--uninstall")
+    assert gone.returncode == 0, gone.stderr
+    assert gone.stdout.count("removed") == 2
+    assert not (repo / ".cursor").exists()
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        {"version": 1},
+        {"hooks": {"afterFileEdit": [{"command": "fmt"}]}},
+        {"version": 1, "hooks": {}},
+    ],
+)
+def test_uninstall_after_an_edit_takes_out_what_setup_brought_into_a_cursor_file(
+    repo: Path, before: dict[str, Any]
+) -> None:
+    hooks = repo / ".cursor" / "hooks.json"
+    hooks.parent.mkdir()
+    hooks.write_text(json.dumps(before))
+    assert setup(repo, "cursor").returncode == 0
+    _reformatted(hooks)
+    assert setup(repo, "cursor", "--uninstall").returncode == 0
+    # The user's own keys stay, an empty `hooks` too; `version` and a `hooks` emptied of
+    # ours, where setup added them, go.
+    assert load(hooks) == before

@@ -29,7 +29,7 @@ def test_packed_refs_linked_to_a_device_is_not_read_without_end(tmp_path: Path) 
     packed = repo / ".git" / "packed-refs"
     packed.unlink()
     packed.symlink_to("/dev/zero")
-    # Git reads such a repository as one with no commit yet. A process of its own, its
+    # Refused in one line before git or libgit2 open it. A process of its own, its
     # memory capped: reading the device to its end would take all the machine has.
     listed = subprocess.run(
         [SYNAPSE, "memory", "list"],
@@ -39,5 +39,6 @@ def test_packed_refs_linked_to_a_device_is_not_read_without_end(tmp_path: Path) 
         preexec_fn=_capped,
         check=False,
     )
-    assert listed.returncode == 0, listed.stderr
+    assert listed.returncode == 2, listed.stderr
     assert b"internal error" not in listed.stderr
+    assert b"its packed-refs is not a regular file" in listed.stderr

@@ -233,6 +233,7 @@ def test_a_commit_deleting_nothing_loads_only_the_review_git_and_the_snapshot_fi
         *("hooks", "hooks.commit", "hooks.terminal"),
         *("service", "service.commit_review"),
         *("git", "git.git_command", "session", "session.snapshot_file"),
+        *("git.repo_files", "file_reads"),  # the repository's files, checked before git
         "team",  # the package alone: where the team file lives
     }
 
@@ -314,8 +315,10 @@ def test_a_commit_deleting_nothing_imports_only_the_commit_path(hooked: Path) ->
         "synapse_git.data_folder",
         "synapse_git.errors",
         "synapse_git.exit_codes",
+        "synapse_git.file_reads",
         "synapse_git.git",
         "synapse_git.git.git_command",
+        "synapse_git.git.repo_files",
         "synapse_git.hooks",
         "synapse_git.hooks.commit",
         "synapse_git.hooks.terminal",

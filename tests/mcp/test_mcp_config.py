@@ -127,6 +127,34 @@ def test_codex_config_merges_beside_other_servers_and_settings(
     assert tomllib.loads(printed)["mcp_servers"]["synapse"] == doc["mcp_servers"]["synapse"]
 
 
+@pytest.mark.parametrize("bom", ["\ufeff", ""])
+@pytest.mark.parametrize(
+    ("client", "name", "text"),
+    [
+        ("claude", ".mcp.json", '{\r\n  "mcpServers": {"other": {"command": "o"}}\r\n}\r\n'),
+        ("codex", ".codex/config.toml", '# kept\r\nm = "x"\r\n[mcp_servers.o]\r\nargs = []\r\n'),
+    ],
+)
+def test_write_keeps_a_byte_order_mark_and_crlf_line_ends(
+    tmp_path: Path, shell: dict[str, str], bom: str, client: str, name: str, text: str
+) -> None:
+    # Windows editors write both, and the clients read such files; `synapse setup`
+    # keeps them (tests/clients/test_setup_breakage.py), and so does --write.
+    repo = make_repo(tmp_path / "repo")
+    (repo / name).parent.mkdir(exist_ok=True)
+    (repo / name).write_bytes((bom + text).encode())
+    done = run_cli("mcp", "config", client, "--write", cwd=repo, env=shell)
+    assert done.returncode == 0 and done.stdout.startswith("updated"), done.stderr
+    written = (repo / name).read_bytes()
+    assert written.startswith(bom.encode()) and written.count(b"\n") == written.count(b"\r\n")
+    body = written.decode().removeprefix(bom)
+    doc = tomllib.loads(body) if client == "codex" else json.loads(body)
+    servers = doc.get("mcp_servers") or doc["mcpServers"]
+    assert sorted(servers) == ["o" if client == "codex" else "other", "synapse"]
+    again = run_cli("mcp", "config", client, "--write", cwd=repo, env=shell)
+    assert again.stdout.startswith("unchanged") and (repo / name).read_bytes() == written
+
+
 @pytest.mark.parametrize(
     ("args", "setup", "expected"),
     [

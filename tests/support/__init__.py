@@ -165,6 +165,25 @@ def run_cli_process(
     )
 
 
+def run_unwaited(
+    command: list[str], cwd: Path, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """One of the installed commands (`synapse`, `synapse-drift-hook`) as a real process,
+    failing the test if it waits on something (a FIFO) instead of answering."""
+    try:
+        # A guard against waiting for ever, not a measure: it takes well under a second.
+        return subprocess.run(
+            [str(Path(sys.executable).with_name(command[0])), *command[1:]],
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{command} waited instead of answering")
+
+
 def old_store(path: Path, version: int) -> sqlite3.Connection:
     """A store at schema `version`, as an older Synapse left it, open in autocommit
     mode for the caller to add rows before the current code migrates it."""
