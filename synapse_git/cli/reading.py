@@ -25,6 +25,9 @@ from synapse_git.escaping import counted, first_line, visible
 if TYPE_CHECKING:
     from synapse_git.answers import CandidateView, RecalledView
 
+# Characters of a query said back when nothing matches it (recall echoes 240 bytes).
+ECHOED = 240
+
 
 def read(
     memory_id: int,
@@ -106,7 +109,9 @@ def list_(
         echo(line, err=True)
     if not found.memories:
         if query:
-            echo(f"no memories match {query!r}")
+            # As much of it as recall echoes of a question: a pasted page is not said back.
+            shown = repr(query[:ECHOED]) + ("\u2026" if len(query) > ECHOED else "")
+            echo(f"no memories match {shown}")
         else:
             echo("no memories pass these filters" if found.filtered else "no memories yet")
         return

@@ -133,6 +133,19 @@ def test_list_refuses_a_filter_with_words_it_would_ignore(seeded: Path, outside:
     refused(run_cli("memory", "list", words, cwd=outside), "33 distinct words")
 
 
+def test_list_of_a_long_query_that_matches_nothing_says_back_only_its_start(
+    seeded: Path, outside: Path
+) -> None:
+    # 32 distinct words of 2,000 characters each: past what any note holds, within the
+    # word limit, and the whole of it used to be printed back.
+    query = " ".join(f"w{n:02d}" + "x" * 2000 for n in range(32))
+    done = run_cli("memory", "list", query, cwd=outside)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("no memories match 'w00xxx")
+    assert done.stdout.rstrip().endswith("\u2026")
+    assert len(done.stdout) < 300
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [
