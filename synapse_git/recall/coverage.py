@@ -104,9 +104,7 @@ class Near:
             fresh = words - judged
             if len(fresh) > room:
                 fresh = set(sorted(fresh)[:room])
-            for word in fresh:
-                if word_forms.close(term, word):
-                    close.add(word)
+            close.update(word_forms.close_among(term, fresh))
             judged |= fresh
         return not close.isdisjoint(words)
 
