@@ -280,6 +280,8 @@ def search(
     # no content, and an answer's `when` ("when an order is paid") is a time.
     said = frozenset(term.word for q in (query, question) for term in q.terms)
     typo = coverage.TYPO
+    # The terms held literally follow from the levels, which most candidates share.
+    literals: dict[tuple[float, ...], tuple[str, ...]] = {}
     candidates = []
     for memory_id in ids:
         found = held[memory_id]
@@ -289,7 +291,11 @@ def search(
             continue
         score = together[memory_id] + about[memory_id] + fused[memory_id]
         offpoint = wanted is not None and not question_point.holds(wanted, texts[memory_id], said)
-        literal = [w for w, level in zip(words, found.levels, strict=True) if level >= typo]
+        literal = literals.get(found.levels)
+        if literal is None:
+            literal = literals[found.levels] = tuple(
+                w for w, level in zip(words, found.levels, strict=True) if level >= typo
+            )
         candidates.append(
             made(
                 Candidate,
@@ -299,7 +305,7 @@ def search(
                 score=score,
                 held=found.terms,
                 share=found.share,
-                literal=tuple(literal),
+                literal=literal,
                 about=about[memory_id],
                 offpoint=offpoint,
             )
