@@ -291,7 +291,9 @@ def search(
             # letters with the question (a misspelling rescue's near miss).
             continue
         score = together[memory_id] + about[memory_id] + fused[memory_id]
-        offpoint = wanted is not None and not question_point.holds(wanted, texts[memory_id], said)
+        offpoint = wanted is not None and not question_point.holds(
+            wanted, shared.words[memory_id], said
+        )
         literal = literals.get(found.levels)
         if literal is None:
             literal = literals[found.levels] = tuple(
