@@ -22,7 +22,7 @@ recall (ms), the share of answerable questions whose first hit is their answer
 not marked weak (`top1_strong`, with the questions `missed`), and the CPU p50
 of the largest store over the smallest's.
 `--calls` also counts, per recall, the misspelling comparisons made
-(word_forms.close) and the texts whose coverage was worked out. `--stores DIR`
+(word_forms.close_among) and the texts whose coverage was worked out. `--stores DIR`
 keeps the seeded stores in DIR/N (seeded there when missing, reused when not),
 so that runs of two versions of the code read the same stores. ITERS 0 asks
 each question once, for `top1_strong` alone.
@@ -150,17 +150,18 @@ class Calls:
     def __init__(self) -> None:
         self.close = 0
         self.texts = 0
-        close, assess = word_forms.close, coverage.assess
+        close_among, assess = word_forms.close_among, coverage.assess
 
-        def counted_close(term: str, word: str) -> bool:
-            self.close += 1
-            return close(term, word)
+        def counted_close(term: str, words: Any) -> list[str]:
+            words = list(words)
+            self.close += len(words)
+            return close_among(term, words)
 
         def counted_assess(texts: Any, *args: Any, **kwargs: Any) -> Any:
             self.texts += len(texts)
             return assess(texts, *args, **kwargs)
 
-        word_forms.close = counted_close  # type: ignore[assignment]
+        word_forms.close_among = counted_close
         coverage.assess = counted_assess  # type: ignore[assignment]
 
 

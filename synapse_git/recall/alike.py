@@ -40,11 +40,15 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
     out = list(candidates)
     kept = [n for n, c in enumerate(out) if c.verdict == "kept"]
     # A vouched best candidate holds the rarest word any candidate holds (ranking.vouch).
-    judged = [
-        n
-        for n in kept
-        if not (out[n].weak or out[n].vouched or out[n].id in spared or _whole(out[n]))
-    ]
+    # An answer holding WHOLE of the question, by its words or the rewordings', is
+    # not judged. That is asked first, in place, of each kept candidate: most
+    # candidates of a common word hold it, and what makes one weak is not worked out.
+    judged = []
+    for n in kept:
+        c = out[n]
+        whole = (c.share if c.evidence is None else c.evidence) >= WHOLE
+        if not (whole or c.vouched or c.id in spared or c.weak):
+            judged.append(n)
     if len(kept) < 2 or not judged:
         return out
     # Only the kept candidates within reach of an answer's score are read again.
@@ -83,8 +87,3 @@ def single_out(candidates: Sequence[Candidate], spared: Collection[int] = ()) ->
         if all(holders[word_forms.family(word)] > 1 for word in out[n].literal):
             out[n] = changed(out[n], alike=True)
     return out
-
-
-def _whole(c: Candidate) -> bool:
-    """Whether `c` holds WHOLE of the question, by its words or the rewordings'."""
-    return max(c.share if c.evidence is None else c.evidence, 0.0) >= WHOLE

@@ -104,9 +104,7 @@ class Near:
             fresh = words - judged
             if len(fresh) > room:
                 fresh = set(sorted(fresh)[:room])
-            for word in fresh:
-                if word_forms.close(term, word):
-                    close.add(word)
+            close.update(word_forms.close_among(term, fresh))
             judged |= fresh
         return not close.isdisjoint(words)
 
@@ -210,6 +208,7 @@ def assess(
     # Per term, once a question: its weight, and whether it is misspelled.
     asked = [(term, term.word in wrong, weights.get(term.word, 1.0)) for term in terms]
     labelled = labelled or {}
+    alike: dict[tuple[float, ...], Held] = {}
     for memory_id, text in texts.items():
         # A text's words are cut once for the question and all its rewordings.
         words = known.get(memory_id)
@@ -227,13 +226,19 @@ def assess(
             levels.append(level)
         if len(text) > LONG and sum(1 for level in levels if level) > 1:
             levels = _best_window(text, terms, weights, levels, wrong, near)
-        share = 0.0
-        held = []
-        for (term, _, weight), level in zip(asked, levels, strict=True):
-            share += weight * level
-            if level > 0:
-                held.append(term.word)
-        out[memory_id] = Held(share / total, tuple(held), tuple(levels))
+        # Most candidates hold the question at the same levels as another (every
+        # word as written): their share and terms are worked out once.
+        key = tuple(levels)
+        found = alike.get(key)
+        if found is None:
+            share = 0.0
+            held = []
+            for (term, _, weight), level in zip(asked, levels, strict=True):
+                share += weight * level
+                if level > 0:
+                    held.append(term.word)
+            found = alike[key] = Held(share / total, tuple(held), key)
+        out[memory_id] = found
     return out
 
 

@@ -15,6 +15,7 @@ import itertools
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from synapse_git.recall import trigram_tally
 from synapse_git.store import fts, substrings
@@ -338,7 +339,10 @@ def rank(
         if len(rows) >= depth or low == 0 or span >= WINDOW * 64:
             break
         span *= 4
-    rows.sort(key=lambda row: (row[1], -row[0]))
+    # By score, the newest first among equals: sorted newest first, then (stably) by
+    # score, with no Python function called a row (a common word brings thousands).
+    rows.sort(key=itemgetter(0), reverse=True)
+    rows.sort(key=itemgetter(1))
     return [int(row[0]) for row in rows[:depth]]
 
 

@@ -18,8 +18,12 @@ import functools
 import re
 from collections.abc import Iterable
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from synapse_git.recall import query_terms
+
+if TYPE_CHECKING:
+    from synapse_git.recall.coverage import Words
 
 
 class Point(Enum):
@@ -206,9 +210,11 @@ def _unit(words: Iterable[str]) -> bool:
     return any(word in _DURATION_NOUNS for word in words)
 
 
-def holds(wanted: Point, text: str, asked: frozenset[str]) -> bool:
-    """Whether `text` holds an answer of the shape `wanted`, past the words of the
-    question (`asked`, folded): a question's own `nightly` says nothing of when."""
+def holds(wanted: Point, held: Words, asked: frozenset[str]) -> bool:
+    """Whether a text (`held`: its words as coverage cuts them) holds an answer of
+    the shape `wanted`, past the words of the question (`asked`, folded): a
+    question's own `nightly` says nothing of when."""
+    text = held.text
     counted = (Point.DURATION, Point.NUMBER, Point.TIME, Point.FREQUENCY)
     if wanted in counted and _DIGIT.search(text) is not None:
         return True
@@ -222,5 +228,6 @@ def holds(wanted: Point, text: str, asked: frozenset[str]) -> bool:
         query_terms.fold(name) not in asked for name in _NAME.findall(text)
     ):
         return True
-    words = {query_terms.fold(token) for token in query_terms.tokens(text)} - asked
-    return not words.isdisjoint(_WORDS[wanted])
+    # The text's words are those coverage cut (unicode61's tokens, folded), which a
+    # long-lived service keeps with the text for the next question.
+    return any(word not in asked for word in _WORDS[wanted].intersection(held.words))

@@ -29,7 +29,7 @@ from synapse_git.recall import (
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
-from synapse_git.recall.records import made
+from synapse_git.recall.records import defaults
 from synapse_git.store.memories import COLUMNS, Memory
 
 # Reciprocal rank fusion's k for the rankings of one question (the usual 60): a
@@ -280,6 +280,9 @@ def search(
     # no content, and an answer's `when` ("when an order is paid") is a time.
     said = frozenset(term.word for q in (query, question) for term in q.terms)
     typo = coverage.TYPO
+    # The terms held literally follow from the levels, which most candidates share.
+    literals: dict[tuple[float, ...], tuple[str, ...]] = {}
+    blank = defaults(Candidate)
     candidates = []
     for memory_id in ids:
         found = held[memory_id]
@@ -288,22 +291,31 @@ def search(
             # letters with the question (a misspelling rescue's near miss).
             continue
         score = together[memory_id] + about[memory_id] + fused[memory_id]
-        offpoint = wanted is not None and not question_point.holds(wanted, texts[memory_id], said)
-        literal = [w for w, level in zip(words, found.levels, strict=True) if level >= typo]
-        candidates.append(
-            made(
-                Candidate,
-                id=memory_id,
-                porter=ranks_p.get(memory_id),
-                trigram=ranks_t.get(memory_id),
-                score=score,
-                held=found.terms,
-                share=found.share,
-                literal=tuple(literal),
-                about=about[memory_id],
-                offpoint=offpoint,
-            )
+        offpoint = wanted is not None and not question_point.holds(
+            wanted, shared.words[memory_id], said
         )
+        literal = literals.get(found.levels)
+        if literal is None:
+            literal = literals[found.levels] = tuple(
+                w for w, level in zip(words, found.levels, strict=True) if level >= typo
+            )
+        # Made as records.made makes it (the defaults, then these), without its checks
+        # and its call: those were a twentieth of a recall drawing 50 candidates.
+        # tests/recall/test_records.py checks that every field is made.
+        candidate = object.__new__(Candidate)
+        candidate.__dict__.update(
+            blank,
+            id=memory_id,
+            porter=ranks_p.get(memory_id),
+            trigram=ranks_t.get(memory_id),
+            score=score,
+            held=found.terms,
+            share=found.share,
+            literal=literal,
+            about=about[memory_id],
+            offpoint=offpoint,
+        )
+        candidates.append(candidate)
     candidates.sort(key=lambda c: (-c.score, -c.id))
     if floor:
         candidates = relevance_floor.cut_floor(candidates)

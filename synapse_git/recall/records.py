@@ -39,7 +39,8 @@ def changed(record: R, **values: Any) -> R:
     return copy
 
 
-def _defaults(cls: type) -> dict[str, Any]:
+def defaults(cls: type) -> dict[str, Any]:
+    """`cls`'s fields that have a default, with it (not to be changed)."""
     found = _DEFAULTS.get(cls)
     if found is None:
         given = dataclasses.fields(cls)
@@ -52,11 +53,11 @@ def _defaults(cls: type) -> dict[str, Any]:
 def made(cls: type[R], **values: Any) -> R:
     """`cls(**values)` for a dataclass of fields given by name or defaulted, without
     its `__init__`'s cost per field (a frozen class sets each through
-    `object.__setattr__`): ranking makes one candidate a memory it reads."""
+    `object.__setattr__`): semantic recall widens each candidate it blends."""
     names = _NAMES.get(cls) or _names(cls)
     record: R = object.__new__(cls)
     fields = record.__dict__
-    fields.update(_DEFAULTS.get(cls) or _defaults(cls))
+    fields.update(_DEFAULTS.get(cls) or defaults(cls))
     fields.update(values)
     if len(fields) != len(names) or not values.keys() <= names:
         unknown = sorted(values.keys() - names)

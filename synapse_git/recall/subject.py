@@ -66,13 +66,17 @@ def held(
         for term in terms
     ]
     out: dict[int, float] = {}
+    # Loops written out, with no generator a term: this runs for every candidate.
     for memory_id, text in texts.items():
         levels = found[memory_id].levels
         share = 0.0
         if any(levels):
-            start = opening(text)
+            start = _opening(text[:_OPENING_CHARS])
             for (keys, weight), level in zip(keyed, levels, strict=True):
-                if level and any(key in start and _starts_word(key, start) for key in keys):
-                    share += weight * level
+                if level:
+                    for key in keys:
+                        if key in start and _starts_word(key, start):
+                            share += weight * level
+                            break
         out[memory_id] = WEIGHT * share
     return out

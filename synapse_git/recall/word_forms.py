@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 # Longest first: derivations are stripped (twice at most: experimental ->
 # experiment -> experi), then one inflection.
@@ -127,15 +128,28 @@ def distance(a: str, b: str, most: int) -> int:
 def close(term: str, word: str) -> bool:
     """A misspelling of `word`: one edit for words of five and six letters, two
     beyond (a shorter word is one edit from too many others: zone, done, none)."""
-    if len(term) < 5 or len(word) < 4:
-        return False
+    return bool(close_among(term, (word,)))
+
+
+def close_among(term: str, words: Iterable[str]) -> list[str]:
+    """The words of `words` that are misspellings of `term` (`close`). A misspelled
+    term is compared with up to a thousand words a question: its length bounds and
+    letters are worked out once for all of them, not once a word."""
+    if len(term) < 5:
+        return []
     most = 1 if len(term) <= 6 else 2
-    if abs(len(term) - len(word)) > most:
-        return False
-    # Each edit takes away at most one letter and brings in at most one: a word
-    # that lacks more than `most` of the term's letters, or holds more than `most`
-    # the term lacks, is farther. Most words of a text fail this before the table.
-    mine, theirs = set(term), set(word)
-    if len(mine - theirs) > most or len(theirs - mine) > most:
-        return False
-    return distance(term, word, most) <= most
+    shortest, longest = max(4, len(term) - most), len(term) + most
+    mine = set(term)
+    found = []
+    for word in words:
+        if not shortest <= len(word) <= longest:
+            continue
+        # Each edit takes away at most one letter and brings in at most one: a word
+        # that lacks more than `most` of the term's letters, or holds more than `most`
+        # the term lacks, is farther. Most words of a text fail this before the table.
+        theirs = set(word)
+        if len(mine - theirs) > most or len(theirs - mine) > most:
+            continue
+        if distance(term, word, most) <= most:
+            found.append(word)
+    return found

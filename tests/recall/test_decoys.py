@@ -10,6 +10,7 @@ import pytest
 from support import run_cli
 
 from synapse_git.recall import question_point
+from synapse_git.recall.coverage import Words
 from synapse_git.recall.question_point import Point
 from synapse_git.service import Synapse
 
@@ -65,12 +66,14 @@ def test_a_question_says_what_shape_its_answer_has(question: str, wanted: Point 
 )
 def test_a_note_holds_the_shape_or_not(wanted: Point, text: str, held: bool) -> None:
     asked = frozenset({"backups", "kept", "refunds", "500", "eur", "feature", "flags", "export"})
-    assert question_point.holds(wanted, text, asked) is held
+    assert question_point.holds(wanted, Words(text), asked) is held
 
 
 def test_the_question_s_own_words_are_no_answer_to_it() -> None:
     asked = frozenset({"nightly", "export"})
-    assert not question_point.holds(Point.FREQUENCY, "The nightly export posts a summary.", asked)
+    assert not question_point.holds(
+        Point.FREQUENCY, Words("The nightly export posts a summary."), asked
+    )
 
 
 def test_a_decoy_is_weak_and_the_answer_comes_first(outside: Path) -> None:
@@ -122,4 +125,6 @@ def test_a_day_in_the_plural_answers_when() -> None:
     wanted = question_point.point("when do deploys go out?")
     assert wanted is not None
     asked = frozenset({"when", "deploys", "go", "out"})
-    assert question_point.holds(wanted, "Deploys go out with ship.sh, never on Fridays.", asked)
+    assert question_point.holds(
+        wanted, Words("Deploys go out with ship.sh, never on Fridays."), asked
+    )

@@ -55,3 +55,21 @@ def test_a_name_that_is_no_field_is_refused() -> None:
         widened(c, Blended, densest=1)
     with pytest.raises(TypeError):
         widened(Blended(1, None, None, 0.0, ()), Candidate)  # not a wider class
+
+
+def test_ranking_makes_candidates_of_every_field(outside: object) -> None:
+    """ranking.search fills a candidate's fields itself (no check a candidate): each
+    has every field of Candidate, as calling the class gives, and no other."""
+    import json
+    from pathlib import Path
+
+    from synapse_git.service import Synapse
+
+    svc = Synapse()
+    notes = ["Deploys go out on Tuesdays.", "The deploy script lives in ops/.", "Lunch at noon."]
+    svc.import_lines(json.dumps({"body": body, "project": None}) for body in notes)
+    found = svc.recall("deploy tuesdays", svc.scope(Path(str(outside))), explain=True)
+    assert found.candidates
+    for c in found.candidates:
+        assert type(c) is Candidate
+        assert set(c.__dict__) == {f.name for f in dataclasses.fields(Candidate)}

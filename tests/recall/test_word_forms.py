@@ -92,3 +92,16 @@ def test_the_letter_test_before_the_table_turns_away_no_misspelling(term: str, w
     most = 1 if len(term) <= 6 else 2
     by_table = len(term) >= 5 and len(word) >= 4 and word_forms.distance(term, word, most) <= most
     assert word_forms.close(term, word) is by_table
+
+
+@given(_LETTERS, st.lists(_LETTERS, max_size=12))
+def test_the_misspellings_among_words_are_the_table_s(term: str, words: list[str]) -> None:
+    # Recall compares a misspelled term with many words at once (close_among): the
+    # same words as the edit table alone finds, one by one, in their order.
+    most = 1 if len(term) <= 6 else 2
+    by_table = [
+        word
+        for word in words
+        if len(term) >= 5 and len(word) >= 4 and word_forms.distance(term, word, most) <= most
+    ]
+    assert word_forms.close_among(term, words) == by_table
