@@ -15,6 +15,7 @@ from synapse_git.service.lifecycle import Lifecycle
 from synapse_git.service.maintenance import Maintenance
 from synapse_git.service.projects import Projects
 from synapse_git.service.queries import Queries
+from synapse_git.service.session_snapshots import SessionSnapshots
 from synapse_git.service.team_sharing import TeamSharing
 from synapse_git.service.team_view import TeamView
 from synapse_git.service.transfer import Transfer
@@ -23,6 +24,7 @@ from synapse_git.service.transfer import Transfer
 class Synapse(
     Lifecycle,
     Queries,
+    SessionSnapshots,
     Transfer,
     Maintenance,
     TeamSharing,
