@@ -17,8 +17,8 @@ from synapse_git.store.reader import KeptWhileUnchanged
 
 if TYPE_CHECKING:
     from synapse_git.recall.coverage import Words
-    from synapse_git.recall.index_ranking import Answer
     from synapse_git.recall.response import Meta
+    from synapse_git.recall.term_counts import Answer
 
 KEPT_CHARS = 8_000_000  # characters of text kept, at most (about 8 MB)
 KEPT_ROWS = 50_000  # memories whose project or facts are kept, at most
@@ -34,7 +34,7 @@ class KeptRows(KeptWhileUnchanged):
         self.metas: dict[int, Meta] = {}
         self.bodies: dict[int, str] = {}  # whole bodies short enough to answer with
         self.words: dict[int, Words] = {}  # the words of whole texts (coverage.Words)
-        # How many memories hold a string, per index (index_ranking.TermCounts).
+        # How many memories hold a string, per index (term_counts.TermCounts).
         self.counts: dict[tuple[str, str], Answer] = {}
         self.chars = 0
 

@@ -27,9 +27,9 @@ from synapse_git.recall import (
     word_forms,
 )
 from synapse_git.recall.fusion import fuse
-from synapse_git.recall.index_ranking import COMMON_AT, TermCounts
 from synapse_git.recall.query_terms import Query, Term
 from synapse_git.recall.records import defaults
+from synapse_git.recall.term_counts import COMMON_AT, TermCounts
 from synapse_git.store.memories import COLUMNS, Memory
 
 # Reciprocal rank fusion's k for the rankings of one question (the usual 60): a

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from synapse_git.recall import coverage, index_ranking, query_terms, word_forms
+from synapse_git.recall import coverage, query_terms, term_counts, word_forms
 from synapse_git.recall.query_terms import Term
 from synapse_git.store import body_windows
 
@@ -28,7 +28,7 @@ class Shared:
     """What the searches of one question and its rewordings read once for all: the
     index's term lists, the candidates' texts and words, and their misspellings."""
 
-    read: dict[tuple[str, str], index_ranking.Answer] = field(default_factory=dict)
+    read: dict[tuple[str, str], term_counts.Answer] = field(default_factory=dict)
     texts: dict[int, str] = field(default_factory=dict)
     words: dict[int, coverage.Words] = field(default_factory=dict)
     near: coverage.Near = field(default_factory=coverage.Near)

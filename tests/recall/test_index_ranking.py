@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from synapse_git.recall import index_ranking
+from synapse_git.recall import index_ranking, term_counts
 from synapse_git.recall.index_ranking import Plan
 from synapse_git.store import database
 from synapse_git.textrules import norm_key
@@ -72,7 +72,7 @@ def test_single_trigrams_are_asked_rarest_first_within_a_budget(
     # In the fixture "oce"/"cel"/"lot" are in all 200 memories, "abo" in 200,
     # "e12" in a few: with room for about 250 matches, the commoner ones are left out.
     monkeypatch.setattr(index_ranking, "SCORED_AT_MOST", 250)
-    counts = index_ranking.TermCounts(conn)
+    counts = term_counts.TermCounts(conn)
     notes: list[str] = []
     plan = index_ranking.plan_for(counts, "memorygram", ["oce", "e12", "abo", "lot"], notes)
     # e12 (rarest) and then abo (the first of the equally common, by spelling) fit.
@@ -81,7 +81,7 @@ def test_single_trigrams_are_asked_rarest_first_within_a_budget(
     # Nothing is left out where the budget holds every item, and the item order is kept.
     monkeypatch.setattr(index_ranking, "SCORED_AT_MOST", 10_000)
     plan = index_ranking.plan_for(
-        index_ranking.TermCounts(conn), "memorygram", ["oce", "e12", "abo", "lot"], []
+        term_counts.TermCounts(conn), "memorygram", ["oce", "e12", "abo", "lot"], []
     )
     assert plan.items == ("oce", "e12", "abo", "lot")
 
@@ -93,7 +93,7 @@ def test_a_misspelled_words_trigrams_are_scored_within_the_budget_each_alone_too
     # matches, the rarest is scored; with none that fits, they are ranked within
     # the newest matches, as a common word is, not scored by bm25 over all 200.
     monkeypatch.setattr(index_ranking, "SCORED_AT_MOST", 150)
-    counts, notes = index_ranking.TermCounts(conn), []
+    counts, notes = term_counts.TermCounts(conn), []
     plan = index_ranking.rescue_plan(counts, ["oce", "e12", "lot"], notes)
     assert (plan.items, plan.windowed, notes[0]) == (
         ("e12",),
@@ -101,7 +101,7 @@ def test_a_misspelled_words_trigrams_are_scored_within_the_budget_each_alone_too
         "memorygram: oce, lot left out (150+ matches to score)",
     )
     notes = []
-    plan = index_ranking.rescue_plan(index_ranking.TermCounts(conn), ["oce", "lot"], notes)
+    plan = index_ranking.rescue_plan(term_counts.TermCounts(conn), ["oce", "lot"], notes)
     assert (plan.items, plan.windowed) == (("oce", "lot"), True)
     ranked = index_ranking.rank(conn, "memorygram", plan, [LOUD, QUIET], 5)
     assert ranked == [200, 199, 198, 197, 196]
@@ -112,7 +112,7 @@ def test_a_misspelled_words_trigrams_are_scored_within_the_budget_each_alone_too
 
 
 def test_a_counted_trigram_has_its_rows_read_only_when_asked(conn: sqlite3.Connection) -> None:
-    counts = index_ranking.TermCounts(conn)
+    counts = term_counts.TermCounts(conn)
     assert counts("memorygram", "e12") == len(counts.matches("memorygram", "e12")) > 0
     assert counts.matches("memorygram", "oce") == sorted(counts.matches("memorygram", "oce"))
     assert len(counts.matches("memorygram", "oce")) == counts("memorygram", "oce") == 200
@@ -125,7 +125,7 @@ def test_words_are_asked_rarest_first_within_a_budget(
     # for 150 matches only the rarest is scored; the others still count in coverage.
     monkeypatch.setattr(index_ranking, "WORDS_SCORED_AT_MOST", 150)
     notes: list[str] = []
-    counts = index_ranking.TermCounts(conn)
+    counts = term_counts.TermCounts(conn)
     plan = index_ranking.plan_for(counts, "memory", ["ocelot", "note12", "build"], notes)
     assert plan.items == ("note12",)
     assert any("ocelot, build left out (150+ matches to score)" in note for note in notes)
@@ -137,7 +137,7 @@ def test_words_are_asked_rarest_first_within_a_budget(
     assert any("note12 left out (150+ matches to score)" in note for note in notes)
     monkeypatch.setattr(index_ranking, "WORDS_SCORED_AT_MOST", 2000)
     plan = index_ranking.plan_for(
-        index_ranking.TermCounts(conn), "memory", ["ocelot", "note12", "build"], []
+        term_counts.TermCounts(conn), "memory", ["ocelot", "note12", "build"], []
     )
     assert plan.items == ("ocelot", "note12", "build")
 
@@ -151,7 +151,7 @@ def test_the_budget_goes_to_whole_words_before_one_words_rarer_form(
     monkeypatch.setattr(index_ranking, "WORDS_SCORED_AT_MOST", 150)
     notes: list[str] = []
     plan = index_ranking.plan_for(
-        index_ranking.TermCounts(conn),
+        term_counts.TermCounts(conn),
         "memory",
         ["ocelot", "build", "note12"],
         notes,

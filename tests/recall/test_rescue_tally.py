@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from synapse_git.recall import index_ranking, query_terms
+from synapse_git.recall import index_ranking, query_terms, term_counts
 from synapse_git.store import database, memories
 
 OTHER = "/work/other"
@@ -44,7 +44,7 @@ def test_the_rescue_ranks_rows_holding_the_true_word_first_shorter_first(
 ) -> None:
     notes: list[str] = []
     grams = query_terms.trigrams("elasticsaerch")
-    plan = index_ranking.rescue_plan(index_ranking.TermCounts(conn), grams, notes)
+    plan = index_ranking.rescue_plan(term_counts.TermCounts(conn), grams, notes)
     asked: list[str] = []
     conn.set_trace_callback(asked.append)
     try:

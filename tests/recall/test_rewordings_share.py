@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from synapse_git.recall import index_ranking, query_terms, ranking, rewordings
+from synapse_git.recall import query_terms, ranking, rewordings, term_counts
 from synapse_git.store import database
 from synapse_git.textrules import norm_key
 
@@ -48,7 +48,7 @@ def _statements(conn: sqlite3.Connection, texts: list[str]) -> list[str]:
 def test_a_rewording_with_the_questions_words_reads_nothing_again(
     conn: sqlite3.Connection,
 ) -> None:
-    counting = f"LIMIT {index_ranking.COMMON_AT}"
+    counting = f"LIMIT {term_counts.COMMON_AT}"
     alone = _statements(conn, ["billing deploy"])
     both = _statements(conn, ["billing deploy", "deploy billing smoke"])
     lists = [sql for sql in both if counting in sql]
@@ -65,7 +65,7 @@ def test_forms_the_stemmer_takes_for_the_word_are_not_searched(
 ) -> None:
     # Porter stems `deploye`, `deployment` and `deployal` alike: one look-up serves all.
     sent = _statements(conn, ["deploy"])
-    counted = [sql for sql in sent if f"LIMIT {index_ranking.COMMON_AT}" in sql]
+    counted = [sql for sql in sent if f"LIMIT {term_counts.COMMON_AT}" in sql]
     alike = ('"deploye"', '"deployment"', '"deployal"')
     assert len([sql for sql in counted if any(form in sql for form in alike)]) == 1
 

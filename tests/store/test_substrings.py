@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from support import old_store
 
-from synapse_git.recall import index_ranking
+from synapse_git.recall import index_ranking, term_counts
 from synapse_git.store import database, fts, integrity, schema, substrings
 from synapse_git.textrules import norm_key
 
@@ -137,7 +137,7 @@ def test_the_substring_ranking_is_the_phrase_bm25(
 
 
 def test_every_and_the_counts_agree_with_the_phrase_index(store: sqlite3.Connection) -> None:
-    counts = index_ranking.TermCounts(store)
+    counts = term_counts.TermCounts(store)
     for item in QUERIES:
         assert counts("memorygram", item) == len(_twin(store, item)), item
         assert index_ranking.every(store, "memorygram", [item], []) == set(_twin(store, item))
