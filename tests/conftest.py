@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import compileall
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,6 +22,12 @@ from support import (
 import synapse_git
 from synapse_git import settings
 from synapse_git.store import database
+
+# Before any test module is collected: the semantic tests import onnxruntime at
+# collection (`importorskip`), before the fixtures below point HOME elsewhere, and
+# onnxruntime's telemetry would write in the user's home (docs/semantic.md). Synapse
+# sets it before its own import (semantic/model.onnxruntime_module); this is the tests'.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 # Re-exported, so that a test written as `from conftest import …` still runs; new
 # tests import from `support`.
