@@ -160,6 +160,8 @@ class StagedChanges:
     def __init__(self, folder: Path | str | None = None) -> None:
         import subprocess
 
+        # git opens HEAD, the index and packed-refs: a FIFO there, refused before it runs.
+        repo_files.check_folder(folder)
         try:
             self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
                 ["git", *NO_PROGRAMS, *_STAGED],

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from synapse_git.data_folder import data_dir
-from synapse_git.git import git_command, repo_files
+from synapse_git.git import git_command
 from synapse_git.session import snapshot_file
 from synapse_git.team import FILE as TEAM_FILE
 
@@ -86,8 +86,6 @@ def review(*, warn_only: bool = False, folder: Path | None = None) -> CommitRevi
     """The commit being made in `folder` (default: here), reviewed. A staged team file
     that would break team memory blocks first (unless `warn_only`); a memory the
     commit turns stale blocks too; drift found before the commit never does."""
-    # The staged changes start first, so the repository's files are checked before.
-    repo_files.check_folder(folder)
     staged = git_command.StagedChanges(folder)
     checkout = git_command.locate(folder)
     if checkout is None:
