@@ -12,6 +12,7 @@ holding it, through the service, so that both sides can be asked it.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -23,10 +24,11 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from itertools import islice
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
+
+import arguments
 
 HERE = Path(__file__).resolve().parent
 
@@ -51,7 +53,9 @@ def timed(operation: Callable[[], Any]) -> tuple[float, float]:
 
 @contextmanager
 def temporary_data(prefix: str) -> Iterator[Path]:
-    """A scratch folder whose `data` is SYNAPSE_DATA for this process; removed afterwards."""
+    """A scratch folder whose `data` is SYNAPSE_DATA for this process; removed afterwards.
+    Here, with `spread`, rather than in retrieval.py, which imports the store's code:
+    a checkout's process imports this file before it knows that code can be read."""
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     os.environ["SYNAPSE_DATA"] = str(folder / "data")
     try:
@@ -73,7 +77,7 @@ def seeded(retrieval: ModuleType, folder: Path, n: int) -> tuple[Any, Any]:
     scope = svc.scope(outside)
     if not hasattr(retrieval, "RARE"):
         now = corpus(HERE, "retrieval_now")
-        for i, (body, source, _) in enumerate(islice(retrieval.bodies(1000), 1000), start=1):
+        for i, (body, source, _) in enumerate(retrieval.bodies(1000), start=1):
             if i in now.RARE_AT:
                 svc.remember(now.holding_rare(body), scope, source=source, is_global=True)
     return svc, scope
@@ -150,14 +154,14 @@ class Checkout:
         return line
 
 
-def main(argv: list[str]) -> int:
-    import argparse
+def baseline_options(line: argparse.ArgumentParser, what: str) -> None:
+    """--baseline CHECKOUT (`what` of it is timed) and --baseline-python."""
+    line.add_argument("--baseline", type=Path, help=f"a checkout whose {what} to time")
+    line.add_argument("--baseline-python", type=Path, help="the python to run it with")
 
-    line = argparse.ArgumentParser(
-        prog="checkouts.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def main(argv: list[str]) -> int:
+    line = arguments.parser(__doc__)
     line.add_argument("checkout", type=Path, help="the checkout whose recall to time")
     line.add_argument("n", type=int, help="memories in its store")
     args = line.parse_args(argv)

@@ -20,7 +20,8 @@ import sys
 import time
 
 from arguments import counts
-from retrieval import MAX_N, bodies, seed, temporary_data
+from checkouts import temporary_data
+from retrieval import MAX_N, bodies, seed
 
 from synapse_git import settings
 from synapse_git.service import Synapse

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from arguments import counts
-from retrieval import MAX_N, seed, temporary_data
+from checkouts import temporary_data
+from retrieval import MAX_N, seed
 from stress import GIT_ENV
 
 SYNAPSE = Path(sys.executable).with_name("synapse")

@@ -30,7 +30,8 @@ import tomllib
 from pathlib import Path
 
 from arguments import counts
-from retrieval import MAX_N, seed, temporary_data
+from checkouts import temporary_data
+from retrieval import MAX_N, seed
 
 HERE = Path(__file__).parent
 EXAMPLE_NOTES = HERE.parent / "synapse_git" / "examples" / "memories.jsonl"

@@ -20,17 +20,17 @@ import json
 import os
 import platform
 import random
-import shutil
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from checkouts import spread, temporary_data
 
 from synapse_git import settings
 from synapse_git.service import Synapse
@@ -130,17 +130,6 @@ def bare_floor(path: Path, n: int, iters: int) -> dict[str, dict[str, float | in
         }
 
 
-@contextmanager
-def temporary_data(prefix: str) -> Iterator[Path]:
-    """A scratch folder whose `data` is SYNAPSE_DATA for this run; removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
-    os.environ["SYNAPSE_DATA"] = str(folder / "data")
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def measure(operation: Callable[[], Any], iters: int) -> dict[str, float | int]:
     """Wall-clock latency, and the CPU time this process spent (SQLite runs in
     it), which a machine shared with other work does not inflate."""
@@ -152,19 +141,10 @@ def measure(operation: Callable[[], Any], iters: int) -> dict[str, float | int]:
         times.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
     return {
-        **_spread(times, ""),
+        **spread(times, ""),
         "cpu_p50_ms": round(statistics.median(cpu), 3),
-        "cpu_p95_ms": _spread(cpu, "")["p95_ms"],
+        "cpu_p95_ms": spread(cpu, "")["p95_ms"],
         "response_bytes": size,
-    }
-
-
-def _spread(values: list[float], prefix: str) -> dict[str, float]:
-    values = sorted(values)
-    return {
-        f"{prefix}p50_ms": round(statistics.median(values), 3),
-        f"{prefix}p95_ms": round(values[min(len(values) - 1, int(len(values) * 0.95))], 3),
-        f"{prefix}max_ms": round(values[-1], 3),
     }
 
 

@@ -27,7 +27,6 @@ and added (1 + 0.5k).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -38,7 +37,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from checkouts import Checkout, corpus, seeded, spread, temporary_data, timed
+import arguments
+from checkouts import Checkout, baseline_options, corpus, seeded, spread, temporary_data, timed
 
 # Two words each of the vocabulary of examples/retrieval.py (each word in about
 # one memory in 170); its REWORDINGS are the first two.
@@ -57,15 +57,10 @@ def asking(retrieval: ModuleType, folder: Path, n: int) -> Callable[[list[str]],
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="rewording_bench.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = arguments.parser(__doc__)
     parser.add_argument("n", nargs="?", type=int, default=100_000)
     parser.add_argument("iters", nargs="?", type=int, default=30)
-    parser.add_argument("--baseline", type=Path, help="a checkout whose plain recall to time")
-    parser.add_argument("--baseline-python", type=Path, help="the python to run it with")
+    baseline_options(parser, "plain recall")
     args = parser.parse_args(argv[1:])
     retrieval = corpus(Path(__file__).resolve().parent)
     if not (1000 <= args.n <= retrieval.MAX_N and 1 <= args.iters <= retrieval.MAX_ITERS):

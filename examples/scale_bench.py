@@ -39,7 +39,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from checkouts import Checkout, corpus, spread
+import arguments
+from checkouts import Checkout, baseline_options, corpus, spread
 
 HERE = Path(__file__).resolve().parent
 THIS = "this"
@@ -47,15 +48,10 @@ BASELINE = "baseline"
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="scale_bench.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = arguments.parser(__doc__)
     parser.add_argument("iters", nargs="?", type=int, default=200)
     parser.add_argument("--sizes", nargs="+", type=int, default=[10_000, 100_000])
-    parser.add_argument("--baseline", type=Path, help="another checkout to time beside this one")
-    parser.add_argument("--baseline-python", type=Path, help="the python to run it with")
+    baseline_options(parser, "recall")
     args = parser.parse_args(argv[1:])
     os.environ["SYNAPSE_SEMANTIC"] = "off"
     retrieval = corpus(HERE)

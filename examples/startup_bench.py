@@ -38,7 +38,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from retrieval import COMMON, MAX_N, SELECTIVE, seed, temporary_data
+from checkouts import temporary_data
+from retrieval import COMMON, MAX_N, SELECTIVE, seed
 
 RECALL = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
 INITIALIZE = {
