@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 from support import old_store
 
@@ -47,17 +48,28 @@ def test_tallies_follow_every_lifecycle_change(repo: Path, outside: Path) -> Non
         assert integrity.check(conn).ok
 
 
-def test_retrieval_benchmark_runs_and_prints_its_report() -> None:
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def example_report(script: str, *args: str) -> dict[str, Any]:
+    """The JSON report of `python examples/SCRIPT ARGS`, which must succeed."""
     import json
     import subprocess
     import sys
 
-    script = Path(__file__).resolve().parents[2] / "examples" / "retrieval.py"
     done = subprocess.run(
-        [sys.executable, str(script), "1000", "2"], capture_output=True, text=True, check=False
+        [sys.executable, str(ROOT / "examples" / script), *args],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def test_retrieval_benchmark_runs_and_prints_its_report() -> None:
+    report = example_report("retrieval.py", "1000", "2")
     for key in ("selective_recall", "common_term_recall", "recent_scoped_recall", "read_page"):
         assert {"p50_ms", "p95_ms", "max_ms", "response_bytes"} <= set(report[key])
         assert report[key]["floor_ratio"] > 0
@@ -66,47 +78,24 @@ def test_retrieval_benchmark_runs_and_prints_its_report() -> None:
 
 
 def test_import_benchmark_runs_and_prints_its_report() -> None:
-    import json
-    import subprocess
-    import sys
-
-    script = Path(__file__).resolve().parents[2] / "examples" / "import_bench.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "1000", "50", "3"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = example_report("import_bench.py", "1000", "50", "3")
     assert report["imported"] == 50
     assert {"import_cpu_s_per_1000", "remember_p50_ms", "load_average"} <= set(report)
 
 
 def test_rewording_benchmark_times_a_baseline_checkout_and_prints_the_ratios() -> None:
-    import json
-    import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(root / "examples" / "rewording_bench.py"),
-            "1000",
-            "2",
-            "--baseline",
-            str(root),
-            "--baseline-python",
-            sys.executable,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+    report = example_report(
+        "rewording_bench.py",
+        "1000",
+        "2",
+        "--baseline",
+        str(ROOT),
+        "--baseline-python",
+        sys.executable,
     )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["baseline_code"] == str(root / "synapse_git")
+    assert report["baseline_code"] == str(ROOT / "synapse_git")
     assert {"p95_ms", "cpu_p95_ms"} <= set(report["baseline"])
     for count in range(5):
         entry = report[f"rewordings_{count}"]
@@ -116,31 +105,20 @@ def test_rewording_benchmark_times_a_baseline_checkout_and_prints_the_ratios() -
 
 
 def test_scale_benchmark_times_three_words_at_two_sizes_beside_a_baseline() -> None:
-    import json
-    import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(root / "examples" / "scale_bench.py"),
-            "2",
-            "--sizes",
-            "1000",
-            "2000",
-            "--baseline",
-            str(root),
-            "--baseline-python",
-            sys.executable,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+    report = example_report(
+        "scale_bench.py",
+        "2",
+        "--sizes",
+        "1000",
+        "2000",
+        "--baseline",
+        str(ROOT),
+        "--baseline-python",
+        sys.executable,
     )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["baseline_code"] == str(root / "synapse_git")
+    assert report["baseline_code"] == str(ROOT / "synapse_git")
     assert set(report["sizes"]) == {"1000", "2000"}
     for row in report["sizes"].values():
         for side in ("this", "baseline"):
