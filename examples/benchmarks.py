@@ -1124,17 +1124,14 @@ def tables(results: dict[str, Any]) -> str:
         "Selective search",
         f"A word in one note in a thousand (`{SELECTIVE}`): the more notes, the more hold it.",
     )
-    out += (
-        []
-        if not any("rare/synapse" in row for row in sizes)
-        else search_table(
+    if any("rare/synapse" in row for row in sizes):  # a results file from before it has none
+        out += search_table(
             sizes,
             "rare",
             "Rare-word search",
             f"A word in the same {len(RARE_AT)} notes at every size (`{RARE}`), as a function's"
             " name is in a store however large it grows: the kind of question an agent asks.",
         )
-    )
     out += [
         "### Common-term search",
         "",
