@@ -28,7 +28,7 @@ from synapse_git.recall import (
 )
 from synapse_git.recall.fusion import fuse
 from synapse_git.recall.query_terms import Query, Term
-from synapse_git.recall.records import defaults
+from synapse_git.recall.records import filled
 from synapse_git.recall.term_counts import COMMON_AT, TermCounts
 from synapse_git.store.memories import COLUMNS, Memory
 
@@ -282,7 +282,6 @@ def search(
     typo = coverage.TYPO
     # The terms held literally follow from the levels, which most candidates share.
     literals: dict[tuple[float, ...], tuple[str, ...]] = {}
-    blank = defaults(Candidate)
     candidates = []
     for memory_id in ids:
         found = held[memory_id]
@@ -299,12 +298,8 @@ def search(
             literal = literals[found.levels] = tuple(
                 w for w, level in zip(words, found.levels, strict=True) if level >= typo
             )
-        # Made as records.made makes it (the defaults, then these), without its checks
-        # and its call: those were a twentieth of a recall drawing 50 candidates.
-        # tests/recall/test_records.py checks that every field is made.
-        candidate = object.__new__(Candidate)
-        candidate.__dict__.update(
-            blank,
+        candidate = filled(
+            Candidate,
             id=memory_id,
             porter=ranks_p.get(memory_id),
             trigram=ranks_t.get(memory_id),
