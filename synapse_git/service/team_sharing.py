@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.store import database
 
 # Imported by the methods that use it: every command builds the service, few
 # share (docs/architecture.md, start-up).
@@ -42,7 +41,7 @@ class TeamSharing(StoreAccess):
         from synapse_git.team import sync as team_sync
 
         project, root = self._team_root(scope)
-        with self.connection() as conn, database.transaction(conn):
+        with self.writing() as conn:
             return team_sync.sync(conn, project, root)
 
     def merge_team_file(

@@ -30,6 +30,9 @@ READER_CACHE_KIB = 8000
 READER_MMAP_BYTES = 256 * 1024 * 1024
 # Beside the store: held (flock) by a write that may outlast the busy timeout.
 LONG_WRITE_SUFFIX = "-long-write"
+# Beside the store: held (flock) by a transaction that read a team file until the
+# files it changed are written (team/deferred.py).
+TEAM_FILES_SUFFIX = "-team-files"
 
 
 def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
@@ -162,7 +165,8 @@ def as_store_error(exc: sqlite3.Error, path: Path | None) -> StoreError:
     )
 
 
-def _where(conn: sqlite3.Connection) -> Path | None:
+def where(conn: sqlite3.Connection) -> Path | None:
+    """The file of `conn`'s store (None for one in memory)."""
     with suppress(sqlite3.Error):
         for _, name, file in conn.execute("PRAGMA database_list"):
             if name == "main" and file:
@@ -199,6 +203,10 @@ def long_write_path(store: Path) -> Path:
     return store.with_name(store.name + LONG_WRITE_SUFFIX)
 
 
+def team_files_path(store: Path) -> Path:
+    return store.with_name(store.name + TEAM_FILES_SUFFIX)
+
+
 @contextmanager
 def long_write(store: Path) -> Iterator[None]:
     """Held around a write that may take longer than the busy timeout (a large import,
@@ -219,7 +227,7 @@ def long_write(store: Path) -> Iterator[None]:
 
 
 def _long_write_running(conn: sqlite3.Connection) -> bool:
-    store = _where(conn)
+    store = where(conn)
     return store is not None and long_write_held(store)
 
 
@@ -290,12 +298,12 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         execute_when_free(conn, "BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
-        raise as_store_error(exc, _where(conn)) from None
+        raise as_store_error(exc, where(conn)) from None
     try:
         yield conn
     except sqlite3.Error as exc:
         _rollback(conn)
-        raise as_store_error(exc, _where(conn)) from None
+        raise as_store_error(exc, where(conn)) from None
     except BaseException:
         _rollback(conn)
         raise
@@ -303,7 +311,7 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
         _rollback(conn)
-        raise as_store_error(exc, _where(conn)) from None
+        raise as_store_error(exc, where(conn)) from None
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

@@ -17,12 +17,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from synapse_git.errors import BadInput, StoreError
-from synapse_git.store.database import LONG_WRITE_SUFFIX
+from synapse_git.store.database import LONG_WRITE_SUFFIX, TEAM_FILES_SUFFIX
 
 # SQLite keeps these beside the store; writing over any of them damages it.
 COMPANIONS = ("", "-wal", "-shm", "-journal")
 # The lock a long write holds beside the store (store/database.py).
-GUARDED = (*COMPANIONS, LONG_WRITE_SUFFIX)
+GUARDED = (*COMPANIONS, LONG_WRITE_SUFFIX, TEAM_FILES_SUFFIX)
 
 
 def _same_file(a: Path, b: Path) -> bool:

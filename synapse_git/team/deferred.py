@@ -6,19 +6,31 @@ team file together. The new file content is worked out inside the transaction
 anywhere before leaves the store and the file as they were. Reads inside the
 transaction see the content still to be written, so two changes in one
 transaction (a correction that is then shared) build on each other.
+
+Between that COMMIT and the write the store's lock is free while the file is
+still the old one. A transaction that reads a team file therefore first takes
+an advisory lock beside the store (`hold`), kept until its own writes are on
+disk: a second share, or a sync, waits for the first one's file instead of
+reading the old file and writing over the first one's line (docs/team.md).
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from synapse_git.errors import StoreError
+from synapse_git.store import database
 from synapse_git.team import paths
 
 # Per open transaction (keyed by its connection): (root, relative path) -> bytes.
 _PENDING: dict[int, dict[tuple[Path, str], bytes]] = {}
+# Per open transaction that holds the lock: its descriptor.
+_HELD: dict[int, int] = {}
 
 
 @contextmanager
@@ -28,13 +40,41 @@ def after_commit(conn: sqlite3.Connection) -> Iterator[None]:
     key = id(conn)
     _PENDING[key] = {}
     try:
-        yield
+        try:
+            yield
+        except BaseException:
+            _PENDING.pop(key, None)
+            raise
+        writes = _PENDING.pop(key, {})
+        for (root, rel), data in writes.items():
+            paths.write_bytes(root, rel, data)
+    finally:
+        held = _HELD.pop(key, None)
+        if held is not None:
+            os.close(held)  # closing the descriptor lets the next one in
+
+
+def hold(conn: sqlite3.Connection) -> None:
+    """Before a transaction reads a team file: wait until no other transaction on this
+    store has committed a change to a team file it has not yet written. Taken inside
+    the store's write lock, so the holder never waits for that lock in turn."""
+    key = id(conn)
+    if key not in _PENDING or key in _HELD:
+        return
+    store = database.where(conn)
+    if store is None:
+        return
+    path = database.team_files_path(store)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot use {path} ({exc.strerror}); nothing was written") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
     except BaseException:
-        _PENDING.pop(key, None)
+        os.close(fd)
         raise
-    writes = _PENDING.pop(key, {})
-    for (root, rel), data in writes.items():
-        paths.write_bytes(root, rel, data)
+    _HELD[key] = fd
 
 
 def write(conn: sqlite3.Connection, root: Path, rel: str, data: bytes) -> None:

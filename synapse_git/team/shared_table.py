@@ -89,6 +89,7 @@ def read_clean(conn: sqlite3.Connection, root: Path) -> tuple[dict[str, Record],
     lines, kept as they are when the file is written again (a teammate's line that
     cannot be read is theirs to fix, not ours to drop). BadInput when the file is
     no regular file inside the worktree, or too large."""
+    deferred.hold(conn)
     held = deferred.pending(conn, root, records.FILE)
     if held is not None:
         found, errors = records.parse_lines(held.split(b"\n"))

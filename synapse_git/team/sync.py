@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synapse_git.store import memories
-from synapse_git.team import arrivals, changes, paths, records
+from synapse_git.team import arrivals, changes, deferred, paths, records
 from synapse_git.team.records import Record
 from synapse_git.team.shared_table import SharedRow, file_digest, shared_rows
 from synapse_git.team.sharing import ShareReport as ShareReport
@@ -77,6 +77,8 @@ def sync(conn: sqlite3.Connection, project: str, root: Path) -> SyncReport:
     is no regular file inside the worktree, or too large."""
     path = root / records.FILE
     report = SyncReport(str(path))
+    # Not the file between another share's commit and its write (team/deferred.py).
+    deferred.hold(conn)
     with paths.open_read(root, records.FILE, records.MAX_FILE_BYTES) as fd:
         digest = file_digest(b"") if fd is None else paths.digest(fd, records.MAX_FILE_BYTES, path)
         row = conn.execute("SELECT digest FROM team_files WHERE project = ?", (project,)).fetchone()

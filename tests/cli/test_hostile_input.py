@@ -21,7 +21,8 @@ def fingerprint(data: Path) -> dict[str, str]:
     return {
         path.name: hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(data.iterdir())
-        if path.is_file() and not path.name.endswith("-long-write")  # a lock, not the store
+        # The locks beside the store hold nothing.
+        if path.is_file() and not path.name.endswith(("-long-write", "-team-files"))
     }
 
 

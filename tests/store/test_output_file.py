@@ -49,7 +49,7 @@ def writers(target: Path, tmp_path: Path, *extra: str) -> list[list[str]]:
     ]
 
 
-@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal", "-long-write"])
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal", "-long-write", "-team-files"])
 def test_no_command_writes_over_the_store_or_its_companions(
     stored: Path, tmp_path: Path, outside: Path, suffix: str
 ) -> None:
