@@ -51,7 +51,10 @@ Budget = Annotated[
 def recall(
     query: Annotated[
         str,
-        Field(description="A question or keywords; empty for the newest memories."),
+        Field(
+            description="A question or keywords; empty for the newest memories. At most"
+            " 16 KiB of UTF-8; only the first 32 distinct words are searched."
+        ),
     ] = "",
     budget: Budget = None,
     limit: Annotated[
@@ -61,7 +64,7 @@ def recall(
         list[str] | None,
         Field(
             description="Up to 4 rewordings of the query in the words a note would"
-            " use: likely terms, identifiers, synonyms.",
+            " use: likely terms, identifiers, synonyms; each at most 16 KiB of UTF-8.",
             max_length=4,
         ),
     ] = None,
