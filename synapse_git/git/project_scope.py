@@ -145,6 +145,9 @@ def _discovered(where: Path) -> Scope:
     except pygit2.GitError:
         git_dir = None
     if git_dir is None:
+        # libgit2 passes over a repository whose HEAD is no regular file: not "no
+        # repository" to the person who has one, but that file, as git would wait on it.
+        repo_files.check_folder(where)
         return Scope(where, None, None, None, None, f"{where} is not inside a git repository")
     # Before libgit2 opens it: a FIFO named packed-refs or config would hold it for ever.
     repo_files.check(Path(git_dir))

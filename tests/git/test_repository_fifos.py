@@ -36,7 +36,8 @@ def hostile(tmp_path: Path, name: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    "name", ["packed-refs", "config", "commondir", "index", "shallow", "objects/info/alternates"]
+    "name",
+    ["packed-refs", "HEAD", "config", "commondir", "index", "shallow", "objects/info/alternates"],
 )
 def test_a_command_refuses_the_repository_in_one_line(tmp_path: Path, name: str) -> None:
     repo = hostile(tmp_path, name)
