@@ -23,8 +23,8 @@ from synapse_git.git.project_scope import Scope
 from synapse_git.settings import Config
 from synapse_git.store import (
     database,
-    memories,
     output_file,
+    project_rows,
     read_counts,
 )
 from synapse_git.store.reader import Reader
@@ -209,7 +209,7 @@ class StoreAccess:
             return []
         gone = {
             key: root
-            for key, root in memories.known_projects(conn).items()
+            for key, root in project_rows.known_projects(conn).items()
             if root and key != scope.project and not Path(key).exists()
         }
         if not gone:
@@ -224,7 +224,7 @@ class StoreAccess:
         `rm -rf repo; git init repo` left the old project's memories at the same path."""
         if scope.project is None or not any(own.values()):
             return None
-        stored = memories.stored_root(conn, scope.project)
+        stored = project_rows.stored_root(conn, scope.project)
         if stored is None:
             return None
         # Asked on every listing: kept for the HEAD it was found at (git/root_cache.py).

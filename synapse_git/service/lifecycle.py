@@ -14,6 +14,7 @@ from synapse_git.session import snapshot_file
 from synapse_git.store import (
     database,
     memories,
+    project_rows,
 )
 from synapse_git.store.memories import Memory
 from synapse_git.textrules import check_body, check_source
@@ -103,9 +104,9 @@ class Lifecycle(StoreAccess):
                 return Remembered(
                     existing, project, existing, warnings=shared.warnings if shared else []
                 )
-            if project is not None and not memories.root_known(conn, project):
+            if project is not None and not project_rows.root_known(conn, project):
                 # Walking history to the root commit is paid once per project, not per memory.
-                memories.note_project(conn, project, project_scope.root_commit(scope))
+                project_rows.note_project(conn, project, project_scope.root_commit(scope))
             new_id = memories.insert(
                 conn,
                 body,

@@ -10,7 +10,7 @@ from synapse_git.errors import BadInput, NotFound
 from synapse_git.git import project_scope
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.store import database, memories
+from synapse_git.store import database, memories, project_rows
 from synapse_git.textrules import utf8
 
 # The result types are imported where they are made: every command builds the
@@ -51,7 +51,7 @@ class Projects(StoreAccess):
         root = project_scope.root_commit(target)
         project_move.check_move(old_key, target.project, root)
         with self.connection() as conn, database.transaction(conn):
-            moved = memories.rekey(conn, old_key, target.project, root)
+            moved = project_rows.rekey(conn, old_key, target.project, root)
             if not moved:
                 raise NotFound(f"no memory belongs to project {old_key}")
         return moved, target.project

@@ -19,6 +19,7 @@ from synapse_git.store import (
     listing_filter,
     memories,
     output_file,
+    project_rows,
 )
 from synapse_git.store.listing_filter import EVERYTHING, ListFilter
 from synapse_git.textrules import cut_utf8, utf8
@@ -353,7 +354,7 @@ class Queries(StoreAccess):
         if not self._exists():
             return []
         with self.connection(create=False) as conn:
-            return sorted(memories.known_projects(conn))
+            return sorted(project_rows.known_projects(conn))
 
     def project_scope(self, key: str) -> Scope:
         """What a command run in project `key`'s folder sees; when that folder is gone

@@ -20,7 +20,7 @@ from synapse_git.errors import BadInput, SynapseError
 from synapse_git.escaping import json_text
 from synapse_git.git import project_scope
 from synapse_git.line_fields import check_text, check_times
-from synapse_git.store import batches, memories, staging
+from synapse_git.store import batches, memories, project_rows, staging
 from synapse_git.textrules import key_of, normalize, utf8
 
 if TYPE_CHECKING:
@@ -181,8 +181,8 @@ def _project(conn: sqlite3.Connection, value: object, cache: dict[str, str]) -> 
             if found.project is None:
                 raise BadInput(f"project folder {value} is not inside a git repository")
             key = found.project
-            if not memories.root_known(conn, found.project):
+            if not project_rows.root_known(conn, found.project):
                 # Lets `project show` recognise this repository if it is moved later.
-                memories.note_project(conn, found.project, project_scope.root_commit(found))
+                project_rows.note_project(conn, found.project, project_scope.root_commit(found))
         cache[value] = key
     return cache[value]
