@@ -1,0 +1,53 @@
+"""A Gradle-shaped history (docs/drift.md, "Short names that name several files" and
+"Replaced, not renamed"): one class file in two source sets, `src/main/java` and
+`src/main/java16`, of which only one moves, and a JSON configuration moved into
+`.github/` and then rewritten as JSON5. Written by `git fast-import`, checked
+through the real path history index."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_path_history import BODY, History, checkout, commit_of
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """(repository, the commit the memories were written at)."""
+    path = tmp_path_factory.mktemp("gradle") / "repo"
+    h = History()
+    h.commit(
+        "main",
+        [
+            f"M lib/src/main/java/com/acme/RecordAdapter.kt {BODY['a']}",
+            f"M lib/src/main/java16/com/acme/RecordAdapter.kt {BODY['b']}",
+            f"M lib/src/main/java/com/acme/Reader.kt {BODY['c']}",
+            "M lib/build.gradle.kts plugins {}",
+            f"M renovate.json {BODY['d']}",
+        ],
+    )
+    anchor = h.commit("main", ["M lib/src/main/java/com/acme/Reader.kt reader"])
+    # Only the java16 copy moves into an internal package; the stub stays.
+    h.commit(
+        "main",
+        [
+            "D lib/src/main/java16/com/acme/RecordAdapter.kt",
+            f"M lib/src/main/java16/com/acme/internal/RecordAdapter.kt {BODY['b']}",
+        ],
+    )
+    # The Renovate configuration moves into .github/, then is rewritten as JSON5.
+    h.commit("main", ["D renovate.json", f"M .github/renovate.json {BODY['d']}"])
+    h.commit("main", ["D .github/renovate.json", "M .github/renovate.json5 {extends: []}"])
+    h.write(path)
+    yield path, commit_of(path, anchor)
+
+
+def test_a_json_file_rewritten_as_json5_is_named_as_its_replacement(
+    repo: tuple[Path, str],
+) -> None:
+    path, anchor = repo
+    state = checkout(path).check("renovate.json", anchor)
+    assert state.status == "stale" and state.renamed_to is None
+    assert state.replaced_by == ".github/renovate.json5"
