@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from test_path_history import BODY, History, checkout, commit_of
 
+from synapse_git.drift.meant import Said
+
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
@@ -51,3 +53,23 @@ def test_a_json_file_rewritten_as_json5_is_named_as_its_replacement(
     state = checkout(path).check("renovate.json", anchor)
     assert state.status == "stale" and state.renamed_to is None
     assert state.replaced_by == ".github/renovate.json5"
+
+
+def said(body: str, *others: str) -> Said:
+    return Said(body, others)
+
+
+def test_the_word_right_before_a_short_name_picks_its_source_set(
+    repo: tuple[Path, str],
+) -> None:
+    path, anchor = repo
+    paths = checkout(path)
+    text = "The code to read is the java16 RecordAdapter.kt; the one in src/main/java never runs."
+    state = paths.check("RecordAdapter.kt", anchor, said=said(text, "src/main/java"))
+    assert state.status == "stale"
+    assert state.renamed_to == "lib/src/main/java16/com/acme/internal/RecordAdapter.kt"
+    # A word that is no folder leaves the other clues to decide: the stub, still here.
+    stub = "The stub RecordAdapter.kt in src/main/java returns null."
+    assert paths.check("RecordAdapter.kt", anchor, said=said(stub, "src/main/java")).status == (
+        "present"
+    )
