@@ -177,6 +177,16 @@ VERBS = _words(
     """
 )
 
+# Words telling of a change to what is held (`dropped Python 3.8`, `Node 18 is
+# deprecated`): no statement of the one value a thing has now.
+CHANGES = _stems(
+    """
+    drop drops dropped add adds added remove removes removed deprecate deprecates
+    deprecated exclude excludes excluded introduce introduces introduced replace replaces
+    replaced rename renames renamed move moves moved
+    """
+)
+
 # Nouns whose number names one of many (`issue 5123`, `step 3`), not a setting.
 LABELS = _stems(
     """

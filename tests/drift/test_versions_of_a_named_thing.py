@@ -1,7 +1,8 @@
 """A version of one named thing corrected in a Gradle build (docs/drift.md,
 conflicts): the JDK and Kotlin versions written in the sentence shapes a team
-uses, `Build with JDK 17: the toolchain asks for it`, and labels that are not
-values (`Step 3:`)."""
+uses (`Build with JDK 17: the toolchain asks for it`, `The Kotlin version is
+pinned to 2.0.0` / `Build with Kotlin 1.9.24`), and what is not one value: labels
+(`Step 3:`) and changes (`We dropped Python 3.8`)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,14 @@ FILES = {
 NOTES_FIRST = [
     "CI builds with JDK 21 on every push.",
     "Step 3: publish the snapshot from the build job.",
+    "The Kotlin version is pinned to 2.0.0 in the version catalog.",
+    "We dropped Python 3.8 from the docs tooling.",
 ]
 NOTES_SECOND = [
     "CI builds with JDK 17: the toolchain asks for it on every push.",
     "Step 4: publish the snapshot from the build job.",
+    "Build the library with Kotlin 1.9.24.",
+    "The Python version of the docs tooling is 3.12.",
 ]
 
 
@@ -42,7 +47,10 @@ def test_a_version_corrected_in_another_sentence_shape_is_a_conflict(tmp_path: P
     ids |= {body: _remember(repo, body) for body in NOTES_SECOND}
     done = run_cli("memory", "drift", "--json", "--kind", "conflict", cwd=repo)
     pairs = {tuple(f["ids"]) for f in json.loads(done.stdout)["findings"]}
-    assert pairs == {(ids[NOTES_SECOND[0]], ids[NOTES_FIRST[0]])}
+    assert pairs == {
+        (ids[NOTES_SECOND[0]], ids[NOTES_FIRST[0]]),
+        (ids[NOTES_SECOND[2]], ids[NOTES_FIRST[2]]),
+    }
 
 
 @pytest.mark.parametrize(
@@ -50,6 +58,9 @@ def test_a_version_corrected_in_another_sentence_shape_is_a_conflict(tmp_path: P
     [
         # A colon after the value explains it; the value is still one.
         ("Build with JDK 21.", "Build with JDK 17: the toolchain asks for it."),
+        # A value after the verb is of the thing the subject names.
+        ("The toolchain JDK is 21.", "Build with JDK 17."),
+        ("The Kotlin version is pinned to 2.0.0.", "Build with Kotlin 1.9.24."),
     ],
 )
 def test_versions_of_one_thing_contradict(first: str, second: str) -> None:
@@ -63,6 +74,10 @@ def test_versions_of_one_thing_contradict(first: str, second: str) -> None:
         # A number heading a clause, or after a labelling noun, is a label.
         ("Step 3: run the tests.", "Step 4: run the tests."),
         ("See issue 42: the cache is cold.", "See issue 43: the cache is cold."),
+        # A change to what is held, or a denial, is no statement of the one value.
+        ("We dropped Python 3.8.", "The Python version is 3.12."),
+        ("The Node version is 20.", "Node 18 is deprecated."),
+        ("The toolchain JDK is not 21.", "Build with JDK 17."),
     ],
 )
 def test_labels_and_changes_contradict_nothing(first: str, second: str) -> None:
