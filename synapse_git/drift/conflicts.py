@@ -39,6 +39,7 @@ from synapse_git.drift.clauses import (
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
     CHANGES,
+    FIRST_PERSON,
     LABELS,
     NEGATORS,
     SLOT_MARKERS,
@@ -70,6 +71,10 @@ def _other_subjects(a: Clause, b: Clause) -> bool:
     thing or issue before the verb, or another release saying another thing."""
     if not (a.subject and b.subject):
         return False
+    if FIRST_PERSON.issuperset(a.tokens[: a.subject]) or FIRST_PERSON.issuperset(
+        b.tokens[: b.subject]
+    ):
+        return False  # `We stay on Kotlin 1.9.24`: the team, not a thing
     (words_a, values_a), (words_b, values_b) = subject_of(a), subject_of(b)
     if words_a != words_b:
         return True

@@ -1,8 +1,8 @@
 """A version of one named thing corrected in a Gradle build (docs/drift.md,
 conflicts): the JDK and Kotlin versions written in the sentence shapes a team
 uses (`Build with JDK 17: the toolchain asks for it`, `The Kotlin version is
-pinned to 2.0.0` / `Build with Kotlin 1.9.24`), and what is not one value: labels
-(`Step 3:`) and changes (`We dropped Python 3.8`)."""
+pinned to 2.0.0` / `Build with Kotlin 1.9.24` / `We stay on Kotlin 1.9.24`), and
+what is not one value: labels (`Step 3:`) and changes (`We dropped Python 3.8`)."""
 
 from __future__ import annotations
 
@@ -27,12 +27,15 @@ NOTES_FIRST = [
     "Step 3: publish the snapshot from the build job.",
     "The Kotlin version is pinned to 2.0.0 in the version catalog.",
     "We dropped Python 3.8 from the docs tooling.",
+    "The self version check runs once a week.",
 ]
 NOTES_SECOND = [
     "CI builds with JDK 17: the toolchain asks for it on every push.",
     "Step 4: publish the snapshot from the build job.",
     "Build the library with Kotlin 1.9.24.",
     "The Python version of the docs tooling is 3.12.",
+    "We stay on Kotlin 1.9.24 until KSP2 is stable.",
+    "Network tests are disabled in CI; they only run nightly.",
 ]
 
 
@@ -50,6 +53,7 @@ def test_a_version_corrected_in_another_sentence_shape_is_a_conflict(tmp_path: P
     assert pairs == {
         (ids[NOTES_SECOND[0]], ids[NOTES_FIRST[0]]),
         (ids[NOTES_SECOND[2]], ids[NOTES_FIRST[2]]),
+        (ids[NOTES_SECOND[4]], ids[NOTES_FIRST[2]]),
     }
 
 
@@ -61,6 +65,9 @@ def test_a_version_corrected_in_another_sentence_shape_is_a_conflict(tmp_path: P
         # A value after the verb is of the thing the subject names.
         ("The toolchain JDK is 21.", "Build with JDK 17."),
         ("The Kotlin version is pinned to 2.0.0.", "Build with Kotlin 1.9.24."),
+        # A first-person subject names the team: the thing comes after the verb.
+        ("We use Kotlin 1.9.24.", "The Kotlin version is 2.0.0."),
+        ("We stay on Kotlin 1.9.24 until KSP2 is stable.", "The Kotlin version is 2.0.0."),
     ],
 )
 def test_versions_of_one_thing_contradict(first: str, second: str) -> None:
@@ -78,6 +85,13 @@ def test_versions_of_one_thing_contradict(first: str, second: str) -> None:
         ("We dropped Python 3.8.", "The Python version is 3.12."),
         ("The Node version is 20.", "Node 18 is deprecated."),
         ("The toolchain JDK is not 21.", "Build with JDK 17."),
+        # Another pronoun stands for a thing named before it; a tested version is
+        # one entry of a matrix.
+        (
+            "The self version check runs once a week.",
+            "Network tests are disabled in CI; they only run nightly.",
+        ),
+        ("We test on Python 3.11.", "The Python version is 3.12."),
     ],
 )
 def test_labels_and_changes_contradict_nothing(first: str, second: str) -> None:
