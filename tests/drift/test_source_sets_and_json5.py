@@ -26,6 +26,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
             f"M lib/src/main/java/com/acme/RecordAdapter.kt {BODY['a']}",
             f"M lib/src/main/java16/com/acme/RecordAdapter.kt {BODY['b']}",
             f"M lib/src/main/java/com/acme/Reader.kt {BODY['c']}",
+            f"M lib/src/main/java/com/acme/Scope.kt {BODY['e']}",
+            f"M lib/src/main/java16/com/acme/Scope.kt {BODY['f']}",
             "M lib/build.gradle.kts plugins {}",
             f"M renovate.json {BODY['d']}",
         ],
@@ -37,6 +39,16 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
         [
             "D lib/src/main/java16/com/acme/RecordAdapter.kt",
             f"M lib/src/main/java16/com/acme/internal/RecordAdapter.kt {BODY['b']}",
+        ],
+    )
+    # Both Scope.kt move into internal packages of their source sets.
+    h.commit(
+        "main",
+        [
+            "D lib/src/main/java/com/acme/Scope.kt",
+            f"M lib/src/main/java/com/acme/internal/Scope.kt {BODY['e']}",
+            "D lib/src/main/java16/com/acme/Scope.kt",
+            f"M lib/src/main/java16/com/acme/internal/Scope.kt {BODY['f']}",
         ],
     )
     # The Renovate configuration moves into .github/, then is rewritten as JSON5.
@@ -73,3 +85,14 @@ def test_the_word_right_before_a_short_name_picks_its_source_set(
     assert paths.check("RecordAdapter.kt", anchor, said=said(stub, "src/main/java")).status == (
         "present"
     )
+
+
+def test_where_every_file_a_short_name_named_moved_the_memory_says_whose_new_name(
+    repo: tuple[Path, str],
+) -> None:
+    path, anchor = repo
+    paths = checkout(path)
+    text = "The code to read is the java16 Scope.kt; the one in src/main/java is a stub."
+    state = paths.check("Scope.kt", anchor, said=said(text, "src/main/java"))
+    assert state.status == "stale"
+    assert state.renamed_to == "lib/src/main/java16/com/acme/internal/Scope.kt"
