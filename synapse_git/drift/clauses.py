@@ -12,6 +12,7 @@ from functools import lru_cache
 from synapse_git.drift import alternatives, dropped
 from synapse_git.drift.conflict_words import (
     FILLER_WITH_NEGATION,
+    LABELS,
     NEGATORS,
     NUMBER_WORDS,
     PERIODS,
@@ -139,6 +140,14 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     return Value("number", digits, token), False
 
 
+def _labels(before: list[str]) -> bool:
+    """Whether a number followed by a colon, after the clause's `before` tokens, is a
+    label: at the start of the clause or after a labelling noun (`Step 3:`, `see issue
+    42:`). Further on it is a value the colon goes on to explain (`Build with JDK 17:
+    the toolchain asks for it`)."""
+    return len(before) <= 1 or stem(before[-1]) in LABELS
+
+
 @lru_cache(maxsize=1 << 16)
 def _negator(token: str) -> bool:
     return token in NEGATORS or token.endswith("n't")
@@ -171,7 +180,7 @@ def read_clause(text: str) -> Clause | None:
             continue
         following = raw[index + 1] if index + 1 < len(raw) else None
         value, consumed = _value(token, following)
-        if value is not None and following == ":" and not consumed:
+        if value is not None and following == ":" and not consumed and _labels(tokens):
             value = None  # a label (`Step 3:`, `Issue 42:`), not a value
         if value is not None:
             values.append((len(tokens), value))

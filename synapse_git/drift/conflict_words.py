@@ -173,7 +173,21 @@ VERBS = _words(
     listen listens call calls fail fails pass passes break breaks take takes cover covers
     drop drops dropped add adds added remove removes removed include includes exclude
     excludes install installs build builds support supports landed ended started fixed
-    broke introduced deprecated moved renamed replaced
+    broke introduced deprecated moved renamed replaced stay stays stayed
+    """
+)
+
+# Subjects naming the people keeping the notes, not a thing (`We stay on Kotlin
+# 1.9.24`): what the clause is about comes after its verb.
+FIRST_PERSON = _words("we i")
+
+# Words telling of a change to what is held (`dropped Python 3.8`, `Node 18 is
+# deprecated`): no statement of the one value a thing has now.
+CHANGES = _stems(
+    """
+    drop drops dropped add adds added remove removes removed deprecate deprecates
+    deprecated exclude excludes excluded introduce introduces introduced replace replaces
+    replaced rename renames renamed move moves moved
     """
 )
 

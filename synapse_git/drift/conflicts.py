@@ -38,6 +38,8 @@ from synapse_git.drift.clauses import (
 )
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
+    CHANGES,
+    FIRST_PERSON,
     LABELS,
     NEGATORS,
     SLOT_MARKERS,
@@ -69,6 +71,10 @@ def _other_subjects(a: Clause, b: Clause) -> bool:
     thing or issue before the verb, or another release saying another thing."""
     if not (a.subject and b.subject):
         return False
+    if FIRST_PERSON.issuperset(a.tokens[: a.subject]) or FIRST_PERSON.issuperset(
+        b.tokens[: b.subject]
+    ):
+        return False  # `We stay on Kotlin 1.9.24`: the team, not a thing
     (words_a, values_a), (words_b, values_b) = subject_of(a), subject_of(b)
     if words_a != words_b:
         return True
@@ -199,10 +205,31 @@ def _values_conflict(a: Clause, b: Clause) -> Contradiction | None:
                 continue  # the same value, whatever it is said to be of
             if name_a and name_b and name_a != name_b:
                 continue  # versions of two different things
+            if _of_the_subject(a, pos_a, value_a, name_b, b) or _of_the_subject(
+                b, pos_b, value_b, name_a, a
+            ):
+                return Contradiction("value", a.written[pos_a], b.written[pos_b])
             window_b = _value_window(b, pos_b, value_b.kind)
             if window_a and window_b and _strict_slot(window_a, window_b):
                 return Contradiction("value", a.written[pos_a], b.written[pos_b])
     return None
+
+
+def _of_the_subject(clause: Clause, position: int, value: Value, name: str, other: Clause) -> bool:
+    """Whether a value with no name of its own, after the verb, is of the thing the
+    clause's subject names and the other clause names right before its value: `The
+    toolchain JDK is 21` / `Build with JDK 17`, `The Kotlin version is pinned to
+    2.0.0` / `use Kotlin 1.9.24`. Not when either clause tells of a change (`We
+    dropped Python 3.8` / `The Python version is 3.12`) or denies something."""
+    if not name or not clause.subject or position < clause.subject:
+        return False
+    if _named_by(clause, position, value):
+        return False
+    if clause.negated or other.negated:
+        return False
+    if any(word in CHANGES for word in (*clause.stems, *other.stems)):
+        return False
+    return name in subject_of(clause)[0]
 
 
 def _release_of(name_a: str, name_b: str, a: Value, b: Value) -> bool:

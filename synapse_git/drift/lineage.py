@@ -290,6 +290,7 @@ _FAMILIES = (
     frozenset({"png", "svg", "jpg", "jpeg", "gif", "ico", "webp", "bmp"}),
     frozenset({"yml", "yaml"}),
     frozenset({"ini", "cfg", "toml"}),
+    frozenset({"json", "json5", "jsonc"}),
     frozenset({"js", "mjs", "cjs", "ts", "mts", "cts"}),
     frozenset({"jsx", "tsx"}),
 )

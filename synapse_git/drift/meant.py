@@ -3,9 +3,10 @@
 
 `exceptions.py:250` in a repository that also vendors three other `exceptions.py`
 files, or `README.md` in a note about `requirements-skip/`: the memory itself says
-which one, by what else it names, the line it points at, the identifiers it quotes
-and, after the path as written (a root file of that name), the folder words it
-uses. Each clue narrows the candidates only when it keeps some of them.
+which one, by the word it writes right before the name, what else it names, the line
+it points at, the identifiers it quotes and, after the path as written (a root file
+of that name), the folder words it uses. Each clue narrows the candidates only when
+it keeps some of them.
 What is still more than one is ambiguous, and drift says so instead of guessing.
 
 Pure text over a reader of the anchor's file contents: no pygit2 and no dataclasses
@@ -23,7 +24,10 @@ from typing import NamedTuple
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]{4,}\b")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _WORDS = re.compile(r"[a-z0-9]+")
+# The word right before a name, a possessive's mark dropped (`moshi-kotlin-tests'`).
+_WORD_BEFORE = re.compile(r"(?<![\w/.-])([A-Za-z0-9_][\w.-]*?)(?:'s|')?[ \t]+$")
 LARGEST_READ = 2_000_000  # bytes of one candidate read for its lines and identifiers
+WORD_BEFORE_CHARS = 100  # of the text before a name read for the word qualifying it
 
 
 class Said(NamedTuple):
@@ -67,6 +71,7 @@ def narrow(
     if len(kept) < 2:
         return kept
     clues: list[Callable[[list[str]], list[str]]] = [
+        lambda paths: _qualified(paths, named, text),
         lambda paths: _beside(paths, others, named, text),
         lambda paths: _long_enough(paths, line_of(text, named), read),
         lambda paths: _quoting(paths, identifiers(text), read),
@@ -80,6 +85,24 @@ def narrow(
         if len(kept) == 1:
             break
     return kept
+
+
+def _qualified(paths: list[str], named: str, text: str) -> list[str]:
+    """Those with a folder named by the word right before the name (`the java16
+    RecordJsonAdapter.kt`, `moshi-kotlin-tests' KotlinJsonAdapterTest.kt`), among
+    folders not every candidate has: the memory says which one where it names it,
+    whatever other folders it names elsewhere (`…; the one in src/main/java never
+    runs`)."""
+    said: set[str] = set()
+    for found in re.finditer(r"(?<![\w/.-])" + re.escape(named) + r"(?![\w/-])", text):
+        word = _WORD_BEFORE.search(text[max(0, found.start() - WORD_BEFORE_CHARS) : found.start()])
+        if word is not None:
+            said.add(word.group(1).lower())
+    if not said:
+        return []
+    folders = {path: {part.lower() for part in path.split("/")[:-1]} for path in paths}
+    shared = set.intersection(*folders.values())
+    return [path for path in paths if (folders[path] - shared) & said]
 
 
 def _beside(paths: list[str], others: Sequence[str], named: str, text: str) -> list[str]:

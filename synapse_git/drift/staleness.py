@@ -189,8 +189,10 @@ class CheckoutPaths(CheckoutRepository):
             found = then.named(path, rooted=False)
         if len(found) < 2:
             return found
-        # Only a choice between a file still here and one gone needs the clues.
-        if all(self._exact(name) for name in found) or not any(self._exact(name) for name in found):
+        # All still here, the choice changes nothing. Some gone, it decides whether the
+        # memory is stale; all gone, whose new name to give (`the java16
+        # RecordJsonAdapter.kt`, where the one in `java` moved too).
+        if all(self._exact(name) for name in found):
             return found
         return narrow(path, found, said.text, said.others, lambda name: self._blob(commit_id, name))
 
