@@ -6,14 +6,19 @@ it did not write (an edited copy of Synapse's own included) is chained, not
 replaced: it is renamed NAME.synapse-chained, Synapse's script runs it first
 (its failure still stops git), and uninstall renames it back byte for byte.
 Every check happens before the first write, so a refusal leaves the hooks
-folder as it was.
+folder as it was. An install or uninstall holds a lock on the hooks folder from
+its first look to its last write: two at once (two worktrees share one hooks
+folder, a global core.hooksPath every repository) run one after the other, so
+the second never acts on what the folder held before the first one's writes.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,10 +176,32 @@ def _writable(folder: Path) -> None:
         raise BadInput(f"cannot write to the hooks folder {folder}")
 
 
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the hooks folder against another install or uninstall (an advisory lock on
+    the folder itself: nothing is added to it, and a killed process holds nothing)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise BadInput(f"cannot open the hooks folder {folder}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def install(folder: Path, names: Sequence[str], bindir: str | None) -> list[Action]:
     """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks."""
     wanted = _check_names(names)
     _writable(folder)
+    # Made before the lock it holds; a refusal needs a hook already in it.
+    folder.mkdir(parents=True, exist_ok=True)
+    with _locked(folder):
+        return _install(folder, wanted, bindir)
+
+
+def _install(folder: Path, wanted: list[str], bindir: str | None) -> list[Action]:
     plan: list[tuple[str, str]] = []
     for name in wanted:
         target, backup = folder / name, folder / (name + CHAINED)
@@ -192,7 +219,6 @@ def install(folder: Path, names: Sequence[str], bindir: str | None) -> list[Acti
             )
         else:
             plan.append((name, "chained"))
-    folder.mkdir(parents=True, exist_ok=True)
     actions: list[Action] = []
     for name, done in plan:
         target = folder / name
@@ -215,6 +241,13 @@ def _write(target: Path, text: str) -> None:
 def uninstall(folder: Path, names: Sequence[str]) -> list[Action]:
     """Remove Synapse's scripts `names` from `folder` and put chained hooks back."""
     wanted = _check_names(names)
+    if not folder.is_dir():
+        return [Action(name, "absent", folder / name) for name in wanted]
+    with _locked(folder):
+        return _uninstall(folder, wanted)
+
+
+def _uninstall(folder: Path, wanted: list[str]) -> list[Action]:
     actions: list[Action] = []
     for name in wanted:
         target, backup = folder / name, folder / (name + CHAINED)
