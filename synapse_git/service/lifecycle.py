@@ -129,8 +129,17 @@ class Lifecycle(StoreAccess):
         return Remembered(new_id, project, None, drift, shared.warnings if shared else [])
 
     def edit(
-        self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
+        self,
+        memory_id: int,
+        scope: Scope,
+        *,
+        body: str | None = None,
+        source: str | None = None,
+        was: str | None = None,
     ) -> Memory:
+        """Change a memory's body or source. With `was`, the body the new text was made
+        from: when the memory no longer holds it, another process changed it since,
+        and nothing is written rather than that change undone."""
         if body is None and source is None:
             raise BadInput("nothing to change: give a new body or --source")
         if body is not None:
@@ -142,6 +151,11 @@ class Lifecycle(StoreAccess):
         vector = None if body is None else self._vector(body)
         with self.writing() as conn:
             old = memories.require(conn, memory_id, scope.projects)
+            if was is not None and old.body != was:
+                raise BadInput(
+                    f"memory {memory_id} changed while it was being edited (`memory history"
+                    f" {memory_id}` shows how); nothing was written: edit it again"
+                )
             memories.update_text(
                 conn,
                 old,
@@ -158,11 +172,13 @@ class Lifecycle(StoreAccess):
     ) -> Memory | None:
         """Edit a memory's text by `compose`, given the text as it is (`memory edit ID`
         with no text: a person's editor), with no store connection open meanwhile;
-        None, and nothing written, when `compose` returns None (no change)."""
-        body = compose(self.history(memory_id, scope).memory.body)
+        None, and nothing written, when `compose` returns None (no change). A change
+        another process made meanwhile is not written over: BadInput, nothing written."""
+        current = self.history(memory_id, scope).memory.body
+        body = compose(current)
         if body is None:
             return None
-        return self.edit(memory_id, scope, body=body)
+        return self.edit(memory_id, scope, body=body, was=current)
 
     if TYPE_CHECKING:
         # Queries', which `Synapse` joins with this part (service/facade.py).
