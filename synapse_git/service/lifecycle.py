@@ -275,16 +275,18 @@ class Lifecycle(StoreAccess):
         from synapse_git.store import purging
 
         self._require_store(ids[0])
-        with self.connection() as conn:
-            # Freed pages are zeroed, so the deleted text does not linger in the file.
-            conn.execute("PRAGMA secure_delete = ON")
-            with database.transaction(conn):
-                found = purging.visible_any_state(conn, ids, scope.projects)
-                purging.check_not_shared(conn, found)
-                purging.purge(conn, found)
-            purging.scrub(conn)
-        # Session snapshots quote memories: none may keep the purged text.
-        snapshot_file.remove_all(self.config.data_dir)
+        # Session snapshots quote memories: none may keep the purged text, not even one
+        # read before the purge and written after the removal (session/snapshot_file.py).
+        with snapshot_file.Held(self.config.data_dir, purge=True):
+            with self.connection() as conn:
+                # Freed pages are zeroed, so the deleted text does not linger in the file.
+                conn.execute("PRAGMA secure_delete = ON")
+                with database.transaction(conn):
+                    found = purging.visible_any_state(conn, ids, scope.projects)
+                    purging.check_not_shared(conn, found)
+                    purging.purge(conn, found)
+                purging.scrub(conn)
+            snapshot_file.remove_all(self.config.data_dir)
         return found
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:
