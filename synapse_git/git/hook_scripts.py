@@ -10,6 +10,8 @@ folder as it was. An install or uninstall holds a lock on the hooks folder from
 its first look to its last write: two at once (two worktrees share one hooks
 folder, a global core.hooksPath every repository) run one after the other, so
 the second never acts on what the folder held before the first one's writes.
+Git may run a hook at any moment: a hook chained or put back keeps its name
+until what replaces it takes the name in one step, so git never finds none.
 """
 
 from __future__ import annotations
@@ -223,11 +225,25 @@ def _install(folder: Path, wanted: list[str], bindir: str | None) -> list[Action
     for name, done in plan:
         target = folder / name
         if done == "chained":
-            os.rename(target, folder / (name + CHAINED))
+            _set_aside(target, folder / (name + CHAINED))
         if done != "unchanged":
             _write(target, script(name, bindir))
         actions.append(Action(name, done, target))
     return actions
+
+
+def _set_aside(target: Path, backup: Path) -> None:
+    """Keep the hook at `target` as `backup` too, so that it stays in place until
+    Synapse's script replaces it: git, running a hook meanwhile, finds one of the two.
+    A file system without hard links has it moved instead."""
+    try:
+        os.link(target, backup, follow_symlinks=False)
+    except FileExistsError:
+        raise BadInput(
+            f"{backup.name} appeared meanwhile: move it away and install again"
+        ) from None
+    except OSError:
+        os.rename(target, backup)
 
 
 def _write(target: Path, text: str) -> None:
@@ -254,13 +270,14 @@ def _uninstall(folder: Path, wanted: list[str]) -> list[Action]:
         if os.path.lexists(target) and not _ours(target, name):
             actions.append(Action(name, "left alone", target))
             continue
-        if os.path.lexists(target):
+        if os.path.lexists(backup):
+            # Over Synapse's script in one step: git finds one hook or the other.
+            os.replace(backup, target)
+            done = "restored"
+        elif os.path.lexists(target):
             target.unlink()
             done = "removed"
         else:
             done = "absent"
-        if os.path.lexists(backup):
-            os.rename(backup, target)
-            done = "restored"
         actions.append(Action(name, done, target))
     return actions

@@ -14,12 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import git, run_git
 
 from synapse_git.git import hook_scripts
 from synapse_git.service import Synapse
 
 SLOW_S = 0.5
 MINE = "#!/bin/sh\necho my-own-hook-ran\nexit 0\n"
+BLOCKS = "#!/bin/sh\necho my-own-hook-blocks\nexit 1\n"
 
 
 @pytest.fixture
@@ -69,3 +71,28 @@ def test_two_installs_at_once_keep_the_hook_they_chain(
     assert sorted(p.name for p in hooks.iterdir() if not p.name.endswith(".sample")) == sorted(
         [*names, *(f"{name}.synapse-chained" for name in names)]
     )
+
+
+def test_a_commit_during_an_install_still_runs_the_hook_it_chains(
+    repo: Path, first_write_slowed: threading.Event
+) -> None:
+    # git runs whatever hook is in place: between the foreign hook's move aside and
+    # Synapse's script taking its name there must be no moment without a hook.
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "pre-commit").write_text(BLOCKS, encoding="utf-8")
+    (hooks / "pre-commit").chmod(0o755)
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    git(repo, "add", "a.txt")
+    one = Synapse()
+    thread = threading.Thread(
+        target=lambda: one.install_hooks(one.scope(repo), ["pre-commit"], None), name="first"
+    )
+    thread.start()
+    assert first_write_slowed.wait(30), "the install never reached its write"
+    committed = run_git(repo, "commit", "-m", "made while the hooks are installed")
+    thread.join()
+    # run_git gives git's standard error within its standard output.
+    assert committed.returncode != 0, committed.stdout
+    assert "my-own-hook-blocks" in committed.stdout
+    assert (hooks / "pre-commit.synapse-chained").read_text(encoding="utf-8") == BLOCKS
