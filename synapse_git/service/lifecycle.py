@@ -278,15 +278,20 @@ class Lifecycle(StoreAccess):
         # Session snapshots quote memories: none may keep the purged text, not even one
         # read before the purge and written after the removal (session/snapshot_file.py).
         with snapshot_file.Held(self.config.data_dir, purge=True):
-            with self.connection() as conn:
-                # Freed pages are zeroed, so the deleted text does not linger in the file.
-                conn.execute("PRAGMA secure_delete = ON")
-                with database.transaction(conn):
-                    found = purging.visible_any_state(conn, ids, scope.projects)
-                    purging.check_not_shared(conn, found)
-                    purging.purge(conn, found)
-                purging.scrub(conn)
-            snapshot_file.remove_all(self.config.data_dir)
+            found: list[Memory] = []
+            try:
+                with self.connection() as conn:
+                    # Freed pages are zeroed, so the deleted text does not linger in the file.
+                    conn.execute("PRAGMA secure_delete = ON")
+                    with database.transaction(conn):
+                        chosen = purging.visible_any_state(conn, ids, scope.projects)
+                        purging.check_not_shared(conn, chosen)
+                        purging.purge(conn, chosen)
+                    found = chosen
+                    purging.scrub(conn)
+            finally:
+                if found:  # committed: the snapshots go even when the log stays full
+                    snapshot_file.remove_all(self.config.data_dir)
         return found
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:
