@@ -135,11 +135,12 @@ class Lifecycle(StoreAccess):
         *,
         body: str | None = None,
         source: str | None = None,
-        was: str | None = None,
+        seen: str | None = None,
     ) -> Memory:
-        """Change a memory's body or source. With `was`, the body the new text was made
-        from: when the memory no longer holds it, another process changed it since,
-        and nothing is written rather than that change undone."""
+        """Change a memory's body or source. With `seen`, the memory's `updated_at` when
+        the new text was made (in an editor, in the viewer's form): when it is no longer
+        that, another process changed the memory since, and nothing is written rather
+        than that change undone."""
         if body is None and source is None:
             raise BadInput("nothing to change: give a new body or --source")
         if body is not None:
@@ -151,7 +152,7 @@ class Lifecycle(StoreAccess):
         vector = None if body is None else self._vector(body)
         with self.writing() as conn:
             old = memories.require(conn, memory_id, scope.projects)
-            if was is not None and old.body != was:
+            if seen is not None and old.updated_at != seen:
                 raise BadInput(
                     f"memory {memory_id} changed while it was being edited (`memory history"
                     f" {memory_id}` shows how); nothing was written: edit it again"
@@ -174,11 +175,11 @@ class Lifecycle(StoreAccess):
         with no text: a person's editor), with no store connection open meanwhile;
         None, and nothing written, when `compose` returns None (no change). A change
         another process made meanwhile is not written over: BadInput, nothing written."""
-        current = self.history(memory_id, scope).memory.body
-        body = compose(current)
+        current = self.history(memory_id, scope).memory
+        body = compose(current.body)
         if body is None:
             return None
-        return self.edit(memory_id, scope, body=body, was=current)
+        return self.edit(memory_id, scope, body=body, seen=current.updated_at)
 
     if TYPE_CHECKING:
         # Queries', which `Synapse` joins with this part (service/facade.py).
