@@ -19,7 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,14 +193,19 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def install(folder: Path, names: Sequence[str], bindir: str | None) -> list[Action]:
-    """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks."""
+def install(
+    folder: Path, names: Sequence[str], bindir: str | None, then: Callable[[], object]
+) -> list[Action]:
+    """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks,
+    then call `then` (the merge driver's setting) while the folder is still held."""
     wanted = _check_names(names)
     _writable(folder)
     # Made before the lock it holds; a refusal needs a hook already in it.
     folder.mkdir(parents=True, exist_ok=True)
     with _locked(folder):
-        return _install(folder, wanted, bindir)
+        actions = _install(folder, wanted, bindir)
+        then()
+        return actions
 
 
 def _install(folder: Path, wanted: list[str], bindir: str | None) -> list[Action]:
@@ -254,13 +259,17 @@ def _write(target: Path, text: str) -> None:
     os.replace(temporary, target)
 
 
-def uninstall(folder: Path, names: Sequence[str]) -> list[Action]:
-    """Remove Synapse's scripts `names` from `folder` and put chained hooks back."""
+def uninstall(folder: Path, names: Sequence[str], then: Callable[[], object]) -> list[Action]:
+    """Remove Synapse's scripts `names` from `folder` and put chained hooks back, then
+    call `then` (the merge driver's setting) while the folder is still held."""
     wanted = _check_names(names)
     if not folder.is_dir():
+        then()
         return [Action(name, "absent", folder / name) for name in wanted]
     with _locked(folder):
-        return _uninstall(folder, wanted)
+        actions = _uninstall(folder, wanted)
+        then()
+        return actions
 
 
 def _uninstall(folder: Path, wanted: list[str]) -> list[Action]:

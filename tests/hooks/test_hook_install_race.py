@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import git, run_git
+from support import git, run_cli, run_git
 
 from synapse_git.git import hook_scripts
 from synapse_git.service import Synapse
@@ -96,3 +96,20 @@ def test_a_commit_during_an_install_still_runs_the_hook_it_chains(
     assert committed.returncode != 0, committed.stdout
     assert "my-own-hook-blocks" in committed.stdout
     assert (hooks / "pre-commit.synapse-chained").read_text(encoding="utf-8") == BLOCKS
+
+
+def test_an_install_while_git_writes_the_config_says_the_driver_is_not_set(repo: Path) -> None:
+    # git holds config.lock while it writes the repository's config (another `git
+    # config`, `git remote add`, an editor's git integration): the merge driver's
+    # setting cannot be written then, and an install must not pass that over.
+    lock = repo / ".git" / "config.lock"
+    lock.write_text("", encoding="utf-8")
+    try:
+        done = run_cli("hook", "install", cwd=repo)
+    finally:
+        lock.unlink()
+    driver = git(repo, "config", "--get", "merge.synapse.driver", check=False)
+    assert done.returncode == 2, (done.stdout, done.stderr, driver)
+    assert len(done.stderr.splitlines()) == 1 and "merge driver" in done.stderr
+    assert run_cli("hook", "install", cwd=repo).returncode == 0
+    assert "synapse hook merge-file" in git(repo, "config", "--get", "merge.synapse.driver")
