@@ -6,13 +6,21 @@ stops the whole command before anything is written. What each write replaced
 is recorded in the data folder (`setup.json`), so `--uninstall` puts a file
 back byte for byte (or removes a file setup created) while it still holds what
 setup wrote; a file edited since loses only Synapse's entries.
+
+Two setups at once run one after the other: each holds a lock in the data folder
+(`setup.lock`) from its first read to its last write, since they share the record
+and may share a file (`~/.claude.json` holds every project's local server), and
+the second must read what the first one wrote, not write the old text back.
 """
 
 from __future__ import annotations
 
 import difflib
+import fcntl
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +30,7 @@ from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
 
 RECORD_FILE = "setup.json"
+LOCK_FILE = "setup.lock"
 DIFF_LINES = 40
 
 
@@ -54,6 +63,39 @@ def run(
 ) -> Outcome:
     """Wire (or with `uninstall` unwire) `client` for the checkout at `root`, whose main
     worktree is `main` (`root` itself when None)."""
+    if dry_run:
+        return _run(client, scope, root, data, home, True, uninstall, chosen_by, main)
+    with _one_at_a_time(data):
+        return _run(client, scope, root, data, home, False, uninstall, chosen_by, main)
+
+
+@contextmanager
+def _one_at_a_time(data: Path) -> Iterator[None]:
+    """Held from a setup's first read to its last write: another setup waits for it."""
+    path = data / LOCK_FILE
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise BadInput(f"cannot use {path} ({exc.strerror}); nothing was written") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor lets the next one in
+
+
+def _run(
+    client: str,
+    scope: str,
+    root: Path,
+    data: Path,
+    home: Path | None,
+    dry_run: bool,
+    uninstall: bool,
+    chosen_by: str,
+    main: Path | None,
+) -> Outcome:
     home = Path.home() if home is None else home
     pin = agent_files.pin_for(scope, data)
     found = agent_files.pieces(client, scope, root, home, pin, main)

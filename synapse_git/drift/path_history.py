@@ -43,6 +43,7 @@ from typing import NamedTuple
 from synapse_git import exit_codes
 from synapse_git.data_folder import data_dir
 from synapse_git.drift import history_log, history_write
+from synapse_git.store import database
 
 VERSION = "3"  # 3: documents rewritten in another format keep their lineage
 # Commits left to index that a caller that may not wait still indexes itself: about
@@ -112,7 +113,9 @@ class PathHistory:
         if self._conn is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            conn.execute("PRAGMA journal_mode = WAL")
+            # Another process may be making the file (two checks at once in two
+            # worktrees): switching to WAL then fails at once, busy timeout or not.
+            database.execute_when_free(conn, "PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.executescript(_SCHEMA)
             found = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()

@@ -6,14 +6,21 @@ it did not write (an edited copy of Synapse's own included) is chained, not
 replaced: it is renamed NAME.synapse-chained, Synapse's script runs it first
 (its failure still stops git), and uninstall renames it back byte for byte.
 Every check happens before the first write, so a refusal leaves the hooks
-folder as it was.
+folder as it was. An install or uninstall holds a lock on the hooks folder from
+its first look to its last write: two at once (two worktrees share one hooks
+folder, a global core.hooksPath every repository) run one after the other, so
+the second never acts on what the folder held before the first one's writes.
+Git may run a hook at any moment: a hook chained or put back keeps its name
+until what replaces it takes the name in one step, so git never finds none.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,10 +178,37 @@ def _writable(folder: Path) -> None:
         raise BadInput(f"cannot write to the hooks folder {folder}")
 
 
-def install(folder: Path, names: Sequence[str], bindir: str | None) -> list[Action]:
-    """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks."""
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the hooks folder against another install or uninstall (an advisory lock on
+    the folder itself: nothing is added to it, and a killed process holds nothing)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise BadInput(f"cannot open the hooks folder {folder}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def install(
+    folder: Path, names: Sequence[str], bindir: str | None, then: Callable[[], object]
+) -> list[Action]:
+    """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks,
+    then call `then` (the merge driver's setting) while the folder is still held."""
     wanted = _check_names(names)
     _writable(folder)
+    # Made before the lock it holds; a refusal needs a hook already in it.
+    folder.mkdir(parents=True, exist_ok=True)
+    with _locked(folder):
+        actions = _install(folder, wanted, bindir)
+        then()
+        return actions
+
+
+def _install(folder: Path, wanted: list[str], bindir: str | None) -> list[Action]:
     plan: list[tuple[str, str]] = []
     for name in wanted:
         target, backup = folder / name, folder / (name + CHAINED)
@@ -192,16 +226,29 @@ def install(folder: Path, names: Sequence[str], bindir: str | None) -> list[Acti
             )
         else:
             plan.append((name, "chained"))
-    folder.mkdir(parents=True, exist_ok=True)
     actions: list[Action] = []
     for name, done in plan:
         target = folder / name
         if done == "chained":
-            os.rename(target, folder / (name + CHAINED))
+            _set_aside(target, folder / (name + CHAINED))
         if done != "unchanged":
             _write(target, script(name, bindir))
         actions.append(Action(name, done, target))
     return actions
+
+
+def _set_aside(target: Path, backup: Path) -> None:
+    """Keep the hook at `target` as `backup` too, so that it stays in place until
+    Synapse's script replaces it: git, running a hook meanwhile, finds one of the two.
+    A file system without hard links has it moved instead."""
+    try:
+        os.link(target, backup, follow_symlinks=False)
+    except FileExistsError:
+        raise BadInput(
+            f"{backup.name} appeared meanwhile: move it away and install again"
+        ) from None
+    except OSError:
+        os.rename(target, backup)
 
 
 def _write(target: Path, text: str) -> None:
@@ -212,22 +259,34 @@ def _write(target: Path, text: str) -> None:
     os.replace(temporary, target)
 
 
-def uninstall(folder: Path, names: Sequence[str]) -> list[Action]:
-    """Remove Synapse's scripts `names` from `folder` and put chained hooks back."""
+def uninstall(folder: Path, names: Sequence[str], then: Callable[[], object]) -> list[Action]:
+    """Remove Synapse's scripts `names` from `folder` and put chained hooks back, then
+    call `then` (the merge driver's setting) while the folder is still held."""
     wanted = _check_names(names)
+    if not folder.is_dir():
+        then()
+        return [Action(name, "absent", folder / name) for name in wanted]
+    with _locked(folder):
+        actions = _uninstall(folder, wanted)
+        then()
+        return actions
+
+
+def _uninstall(folder: Path, wanted: list[str]) -> list[Action]:
     actions: list[Action] = []
     for name in wanted:
         target, backup = folder / name, folder / (name + CHAINED)
         if os.path.lexists(target) and not _ours(target, name):
             actions.append(Action(name, "left alone", target))
             continue
-        if os.path.lexists(target):
+        if os.path.lexists(backup):
+            # Over Synapse's script in one step: git finds one hook or the other.
+            os.replace(backup, target)
+            done = "restored"
+        elif os.path.lexists(target):
             target.unlink()
             done = "removed"
         else:
             done = "absent"
-        if os.path.lexists(backup):
-            os.rename(backup, target)
-            done = "restored"
         actions.append(Action(name, done, target))
     return actions

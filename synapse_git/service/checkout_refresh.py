@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from synapse_git.git.project_scope import Scope
     from synapse_git.session.snapshots import Refresh
+    from synapse_git.settings import Config
 
     T = TypeVar("T")
 
@@ -111,13 +112,21 @@ def after_amend(folder: Path | None = None) -> Refreshed:
 def moved_snapshot(found: git_command.Worktree) -> Refresh | None:
     """The checkout's snapshot brought to HEAD without the whole service, or None
     when a whole check is needed (no snapshot, the store changed since)."""
+    from synapse_git import settings
+    from synapse_git.session import snapshot_file
+
+    cfg = settings.load()
+    # Held from the first read to the write: a purge waits for it (snapshot_file.py).
+    with snapshot_file.Held(cfg.data_dir):
+        return _moved_snapshot(found, cfg)
+
+
+def _moved_snapshot(found: git_command.Worktree, cfg: Config) -> Refresh | None:
     from contextlib import closing
 
-    from synapse_git import settings
     from synapse_git.session import refresh, snapshots
     from synapse_git.store import readonly
 
-    cfg = settings.load()
     conn = readonly.open_readonly(cfg.db_path)
     if conn is None:
         return None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from synapse_git.data_folder import replace_file
 from synapse_git.git.project_scope import Scope
 from synapse_git.service.base import StoreAccess
-from synapse_git.session.snapshot_file import snapshot_path
+from synapse_git.session.snapshot_file import Held, snapshot_path
 
 if TYPE_CHECKING:
     from synapse_git.answers import DriftCheckOut
@@ -50,20 +50,22 @@ class DriftView(StoreAccess):
     def keep_drift(self, scope: Scope) -> DriftCheckOut:
         """A whole drift check (what `memory drift` gives here), kept in the data folder
         with its stamp, read before the check so that a change made during it is seen
-        as one afterwards."""
-        stamp = self.drift_stamp(scope)
-        started = time.perf_counter()
-        report = self.drift(scope)
-        took = time.perf_counter() - started
-        done: DriftCheckOut = {
-            "stamp": stamp,
-            "at": time.time(),
-            "took": round(took, 4),
-            "report": cast("Any", report.as_json()),
-        }
-        key, path = self._check_file(scope)
-        with suppress(OSError):  # kept for the next run when it can be; shown either way
-            replace_file(path, json.dumps({"format": CHECK_FORMAT, "checkout": key, **done}))
+        as one afterwards. It quotes memories as a snapshot does: the snapshots' lock
+        is held from the first read to the write, so a purge waits for it."""
+        with Held(self.config.data_dir):
+            stamp = self.drift_stamp(scope)
+            started = time.perf_counter()
+            report = self.drift(scope)
+            took = time.perf_counter() - started
+            done: DriftCheckOut = {
+                "stamp": stamp,
+                "at": time.time(),
+                "took": round(took, 4),
+                "report": cast("Any", report.as_json()),
+            }
+            key, path = self._check_file(scope)
+            with suppress(OSError):  # kept for the next run when it can be; shown either way
+                replace_file(path, json.dumps({"format": CHECK_FORMAT, "checkout": key, **done}))
         return done
 
     def kept_drift(self, scope: Scope) -> DriftCheckOut | None:

@@ -28,9 +28,12 @@ class GitHooks(StoreAccess):
         from synapse_git.team import git_side
 
         folder = self._hooks_folder(scope)
-        actions = hook_scripts.install(folder, names, bindir)
-        assert scope.checkout is not None
-        git_side.install_driver(scope.checkout, bindir)
+        root = scope.checkout
+        assert root is not None
+        # Under the hooks folder's lock too: two installs at once would collide on git's.
+        actions = hook_scripts.install(
+            folder, names, bindir, lambda: git_side.install_driver(root, bindir)
+        )
         return folder, actions
 
     def uninstall_hooks(
@@ -41,9 +44,9 @@ class GitHooks(StoreAccess):
         from synapse_git.team import git_side
 
         folder = self._hooks_folder(scope)
-        actions = hook_scripts.uninstall(folder, names)
-        assert scope.checkout is not None
-        git_side.uninstall_driver(scope.checkout)
+        root = scope.checkout
+        assert root is not None
+        actions = hook_scripts.uninstall(folder, names, lambda: git_side.uninstall_driver(root))
         return folder, actions
 
     def _hooks_folder(self, scope: Scope) -> Path:

@@ -130,8 +130,18 @@ class Lifecycle(StoreAccess):
         return Remembered(new_id, project, None, drift, shared.warnings if shared else [])
 
     def edit(
-        self, memory_id: int, scope: Scope, *, body: str | None = None, source: str | None = None
+        self,
+        memory_id: int,
+        scope: Scope,
+        *,
+        body: str | None = None,
+        source: str | None = None,
+        seen: str | None = None,
     ) -> Memory:
+        """Change a memory's body or source. With `seen`, the memory's `updated_at` when
+        the new text was made (in an editor, in the viewer's form): when it is no longer
+        that, another process changed the memory since, and nothing is written rather
+        than that change undone."""
         if body is None and source is None:
             raise BadInput("nothing to change: give a new body or --source")
         if body is not None:
@@ -143,6 +153,11 @@ class Lifecycle(StoreAccess):
         vector = None if body is None else self._vector(body)
         with self.writing() as conn:
             old = memories.require(conn, memory_id, scope.projects)
+            if seen is not None and old.updated_at != seen:
+                raise BadInput(
+                    f"memory {memory_id} changed while it was being edited (`memory history"
+                    f" {memory_id}` shows how); nothing was written: edit it again"
+                )
             memories.update_text(
                 conn,
                 old,
@@ -159,11 +174,13 @@ class Lifecycle(StoreAccess):
     ) -> Memory | None:
         """Edit a memory's text by `compose`, given the text as it is (`memory edit ID`
         with no text: a person's editor), with no store connection open meanwhile;
-        None, and nothing written, when `compose` returns None (no change)."""
-        body = compose(self.history(memory_id, scope).memory.body)
+        None, and nothing written, when `compose` returns None (no change). A change
+        another process made meanwhile is not written over: BadInput, nothing written."""
+        current = self.history(memory_id, scope).memory
+        body = compose(current.body)
         if body is None:
             return None
-        return self.edit(memory_id, scope, body=body)
+        return self.edit(memory_id, scope, body=body, seen=current.updated_at)
 
     if TYPE_CHECKING:
         # Queries', which `Synapse` joins with this part (service/facade.py).
@@ -260,16 +277,23 @@ class Lifecycle(StoreAccess):
         from synapse_git.store import purging
 
         self._require_store(ids[0])
-        with self.connection() as conn:
-            # Freed pages are zeroed, so the deleted text does not linger in the file.
-            conn.execute("PRAGMA secure_delete = ON")
-            with database.transaction(conn):
-                found = purging.visible_any_state(conn, ids, scope.projects)
-                purging.check_not_shared(conn, found)
-                purging.purge(conn, found)
-            purging.scrub(conn)
-        # Session snapshots quote memories: none may keep the purged text.
-        snapshot_file.remove_all(self.config.data_dir)
+        # Session snapshots quote memories: none may keep the purged text, not even one
+        # read before the purge and written after the removal (session/snapshot_file.py).
+        with snapshot_file.Held(self.config.data_dir, purge=True):
+            found: list[Memory] = []
+            try:
+                with self.connection() as conn:
+                    # Freed pages are zeroed, so the deleted text does not linger in the file.
+                    conn.execute("PRAGMA secure_delete = ON")
+                    with database.transaction(conn):
+                        chosen = purging.visible_any_state(conn, ids, scope.projects)
+                        purging.check_not_shared(conn, chosen)
+                        purging.purge(conn, chosen)
+                    found = chosen
+                    purging.scrub(conn)
+            finally:
+                if found:  # committed: the snapshots go even when the log stays full
+                    snapshot_file.remove_all(self.config.data_dir)
         return found
 
     def restore(self, memory_id: int, scope: Scope) -> Memory:

@@ -20,11 +20,7 @@ class SessionSnapshots(StoreAccess):
     def session_snapshot(self, scope: Scope) -> Snapshot:
         """Recompute what a session starting in `scope` is told, and keep it as the
         checkout's snapshot (in the data folder, never in the repository)."""
-        from synapse_git.session import snapshots
-
-        key = str(scope.checkout or scope.folder)
-        before = snapshots.read_snapshot(self.config.data_dir, key)
-        return self._snapshot(scope, key, before)[0]
+        return self._snapshot(scope, str(scope.checkout or scope.folder))[1]
 
     def refresh_checkout(self, scope: Scope) -> Refresh | None:
         """After a branch switch, merge or rewrite: bring the snapshot to HEAD and say
@@ -34,20 +30,30 @@ class SessionSnapshots(StoreAccess):
 
         if not self._exists():
             return None
-        key = str(scope.checkout or scope.folder)
-        before = snapshots.read_snapshot(self.config.data_dir, key)
-        after, rechecked = self._snapshot(scope, key, before)
+        before, after, rechecked = self._snapshot(scope, str(scope.checkout or scope.folder))
         return snapshots.compare(before, after, rechecked)
 
     def _snapshot(
-        self, scope: Scope, key: str, before: Snapshot | None
+        self, scope: Scope, key: str
+    ) -> tuple[Snapshot | None, Snapshot, Rechecked | None]:
+        """(the snapshot before, the one now written, what was checked again). The
+        snapshots' lock is held from the first read to the write, so that a purge
+        waits for it (session/snapshot_file.py)."""
+        from synapse_git.session import snapshot_file, snapshots
+
+        head = project_scope.head(scope).commit if scope.project is not None else None
+        with snapshot_file.Held(self.config.data_dir):
+            before = snapshots.read_snapshot(self.config.data_dir, key)
+            if not self._exists():
+                return before, snapshots.nothing(key, scope.project, head), None
+            return (before, *self._written(scope, key, before, head))
+
+    def _written(
+        self, scope: Scope, key: str, before: Snapshot | None, head: str | None
     ) -> tuple[Snapshot, Rechecked | None]:
         from synapse_git.session import refresh, snapshots
         from synapse_git.store import readonly
 
-        head = project_scope.head(scope).commit if scope.project is not None else None
-        if not self._exists():
-            return snapshots.nothing(key, scope.project, head), None
         with self.connection() as conn:
             version = readonly.store_version(conn)
             moved = refresh.incremental(

@@ -2,6 +2,12 @@
 
 Kept apart from `session` so the commit hook can warn about drift found at
 the last refresh without loading the session machinery.
+
+Snapshots quote memories, so a purge removes them all (docs/store.md#purge). A
+snapshot read from the store before a purge must not be written after that
+removal: whatever writes a file here from the store holds `Held` (shared) from
+its first read to its write, and a purge holds it alone (exclusive) from its
+transaction to the removal.
 """
 
 from __future__ import annotations
@@ -15,6 +21,46 @@ if TYPE_CHECKING:
 
 # 2: the older half of a conflict is told (marked), no longer left out.
 SNAPSHOT_FORMAT = 2
+# In the snapshots' folder: the lock of `Held` (a purge's glob of *.json leaves it).
+LOCK_NAME = ".lock"
+
+
+class Held:
+    """The snapshots' lock: shared by the writers of snapshots, exclusive for a purge.
+    An advisory `flock`, released when the process ends however it ends."""
+
+    def __init__(self, data_dir: Path, *, purge: bool = False) -> None:
+        self.path = data_dir / "sessions" / LOCK_NAME
+        self.purge = purge
+        self.fd = -1
+
+    def __enter__(self) -> None:
+        import fcntl
+        import os
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            if not self.purge:
+                return  # where no lock can be made, no snapshot can be written either
+            from synapse_git.errors import StoreError
+
+            raise StoreError(
+                f"cannot use {self.path} ({exc.strerror}); nothing was purged"
+            ) from None
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX if self.purge else fcntl.LOCK_SH)
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def __exit__(self, *_: object) -> None:
+        if self.fd >= 0:
+            import os
+
+            os.close(self.fd)
+            self.fd = -1
 
 
 def _sha256(data: bytes) -> str:

@@ -101,10 +101,14 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.exists():
         raise StoreError(no_store_yet(path, "remember or import something first"))
     try:
-        # With no write-ahead log beside it, no one has the store open: reading it
-        # as immutable leaves not even the -wal and -shm files a WAL reader makes.
+        # Read as SQLite's readers read, so another process may write meanwhile: a
+        # file read as immutable was read from pages cached before a writer's
+        # checkpoint and pages after it, which SQLite took for a damaged store. Only
+        # where no write-ahead log can be made beside it can nobody write; a reader
+        # can then not make its own either, and reads the file as it stands.
         wal = path.with_name(path.name + "-wal")
-        flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+        writable = wal.exists() or os.access(path.parent, os.W_OK)
+        flags = "mode=ro" if writable else "mode=ro&immutable=1"
         conn = sqlite3.connect(
             f"{path.absolute().as_uri()}?{flags}", uri=True, timeout=BUSY_TIMEOUT_S
         )

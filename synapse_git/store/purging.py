@@ -16,9 +16,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from synapse_git.errors import BadInput
-from synapse_git.store import memories, merging
+from synapse_git.errors import BadInput, StoreError
+from synapse_git.store import database, memories, merging
 from synapse_git.store.memories import Memory
+
+# Tries at emptying the write-ahead log after a purge, each waiting the busy timeout
+# for readers of the store as it was before the purge to move on.
+SCRUB_TRIES = 6
 
 
 def check_not_shared(conn: sqlite3.Connection, found: Sequence[Memory]) -> None:
@@ -63,9 +67,24 @@ def purge(conn: sqlite3.Connection, found: Sequence[Memory]) -> None:
 def scrub(conn: sqlite3.Connection) -> None:
     """After the purge committed (`conn` in autocommit mode): merge both indexes so
     their segments are rewritten without the deleted entries, give freed pages back,
-    and empty the write-ahead log into the zeroed file."""
+    and empty the write-ahead log into the zeroed file.
+
+    The log cannot be emptied while another process still reads the store as it was
+    before (a recall under way, an export): each try waits the busy timeout for it,
+    and a log still full after SCRUB_TRIES tries is said, never passed over, since the
+    purged text is then still in it."""
     merging.merge(conn)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for _ in range(SCRUB_TRIES):
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if not busy:
+            return
+    store = database.where(conn)
+    log = "the write-ahead log" if store is None else str(store) + "-wal"
+    raise StoreError(
+        f"the memories are purged, but another process kept reading the store, so their"
+        f" text stays in {log} until it lets go: close what has the store open (an MCP"
+        f" server, synapse ui); the last one to close empties the log"
+    )
 
 
 def visible_any_state(

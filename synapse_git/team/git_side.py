@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from synapse_git.errors import BadInput
 from synapse_git.git.git_command import git
 
 DRIVER = "synapse"
@@ -33,17 +34,31 @@ def driver_command(bindir: str | None) -> str:
 
 
 def install_driver(root: Path, bindir: str | None) -> bool:
-    """Configure the merge driver in the repository's own config; True when it changed."""
+    """Configure the merge driver in the repository's own config; True when it changed.
+    BadInput when git could not write it (another git process holding the config)."""
     wanted = driver_command(bindir)
     if _config(root, f"merge.{DRIVER}.driver") == wanted:
         return False
-    git(["config", f"merge.{DRIVER}.name", "Synapse team memory, merged by id"], root)
-    git(["config", f"merge.{DRIVER}.driver", wanted], root)
+    _set(root, ["config", f"merge.{DRIVER}.name", "Synapse team memory, merged by id"])
+    _set(root, ["config", f"merge.{DRIVER}.driver", wanted])
     return True
 
 
 def uninstall_driver(root: Path) -> bool:
     if not _config(root, f"merge.{DRIVER}.driver"):
         return False
-    git(["config", "--remove-section", f"merge.{DRIVER}"], root)
+    _set(root, ["config", "--remove-section", f"merge.{DRIVER}"])
     return True
+
+
+def _set(root: Path, args: list[str]) -> None:
+    """A change to the repository's config, said when git could not make it: another git
+    process writing the config at the same moment holds its lock (`config.lock`)."""
+    done = git(args, root)
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = said[0].removeprefix("error: ") if said else f"git exited with {done.returncode}"
+        raise BadInput(
+            f"the merge driver's setting was not changed ({why}): another git process may be"
+            " writing the repository's config; run the command again"
+        )

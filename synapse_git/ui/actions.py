@@ -75,7 +75,9 @@ class Actions:
         memory_id, form, scope = await self._target(request)
         # Browsers send CR LF in a textarea; the body keeps the line ends it was written with.
         body = form.get("body", "").replace("\r\n", "\n")
-        self.svc.edit(memory_id, scope, body=body)
+        # When the page was made: a change made since (an agent, a teammate's edit
+        # synced by a pull) is not written over.
+        self.svc.edit(memory_id, scope, body=body, seen=form.get("seen") or None)
         self.changed([memory_id])
         return done(form, memory_id, f"edited memory {memory_id}")
 

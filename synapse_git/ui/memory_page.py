@@ -138,6 +138,8 @@ def _edit_form(memory: ShownOut, csrf: str, hidden: str) -> str:
     return (
         f'<h2 id="edit">Edit</h2><form method="post" action="/memory/{memory["id"]}/edit">'
         f"{csrf_field(csrf)}{hidden}"
+        # The memory's version the text is from: an edit over a change made since is refused.
+        f'<input type="hidden" name="seen" value="{html.escape(memory["updated_at"])}">'
         # The parser drops one newline right after <textarea>: this one, not the body's.
         f'<textarea name="body">\n{html.escape(memory["body"])}</textarea>'
         '<div class="actions"><button>Save the new text</button></div></form>'

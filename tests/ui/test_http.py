@@ -3,6 +3,8 @@ in a real repository. Refusals change nothing; actions change the store as the C
 
 from __future__ import annotations
 
+import html
+import re
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote_plus, urlencode
@@ -425,3 +427,21 @@ def test_the_list_narrows_to_another_project_and_acts_there(viewer: Viewer, tmp_
     assert svc.history(ids[0], there).memory.state == "forgotten"
     bad = viewer.request("GET", "/memories?project=/nowhere")
     assert bad.status == 400 and "no project" in bad.text
+
+
+def test_an_edit_over_a_change_made_since_the_page_is_refused(viewer: Viewer) -> None:
+    # The page was opened, then another process changed the memory (an agent, a
+    # teammate's edit synced by a pull); saving the page's text must not undo that.
+    viewer.enter()
+    page = viewer.request("GET", "/memory/3").text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert csrf is not None
+    form = {"csrf": csrf.group(1), "body": "The test suite runs with pytest -x"}
+    seen = re.search(r'name="seen" value="([^"]+)"', page)
+    if seen is not None:
+        form["seen"] = html.unescape(seen.group(1))
+    theirs = "The test suite runs with pytest -n 2 since it grew"
+    assert run_cli("memory", "edit", "3", theirs, cwd=viewer.repo).returncode == 0
+    answer = viewer.post("/memory/3/edit", form)
+    assert state(viewer.repo, 3)[2] == theirs
+    assert answer.status == 400 and "changed while" in answer.text
