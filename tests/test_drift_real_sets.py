@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ROOT / "examples" / "drift_real"
-NAMES = ("pip", "flask", "click", "requests", "express", "cli", "axum", "moshi")
+NAMES = ("pip", "flask", "click", "requests", "express", "cli", "axum", "moshi", "jq")
 
 
 def harness() -> ModuleType:
