@@ -40,13 +40,18 @@ SLOT_WORDS = 3  # words before a value that name its slot in the candidate map
 # server binds, a value like `port 8080`; without the port an IPv4 address stays
 # what it reads as (a dotted number).
 _ADDRESS = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|localhost):\d{1,5}$")
+# A C or C++ language standard (`C99`, `gnu11`, `C++17`): one token naming a
+# version of the language, a value like `Python 3.12`.
+_STANDARD = re.compile(
+    r"^(?:c|gnu)(?:89|90|99|11|17|18|23)$|^(?:c|gnu)\+\+(?:98|03|11|14|17|20|23|26)$"
+)
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
 # is compiled when the module loads, which every recall pays for.
 @dataclass(frozen=True, eq=False, repr=False)
 class Value:
-    kind: str  # duration, size, percent, factor, version, number, schedule, address
+    kind: str  # duration, size, percent, factor, version, number, schedule, address, standard
     amount: str  # normalized for comparison
     text: str  # as written
 
@@ -116,6 +121,8 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
         return Value("number", NUMBER_WORDS[token], token), False
     if ":" in token and _ADDRESS.match(token):
         return Value("address", token, token), False
+    if token[0] in "cg" and token[-1].isdigit() and _STANDARD.match(token):
+        return Value("standard", token, token), False
     if not (token[0].isdigit() or (token[0] == "v" and token[1:2].isdigit())):
         return None, False  # most tokens: not a number, no regex needed
     match = _NUMBER.match(token)
