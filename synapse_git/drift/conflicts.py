@@ -55,6 +55,7 @@ QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 _TESTED = stem("tests")  # `CI tests Node 18`, `tested on Go 1.20`
 _PLACED = frozenset({"on", "against", "with", "under"})
+_USE = stem("use")
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
@@ -344,6 +345,19 @@ def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contr
     return Contradiction("alternative", a.written[a.tokens.index(x)], b.written[b.tokens.index(y)])
 
 
+def _unused_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    """`the Homebrew oniguruma is never used` against `Use the system oniguruma from
+    Homebrew`: a clause saying only that a named thing is not used, every word of
+    the name in a clause that uses it. Known tools have their own rule (dropped);
+    this one needs the using clause to say `use`."""
+    if not a.negated or b.negated or _USE not in b.content:
+        return None
+    name = a.content - dropped.UNUSED
+    if not name or a.content == name or not name <= b.content:
+        return None
+    return Contradiction("negation", a.text, b.text)
+
+
 def _only_conflict(first: Parsed, second: Parsed) -> Contradiction | None:
     """`only X` in one body where the other says `X and Y` of the same thing."""
     if first.says_only:
@@ -380,6 +394,8 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _polarity_conflict(a, b)
                 or _identifier_conflict(a, b)
                 or _tool_conflict(a, b, first, second)
+                or _unused_conflict(a, b)
+                or _unused_conflict(b, a)
             )
             if found is not None and not _same_words(found):
                 return found

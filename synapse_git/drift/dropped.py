@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from synapse_git.drift.conflict_words import ROLE_WORDS, TOOL_ROLES, stem
 
 # What a clause saying only that a tool is not used has besides the tool.
-_UNUSED = frozenset(
+UNUSED = frozenset(
     stem(word) for word in ("use", "used", "uses", "using", "any", "more", "anymore", "longer")
 )
 
@@ -42,7 +42,7 @@ def names(clauses: Iterable[tuple[str, bool, frozenset[str], frozenset[str]]]) -
             # Used for its job only where the clause names the job (`Tests are
             # written for mocha`); a list of hooks or pins naming it is no claim.
             used |= {tool for tool in tools if words & _jobs(tool)}
-        elif words - {stem(tool) for tool in tools} <= _UNUSED:
+        elif words - {stem(tool) for tool in tools} <= UNUSED:
             dropped += [(tool, text) for tool in sorted(tools)]
     return Names(frozenset(used), tuple(dropped))
 
