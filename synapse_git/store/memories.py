@@ -360,10 +360,13 @@ def kept(conn: sqlite3.Connection, ids: Sequence[int], narrow: ListFilter) -> li
     return [memory_id for memory_id in ids if memory_id in keep]
 
 
-def live_rows(conn: sqlite3.Connection) -> Iterator[Memory]:
-    """Every live memory of every project, oldest first (export)."""
-    for row in conn.execute(f"SELECT {COLUMNS} FROM memories WHERE state = 'live' ORDER BY id"):
-        yield _memory(row)
+def live_rows(conn: sqlite3.Connection) -> Iterator[tuple[Memory, bool]]:
+    """Every live memory of every project, oldest first, and whether it holds on every
+    branch (export): one statement, so the flag is the row's as it was read, not one
+    another process changed between two reads."""
+    sql = f"SELECT {COLUMNS}, everywhere FROM memories WHERE state = 'live' ORDER BY id"
+    for row in conn.execute(sql):
+        yield _memory(row[:-1]), bool(row[-1])
 
 
 def counts(conn: sqlite3.Connection, project: str | None) -> dict[str, int]:

@@ -44,8 +44,7 @@ class ImportReport:
 
 
 def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
-    everywhere = {int(row[0]) for row in conn.execute("SELECT id FROM memories WHERE everywhere")}
-    for memory in memories.live_rows(conn):
+    for memory, everywhere in memories.live_rows(conn):
         # Escaped as every JSON output is (escaping.py): the exact text when parsed,
         # no bidi or C1 control when the lines are shown on a terminal.
         yield json_text(
@@ -56,7 +55,7 @@ def export_lines(conn: sqlite3.Connection) -> Iterator[str]:
                 "created_at": memory.created_at,
                 "updated_at": memory.updated_at,
                 **({"head_commit": memory.head_commit} if memory.head_commit else {}),
-                **({"everywhere": True} if memory.id in everywhere else {}),
+                **({"everywhere": True} if everywhere else {}),
             },
         )
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from synapse_git.errors import BadInput
 from synapse_git.service import Synapse
 from synapse_git.settings import Config
+from synapse_git.store import memories
 
 
 def test_export_then_import_keeps_project_source_and_timestamps(repo: Path, tmp_path: Path) -> None:
@@ -95,6 +98,27 @@ def test_everywhere_travels_through_export_and_import(repo: Path, tmp_path: Path
     other = Synapse(Config(data_dir=tmp_path / "other-store"))
     other.import_lines(exported)
     assert list(other.export()) == exported
+
+
+def test_a_memory_marked_everywhere_as_export_starts_keeps_its_mark(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process marks a memory `everywhere` just as an export reads the store:
+    the line says so when the row does. The flags and the rows were two reads, and a
+    mark made between them left the exported line without it."""
+    svc = Synapse()
+    here = svc.scope(repo)
+    svc.remember("holds on every branch", here)
+    other = Synapse()
+    real = memories.live_rows
+
+    def marked_first(conn: sqlite3.Connection) -> Iterator[tuple[memories.Memory, bool]]:
+        other.remember("holds on every branch", other.scope(repo), everywhere=True)
+        return real(conn)
+
+    monkeypatch.setattr(memories, "live_rows", marked_first)
+    (line,) = svc.export()
+    assert json.loads(line).get("everywhere") is True
 
 
 @pytest.mark.parametrize(
