@@ -16,7 +16,6 @@ the second must read what the first one wrote, not write the old text back.
 from __future__ import annotations
 
 import difflib
-import fcntl
 import json
 import os
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from synapse_git import file_locks
 from synapse_git.clients import agent_files, file_texts, file_writes, mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
@@ -72,17 +72,8 @@ def run(
 @contextmanager
 def _one_at_a_time(data: Path) -> Iterator[None]:
     """Held from a setup's first read to its last write: another setup waits for it."""
-    path = data / LOCK_FILE
-    try:
-        data.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-    except OSError as exc:
-        raise BadInput(f"cannot use {path} ({exc.strerror}); nothing was written") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with file_locks.held(data / LOCK_FILE, BadInput):
         yield
-    finally:
-        os.close(fd)  # closing the descriptor lets the next one in
 
 
 def _run(

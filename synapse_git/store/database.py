@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from synapse_git import file_locks
 from synapse_git.errors import StoreError, StoreVersion, no_store_yet
 from synapse_git.store.schema import BUSY_TIMEOUT_S, MIGRATIONS, SCHEMA_VERSION, statements
 from synapse_git.textrules import norm_key
@@ -217,17 +218,8 @@ def long_write(store: Path) -> Iterator[None]:
     rebuilding the indexes): other writers that find the store busy wait for it to end
     instead of failing with "database is locked". Two long writes run one after the
     other. The lock goes with the process, so a killed import leaves nothing held."""
-    path = long_write_path(store)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError as exc:
-        raise StoreError(f"cannot use {path} ({exc.strerror}); nothing was written") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with file_locks.held(long_write_path(store), StoreError):
         yield
-    finally:
-        os.close(fd)
 
 
 def _long_write_running(conn: sqlite3.Connection) -> bool:

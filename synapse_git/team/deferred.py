@@ -16,13 +16,13 @@ reading the old file and writing over the first one's line (docs/team.md).
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from synapse_git import file_locks
 from synapse_git.errors import StoreError
 from synapse_git.store import database
 from synapse_git.team import paths
@@ -64,17 +64,7 @@ def hold(conn: sqlite3.Connection) -> None:
     store = database.where(conn)
     if store is None:
         return
-    path = database.team_files_path(store)
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-    except OSError as exc:
-        raise StoreError(f"cannot use {path} ({exc.strerror}); nothing was written") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-    except BaseException:
-        os.close(fd)
-        raise
-    _HELD[key] = fd
+    _HELD[key] = file_locks.take(database.team_files_path(store), StoreError)
 
 
 def write(conn: sqlite3.Connection, root: Path, rel: str, data: bytes) -> None:
