@@ -6,12 +6,11 @@ using clause, and that clause must say `use`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from support import git, make_repo, run_cli
-from test_matrix_and_dropped_tools import _remember
+from conflict_runs import conflict_pairs, remember
+from support import git, make_repo
 
 from synapse_git.drift.conflicts import contradicts
 
@@ -37,12 +36,11 @@ NOTES_SECOND = [
 @pytest.mark.slow
 def test_a_thing_said_unused_against_a_note_using_it_is_a_conflict(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "tool", FILES)
-    ids = {body: _remember(repo, body) for body in NOTES_FIRST}
+    ids = {body: remember(repo, body) for body in NOTES_FIRST}
     (repo / "Makefile.am").write_text("bin_PROGRAMS = tool\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "regex from the system")
-    ids |= {body: _remember(repo, body) for body in NOTES_SECOND}
-    done = run_cli("memory", "drift", "--json", "--kind", "conflict", cwd=repo)
-    pairs = {tuple(f["ids"]) for f in json.loads(done.stdout)["findings"]}
+    ids |= {body: remember(repo, body) for body in NOTES_SECOND}
+    pairs = conflict_pairs(repo)
     assert pairs == {
         (ids[NOTES_SECOND[0]], ids[NOTES_FIRST[0]]),
         (ids[NOTES_SECOND[1]], ids[NOTES_FIRST[1]]),

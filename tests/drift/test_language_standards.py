@@ -6,12 +6,11 @@ two things each with its own do not."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from support import git, make_repo, run_cli
-from test_matrix_and_dropped_tools import _remember
+from conflict_runs import conflict_pairs, remember
+from support import git, make_repo
 
 from synapse_git.drift.conflicts import contradicts
 
@@ -37,14 +36,13 @@ NOTES_SECOND = [
 @pytest.mark.slow
 def test_a_language_standard_corrected_is_a_conflict(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "tool", FILES)
-    ids = {body: _remember(repo, body) for body in NOTES_FIRST}
+    ids = {body: remember(repo, body) for body in NOTES_FIRST}
     (repo / "configure.ac").write_text(
         "AC_INIT([tool], [1.1])\nAC_PROG_CC\nAX_CHECK_COMPILE_FLAG([-std=c11])\n", encoding="utf-8"
     )
     git(repo, "commit", "-q", "-am", "C11")
-    ids |= {body: _remember(repo, body) for body in NOTES_SECOND}
-    done = run_cli("memory", "drift", "--json", "--kind", "conflict", cwd=repo)
-    pairs = {tuple(f["ids"]) for f in json.loads(done.stdout)["findings"]}
+    ids |= {body: remember(repo, body) for body in NOTES_SECOND}
+    pairs = conflict_pairs(repo)
     assert pairs == {
         (ids[NOTES_SECOND[0]], ids[NOTES_FIRST[0]]),
         (ids[NOTES_SECOND[1]], ids[NOTES_FIRST[1]]),

@@ -5,11 +5,11 @@ check names the corrections and not the matrix entries."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from support import git, make_repo, run_cli
+from conflict_runs import conflict_pairs, remember
+from support import git, make_repo
 
 from synapse_git.drift.conflicts import contradicts
 
@@ -36,24 +36,17 @@ NOTES_SECOND = [
 ]
 
 
-def _remember(repo: Path, body: str) -> int:
-    done = run_cli("memory", "remember", "--json", "--", body, cwd=repo)
-    assert done.returncode == 0, done.stderr
-    return int(json.loads(done.stdout)["id"])
-
-
 @pytest.mark.slow
 def test_corrections_are_conflicts_and_matrix_entries_are_not(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "app", FIRST)
-    ids = {body: _remember(repo, body) for body in NOTES_FIRST}
+    ids = {body: remember(repo, body) for body in NOTES_FIRST}
     for name, text in SECOND.items():
         (repo / name).write_text(text, encoding="utf-8")
     git(repo, "rm", "-q", ".golangci.yaml")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "jest, staticcheck and Node 20 in the matrix")
-    ids |= {body: _remember(repo, body) for body in NOTES_SECOND}
-    done = run_cli("memory", "drift", "--json", "--kind", "conflict", cwd=repo)
-    pairs = {tuple(f["ids"]) for f in json.loads(done.stdout)["findings"]}
+    ids |= {body: remember(repo, body) for body in NOTES_SECOND}
+    pairs = conflict_pairs(repo)
     assert pairs == {
         (ids[NOTES_SECOND[1]], ids[NOTES_FIRST[0]]),
         (ids[NOTES_SECOND[2]], ids[NOTES_FIRST[2]]),

@@ -6,12 +6,11 @@ what is not one value: labels (`Step 3:`) and changes (`We dropped Python 3.8`).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from support import git, make_repo, run_cli
-from test_matrix_and_dropped_tools import _remember
+from conflict_runs import conflict_pairs, remember
+from support import git, make_repo
 
 from synapse_git.drift.conflicts import contradicts
 
@@ -42,14 +41,13 @@ NOTES_SECOND = [
 @pytest.mark.slow
 def test_a_version_corrected_in_another_sentence_shape_is_a_conflict(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "gradle", FILES)
-    ids = {body: _remember(repo, body) for body in NOTES_FIRST}
+    ids = {body: remember(repo, body) for body in NOTES_FIRST}
     (repo / "gradle/libs.versions.toml").write_text(
         '[versions]\njdk = "17"\nkotlin = "1.9.24"\n', encoding="utf-8"
     )
     git(repo, "commit", "-q", "-am", "JDK 17")
-    ids |= {body: _remember(repo, body) for body in NOTES_SECOND}
-    done = run_cli("memory", "drift", "--json", "--kind", "conflict", cwd=repo)
-    pairs = {tuple(f["ids"]) for f in json.loads(done.stdout)["findings"]}
+    ids |= {body: remember(repo, body) for body in NOTES_SECOND}
+    pairs = conflict_pairs(repo)
     assert pairs == {
         (ids[NOTES_SECOND[0]], ids[NOTES_FIRST[0]]),
         (ids[NOTES_SECOND[2]], ids[NOTES_FIRST[2]]),

@@ -7,12 +7,11 @@ examples`), which says nothing opposite."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from support import git, make_repo, run_cli
-from test_matrix_and_dropped_tools import _remember
+from conflict_runs import conflict_pairs, remember
+from support import git, make_repo
 
 from synapse_git.drift.conflicts import contradicts
 
@@ -43,12 +42,11 @@ NOTES_SECOND = [
 @pytest.mark.slow
 def test_corrections_in_a_workspace_are_conflicts_and_lists_are_not(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "workspace", FILES)
-    ids = {body: _remember(repo, body) for body in NOTES_FIRST}
+    ids = {body: remember(repo, body) for body in NOTES_FIRST}
     (repo / ".github/workflows/CI.yml").write_text("env:\n  MSRV: '1.75'\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "MSRV 1.75")
-    ids |= {body: _remember(repo, body) for body in NOTES_SECOND}
-    done = run_cli("memory", "drift", "--json", "--kind", "conflict", cwd=repo)
-    pairs = {tuple(f["ids"]) for f in json.loads(done.stdout)["findings"]}
+    ids |= {body: remember(repo, body) for body in NOTES_SECOND}
+    pairs = conflict_pairs(repo)
     assert pairs == {
         (ids[NOTES_SECOND[1]], ids[NOTES_FIRST[1]]),
         (ids[NOTES_SECOND[2]], ids[NOTES_FIRST[2]]),
