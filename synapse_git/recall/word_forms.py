@@ -21,6 +21,7 @@ _DERIVED = ("ments", "ment", "ions", "ion", "als", "al")
 _INFLECTED = ("ings", "ing", "ers", "er", "ies", "es", "ed", "s", "e")
 _PAST = ("ings", "ing", "ed")  # running -> runn -> run: a three-letter root is fine
 MIN_FAMILY = 5
+SWAPPED_AT = 6  # letters of a family whose swapped neighbours make a misspelling (close_among)
 _ROOT = 4
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # Compiled on first use, by text that is not ASCII: a class this wide is built
@@ -127,7 +128,9 @@ def distance(a: str, b: str, most: int) -> int:
 
 def close(term: str, word: str) -> bool:
     """A misspelling of `word`: one edit for words of five and six letters, two
-    beyond (a shorter word is one edit from too many others: zone, done, none)."""
+    beyond (a shorter word is one edit from too many others: zone, done, none);
+    or of another form of it, two neighbouring letters of its family swapped
+    (`publsihing` for `published`: `publsih` / `publish`)."""
     return bool(close_among(term, (word,)))
 
 
@@ -140,16 +143,42 @@ def close_among(term: str, words: Iterable[str]) -> list[str]:
     most = 1 if len(term) <= 6 else 2
     shortest, longest = max(4, len(term) - most), len(term) + most
     mine = set(term)
+    # A word misspelled in one form and written in another (`confgiuring` against
+    # `configured`) is more edits apart than a misspelling may be, as the forms'
+    # endings differ too. Their families are compared, and only for the slip of
+    # two neighbouring letters swapped: one letter added, dropped or changed in
+    # a family meets other words too often (`charg` / `chart`, `moder` / `model`,
+    # `produc` / `product`), a swap almost never, in a family of SWAPPED_AT letters.
+    root = family(term)
+    rooted = len(root) >= SWAPPED_AT and term.isalpha()
+    # The family's letters are the word's but for the `y` of `-ies` (`study`).
+    own = set(root) - {"y"}
     found = []
+    least = len(root) if rooted else longest + 1
     for word in words:
-        if not shortest <= len(word) <= longest:
+        size = len(word)
+        if (size < shortest or size > longest) and size < least:
             continue
+        theirs = set(word)
         # Each edit takes away at most one letter and brings in at most one: a word
         # that lacks more than `most` of the term's letters, or holds more than `most`
         # the term lacks, is farther. Most words of a text fail this before the table.
-        theirs = set(word)
-        if len(mine - theirs) > most or len(theirs - mine) > most:
-            continue
-        if distance(term, word, most) <= most:
+        if (
+            size <= longest
+            and len(mine - theirs) <= most
+            and len(theirs - mine) <= most
+            and distance(term, word, most) <= most
+        ) or (size >= least and own <= theirs and swapped(root, family(word))):
             found.append(word)
     return found
+
+
+def swapped(a: str, b: str) -> bool:
+    """Whether `b` is `a` with two neighbouring letters swapped (`publsih`, `publish`)."""
+    if len(a) != len(b) or a == b:
+        return False
+    apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(apart) != 2 or apart[1] != apart[0] + 1:
+        return False
+    i, j = apart
+    return a[i] == b[j] and a[j] == b[i]

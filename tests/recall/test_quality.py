@@ -55,6 +55,32 @@ def test_a_misspelling_is_rescued_only_by_a_close_word(svc: Synapse, here: Scope
     assert ids(svc, "passwrod", here) == [password]
 
 
+@pytest.mark.parametrize(
+    ("answer", "decoy", "query"),
+    [
+        (
+            "The docs are published with MkDocs on every merge.",
+            "MkDocs reads its navigation from mkdocs.yml.",
+            "mkdocs publsihing",
+        ),
+        (
+            "Retries of the relay are configured in settings.toml.",
+            "The relay retries failed webhooks.",
+            "confgiuring relay retries",
+        ),
+    ],
+)
+def test_a_word_misspelled_in_another_form_is_rescued(
+    svc: Synapse, here: Scope, answer: str, decoy: str, query: str
+) -> None:
+    # The question misspells a form the note does not use (publishing / published):
+    # the words are too many edits apart, their families one.
+    [memory, _] = remember(svc, here, answer, decoy)
+    found = svc.recall(query, here)
+    assert found.hits[0].id == memory
+    assert not found.hits[0].weak
+
+
 def test_more_of_the_question_ranks_above_fewer_exact_words(svc: Synapse, here: Scope) -> None:
     [decoy, answer] = remember(
         svc,
