@@ -36,6 +36,7 @@ from synapse_git.drift.clauses import (
 )
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
+    CHANGES,
     FIRST_PERSON,
     LABELS,
     NEGATORS,
@@ -51,6 +52,9 @@ __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 _USE = stem("use")
+# A word right before a name that says the clause uses the thing: `runs go test
+# with -race`, `formatted by google-java-format`.
+_MEANS = frozenset({"with", "by", "via", "through", "using", "use", "uses", "used"})
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
@@ -214,17 +218,61 @@ def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contr
     return Contradiction("alternative", a.written[a.tokens.index(x)], b.written[b.tokens.index(y)])
 
 
-def _unused_conflict(a: Clause, b: Clause) -> Contradiction | None:
+def _unused_conflict(a: Clause, b: Clause, other_subjects: bool = False) -> Contradiction | None:
     """`the Homebrew oniguruma is never used` against `Use the system oniguruma from
     Homebrew`: a clause saying only that a named thing is not used, every word of
-    the name in a clause that uses it. Known tools have their own rule (dropped);
-    this one needs the using clause to say `use`."""
-    if not a.negated or b.negated or _USE not in b.content:
+    the name (and its version, if it has one) in a clause that uses it. Known tools
+    have their own rule (dropped). The using clause says `use`; or the name is one
+    no plain phrase shares (`-race`, `google-java-format`, `JUnit 4`) and the
+    clause uses it as a means (`runs go test with -race`, `formatted by
+    google-java-format`), or both name it as a flag (`stops at the first failure
+    (--bail)`): then the two clauses may have other subjects, as the unused one's
+    subject is the thing itself."""
+    if not a.negated or b.negated:
         return None
     name = a.content - dropped.UNUSED
     if not name or a.content == name or not name <= b.content:
         return None
-    return Contradiction("negation", a.text, b.text)
+    held = {(value.kind, value.amount) for _, value in b.values}
+    if any((value.kind, value.amount) not in held for _, value in a.values):
+        return None  # `JUnit 4 is not used` / `Tests use JUnit 5`: another version
+    if _USE in b.content and not other_subjects:
+        return Contradiction("negation", a.text, b.text)
+    if any(word in CHANGES for word in b.stems):
+        return None  # `setup.py was replaced by pyproject.toml` tells of the change
+    at_a = [i for i, word in enumerate(a.stems) if word in name]
+    at_b = [i for i, word in enumerate(b.stems) if word in name]
+    means = _USE in b.content or any(i > 0 and b.tokens[i - 1] in _MEANS for i in at_b)
+    if (_distinct(a, at_a) and means) or (_flag(a, at_a) and _flag(b, at_b)):
+        return Contradiction("negation", a.text, b.text)
+    return None
+
+
+def _distinct(clause: Clause, positions: list[int]) -> bool:
+    """Whether a word at `positions` is written as no plain word is: with a digit, a
+    dash, dot or underscore inside, or a capital after its first letter."""
+    for i in positions:
+        word = clause.written[i]
+        inner = word.strip("-_.")
+        if (
+            any(char.isdigit() for char in word)
+            or any(char in "-_." for char in inner)
+            or any(char.isupper() for char in inner[1:])
+        ):
+            return True
+    return any(position + 1 in dict(clause.values) for position in positions)
+
+
+def _flag(clause: Clause, positions: list[int]) -> bool:
+    """Whether the clause writes a word at `positions` as a command-line flag (`-race`,
+    `--bail`): the tokens keep no dash, the clause's text does."""
+    words = {clause.written[i].casefold() for i in positions}
+    found = (part.casefold() for part in clause.text.split())
+    return any(
+        part.lstrip("(`'\"").rstrip(")`'\".,;:").lstrip("-") in words
+        and part.lstrip("(`'\"").startswith("-")
+        for part in found
+    )
 
 
 def _only_conflict(first: Parsed, second: Parsed) -> Contradiction | None:
@@ -256,7 +304,12 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
             if not (a.content & b.content):
                 continue
             if _other_subjects(a, b):
-                continue  # about two different things: another file, release, issue
+                # About two different things (another file, release, issue), but for
+                # a thing said unused, which is that clause's subject.
+                found = _unused_conflict(a, b, True) or _unused_conflict(b, a, True)
+                if found is not None:
+                    return found
+                continue
             found = (
                 _value_conflict(a, b)
                 or _antonym_conflict(a, b)
