@@ -173,7 +173,7 @@ VERBS = _words(
     listen listens call calls fail fails pass passes break breaks take takes cover covers
     drop drops dropped add adds added remove removes removed include includes exclude
     excludes install installs build builds support supports landed ended started fixed
-    broke introduced deprecated moved renamed replaced stay stays stayed
+    broke introduced deprecated moved renamed replaced stay stays stayed defaults defaulted
     """
 )
 

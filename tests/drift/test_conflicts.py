@@ -109,3 +109,19 @@ def test_any_pair_gets_one_verdict_quoted_as_written(first: str, second: str) ->
         # What differs is quoted as the notes write it: case and leading dots kept.
         for word in f"{found.first} {found.second}".split():
             assert word in first or word in second, (found, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "buildMode defaults to RELEASE when no flag is given.",
+            "buildMode defaults to DEBUG when no flag is given.",
+        ),
+        ("The retry delay defaults to 2 s in tests.", "The retry delay defaults to 5 s in tests."),
+    ],
+)
+def test_a_setting_s_default_corrected_is_a_conflict(first: str, second: str) -> None:
+    # `defaults` ends the subject: it names the setting, not the value after the verb
+    # too (`buildMode defaults to RELEASE when …` against `… DEBUG …` had two subjects).
+    assert contradicts(first, second) is not None
