@@ -22,7 +22,11 @@ from synapse_git.drift.conflict_words import (
 )
 
 _JOINS = frozenset({"and", "plus", "&"})
-_ARTICLES = frozenset({"a", "an", "the"})
+# Words before a noun phrase that are not part of what it names: `the build`,
+# `every pull request` (`on every push and every pull request` joins two triggers).
+_ARTICLES = frozenset({"a", "an", "the", "every", "each"})
+# A preposition between `only` and what it restricts: `only on pull requests`.
+_PLACES = frozenset({"on", "to", "in", "for", "from", "at", "with", "via", "by", "into", "under"})
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
@@ -85,7 +89,10 @@ def sentence_claims(
     together: list[Together] = []
     for index, token in enumerate(tokens):
         if token == "only":
-            after = _phrase(tokens, index + 1, 1)
+            start = index + 1
+            if start < len(tokens) - 1 and tokens[start] in _PLACES:
+                start += 1
+            after = _phrase(tokens, start, 1)
             # `pyright only.`, `on src/ only`: the phrase stands before it.
             span = after if after != (0, 0) else _phrase(tokens, index - 1, -1)
             if span != (0, 0):

@@ -129,3 +129,37 @@ def test_an_only_finding_quotes_long_sentences_abridged() -> None:
     assert found is not None and found.reason == "only"
     assert found.first.startswith("Only mypy") and found.first.endswith(" …")
     assert len(found.first) <= 162 and found.second == "mypy and pyright type-check"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # `only` before a preposition restricts what comes after it.
+        ("CI runs only on pull requests.", "CI runs on pushes and pull requests."),
+        ("Deploy only to staging.", "Deploy to staging and production."),
+        # `every` before each of two joined things, as `the` is.
+        ("CI runs only on pull requests.", "CI runs on every push and every pull request."),
+        ("Releases are built only for Linux.", "Releases are built for each Linux and each macOS."),
+    ],
+)
+def test_only_through_a_preposition_against_two_things_is_a_conflict(
+    first: str, second: str
+) -> None:
+    found = contradicts(first, second)
+    assert found is not None and found.reason == "only"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Run the checks only on Linux.", "Run the checks on every push and every tag."),
+        (
+            "Deploy only to staging from feature branches.",
+            "Deploy to staging and production from main.",
+        ),
+    ],
+)
+def test_only_through_a_preposition_of_another_thing_is_no_conflict(
+    first: str, second: str
+) -> None:
+    assert contradicts(first, second) is None
