@@ -148,6 +148,8 @@ def _near(a: Clause, b: Clause) -> bool:
     """Beyond sharing words, the clauses are nearly the same statement."""
     shared = a.content & b.content
     union = a.content | b.content
+    if len(shared) >= 3 and (a.content <= b.content or b.content <= a.content):
+        return True  # one holds every word of the other: `… with hide_input=True`
     return len(shared) * 3 >= len(union) * 2 or (len(shared) >= 2 and len(union) <= 4)
 
 

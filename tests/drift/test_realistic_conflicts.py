@@ -163,3 +163,14 @@ def test_only_through_a_preposition_of_another_thing_is_no_conflict(
     first: str, second: str
 ) -> None:
     assert contradicts(first, second) is None
+
+
+def test_a_denial_of_an_elaboration_is_a_conflict() -> None:
+    # The first clause holds every word of the second and two more: an elaboration
+    # of the statement the second denies.
+    first = "The prompt hides input with hide_input=True."
+    second = "The prompt never hides input; use getpass instead."
+    assert contradicts(first, second) is not None
+    # Each holds words of its own: about two things (jobs, webhooks).
+    other = ("The worker retries jobs with backoff.", "The worker never retries failed webhooks.")
+    assert contradicts(*other) is None
