@@ -52,6 +52,8 @@ __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 _USE = stem("use")
+# What a clause says of a thing that no longer exists: `The lint session is gone`.
+_GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
 # A word right before a name that says the clause uses the thing: `runs go test
 # with -race`, `formatted by google-java-format`.
 _MEANS = frozenset({"with", "by", "via", "through", "using", "use", "uses", "used"})
@@ -250,6 +252,25 @@ def _unused_conflict(a: Clause, b: Clause, other_subjects: bool = False) -> Cont
     return None
 
 
+def _gone_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    """`The lint session is gone` against `The lint session runs pre-commit`: a clause
+    saying only that its subject is gone, against one saying what that subject
+    does. Not against a clause telling of the change (`… was replaced by …`)."""
+    if a.negated or b.negated or not a.subject:
+        return None
+    words, _ = subject_of(a)
+    said = a.content - words
+    if not words or len(said) != 1 or not said <= _GONE:
+        return None
+    # The other clause opens with the same thing (its verb may be one no list knows:
+    # `The staging cluster serves …`) and says more of it.
+    if b.stems[: a.subject] != a.stems[: a.subject] or not b.content - words - _GONE:
+        return None
+    if any(word in CHANGES or word in _GONE for word in b.stems):
+        return None
+    return Contradiction("negation", a.text, b.text)
+
+
 def _distinct(clause: Clause, positions: list[int]) -> bool:
     """Whether a word at `positions` is written as no plain word is: with a digit, a
     dash, dot or underscore inside, or a capital after its first letter."""
@@ -320,6 +341,8 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _tool_conflict(a, b, first, second)
                 or _unused_conflict(a, b)
                 or _unused_conflict(b, a)
+                or _gone_conflict(a, b)
+                or _gone_conflict(b, a)
             )
             if found is not None and not _same_words(found):
                 return found

@@ -174,3 +174,28 @@ def test_a_denial_of_an_elaboration_is_a_conflict() -> None:
     # Each holds words of its own: about two things (jobs, webhooks).
     other = ("The worker retries jobs with backoff.", "The worker never retries failed webhooks.")
     assert contradicts(*other) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "conflict"),
+    [
+        (
+            "The lint session runs pre-commit on all files.",
+            "The lint session is gone; run pre-commit directly.",
+            True,
+        ),
+        ("The staging cluster serves the preview apps.", "The staging cluster was deleted.", True),
+        # The other clause tells of the change, or is about something else.
+        ("The lint session was replaced by pre-commit.", "The lint session is gone.", False),
+        ("The docs session builds the manual.", "The lint session is gone.", False),
+        # Gone and more: where it is gone from.
+        (
+            "The lint session runs pre-commit.",
+            "The lint session is gone from the CI matrix.",
+            False,
+        ),
+    ],
+)
+def test_a_thing_said_gone_against_what_it_does(first: str, second: str, conflict: bool) -> None:
+    assert (contradicts(first, second) is not None) is conflict
+    assert (contradicts(second, first) is not None) is conflict
