@@ -54,6 +54,10 @@ CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 _USE = stem("use")
 # What a clause says of a thing that no longer exists: `The lint session is gone`.
 _GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
+# One thing alone holds these roles: `chardet is the default detector` and
+# `charset_normalizer is the default detector` cannot both hold.
+_ONE_OF_A_KIND = frozenset({"default", "primary", "only"})
+_BE = frozenset({"is", "are"})
 # A word right before a name that says the clause uses the thing: `runs go test
 # with -race`, `formatted by google-java-format`.
 _MEANS = frozenset({"with", "by", "via", "through", "using", "use", "uses", "used"})
@@ -271,6 +275,24 @@ def _gone_conflict(a: Clause, b: Clause) -> Contradiction | None:
     return Contradiction("negation", a.text, b.text)
 
 
+def _role_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    """`chardet is the default detector` against `charset_normalizer is the default
+    detector`: two things, each said to be the one that holds a role only one holds,
+    the clauses the same after their subjects."""
+    if a.negated or b.negated or not a.subject or not b.subject:
+        return None
+    rest_a, rest_b = a.tokens[a.subject :], b.tokens[b.subject :]
+    if rest_a != rest_b or len(rest_a) < 3 or rest_a[0] not in _BE:
+        return None
+    if rest_a[1] not in _ONE_OF_A_KIND:
+        return None
+    if subject_of(a) == subject_of(b):
+        return None
+    return Contradiction(
+        "value", " ".join(a.written[: a.subject]), " ".join(b.written[: b.subject])
+    )
+
+
 def _distinct(clause: Clause, positions: list[int]) -> bool:
     """Whether a word at `positions` is written as no plain word is: with a digit, a
     dash, dot or underscore inside, or a capital after its first letter."""
@@ -328,8 +350,13 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 continue
             if _other_subjects(a, b):
                 # About two different things (another file, release, issue), but for
-                # a thing said unused, which is that clause's subject.
-                found = _unused_conflict(a, b, True) or _unused_conflict(b, a, True)
+                # a thing said unused, which is that clause's subject, and two things
+                # each said to hold a role that one holds.
+                found = (
+                    _unused_conflict(a, b, True)
+                    or _unused_conflict(b, a, True)
+                    or _role_conflict(a, b)
+                )
                 if found is not None:
                     return found
                 continue

@@ -199,3 +199,24 @@ def test_a_denial_of_an_elaboration_is_a_conflict() -> None:
 def test_a_thing_said_gone_against_what_it_does(first: str, second: str, conflict: bool) -> None:
     assert (contradicts(first, second) is not None) is conflict
     assert (contradicts(second, first) is not None) is conflict
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "conflict"),
+    [
+        ("charset_normalizer is the default detector.", "chardet is the default detector.", True),
+        ("Postgres is the primary database.", "MySQL is the primary database.", True),
+        # Another place or another thing: both hold.
+        (
+            "Postgres is the default database in production.",
+            "SQLite is the default database in tests.",
+            False,
+        ),
+        ("Postgres is the default database.", "Redis is the default cache.", False),
+        # A role many hold.
+        ("ruff is a supported linter.", "flake8 is a supported linter.", False),
+        ("ruff is not the default linter.", "flake8 is the default linter.", False),
+    ],
+)
+def test_two_things_in_a_role_one_holds(first: str, second: str, conflict: bool) -> None:
+    assert (contradicts(first, second) is not None) is conflict
