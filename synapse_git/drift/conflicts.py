@@ -22,10 +22,11 @@ Pure text: no store, no git. `parse` (drift/clauses.py) once per memory,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from synapse_git.drift import alternatives, dropped
+from synapse_git.drift import alternatives, dropped, thing_conflicts
 from synapse_git.drift.clauses import (
     SENTENCE,
     Clause,
@@ -36,7 +37,6 @@ from synapse_git.drift.clauses import (
 )
 from synapse_git.drift.conflict_words import (
     ANTONYM_OF,
-    CHANGES,
     FIRST_PERSON,
     LABELS,
     NEGATORS,
@@ -51,16 +51,6 @@ __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 
 QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
-_USE = stem("use")
-# What a clause says of a thing that no longer exists: `The lint session is gone`.
-_GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
-# One thing alone holds these roles: `chardet is the default detector` and
-# `charset_normalizer is the default detector` cannot both hold.
-_ONE_OF_A_KIND = frozenset({"default", "primary", "only"})
-_BE = frozenset({"is", "are"})
-# A word right before a name that says the clause uses the thing: `runs go test
-# with -race`, `formatted by google-java-format`.
-_MEANS = frozenset({"with", "by", "via", "through", "using", "use", "uses", "used"})
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
@@ -226,98 +216,9 @@ def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contr
     return Contradiction("alternative", a.written[a.tokens.index(x)], b.written[b.tokens.index(y)])
 
 
-def _unused_conflict(a: Clause, b: Clause, other_subjects: bool = False) -> Contradiction | None:
-    """`the Homebrew oniguruma is never used` against `Use the system oniguruma from
-    Homebrew`: a clause saying only that a named thing is not used, every word of
-    the name (and its version, if it has one) in a clause that uses it. Known tools
-    have their own rule (dropped). The using clause says `use`; or the name is one
-    no plain phrase shares (`-race`, `google-java-format`, `JUnit 4`) and the
-    clause uses it as a means (`runs go test with -race`, `formatted by
-    google-java-format`), or both name it as a flag (`stops at the first failure
-    (--bail)`): then the two clauses may have other subjects, as the unused one's
-    subject is the thing itself."""
-    if not a.negated or b.negated:
-        return None
-    name = a.content - dropped.UNUSED
-    if not name or a.content == name or not name <= b.content:
-        return None
-    held = {(value.kind, value.amount) for _, value in b.values}
-    if any((value.kind, value.amount) not in held for _, value in a.values):
-        return None  # `JUnit 4 is not used` / `Tests use JUnit 5`: another version
-    if _USE in b.content and not other_subjects:
-        return Contradiction("negation", a.text, b.text)
-    if any(word in CHANGES for word in b.stems):
-        return None  # `setup.py was replaced by pyproject.toml` tells of the change
-    at_a = [i for i, word in enumerate(a.stems) if word in name]
-    at_b = [i for i, word in enumerate(b.stems) if word in name]
-    means = _USE in b.content or any(i > 0 and b.tokens[i - 1] in _MEANS for i in at_b)
-    if (_distinct(a, at_a) and means) or (_flag(a, at_a) and _flag(b, at_b)):
-        return Contradiction("negation", a.text, b.text)
-    return None
-
-
-def _gone_conflict(a: Clause, b: Clause) -> Contradiction | None:
-    """`The lint session is gone` against `The lint session runs pre-commit`: a clause
-    saying only that its subject is gone, against one saying what that subject
-    does. Not against a clause telling of the change (`… was replaced by …`)."""
-    if a.negated or b.negated or not a.subject:
-        return None
-    words, _ = subject_of(a)
-    said = a.content - words
-    if not words or len(said) != 1 or not said <= _GONE:
-        return None
-    # The other clause opens with the same thing (its verb may be one no list knows:
-    # `The staging cluster serves …`) and says more of it.
-    if b.stems[: a.subject] != a.stems[: a.subject] or not b.content - words - _GONE:
-        return None
-    if any(word in CHANGES or word in _GONE for word in b.stems):
-        return None
-    return Contradiction("negation", a.text, b.text)
-
-
-def _role_conflict(a: Clause, b: Clause) -> Contradiction | None:
-    """`chardet is the default detector` against `charset_normalizer is the default
-    detector`: two things, each said to be the one that holds a role only one holds,
-    the clauses the same after their subjects."""
-    if a.negated or b.negated or not a.subject or not b.subject:
-        return None
-    rest_a, rest_b = a.tokens[a.subject :], b.tokens[b.subject :]
-    if rest_a != rest_b or len(rest_a) < 3 or rest_a[0] not in _BE:
-        return None
-    if rest_a[1] not in _ONE_OF_A_KIND:
-        return None
-    if subject_of(a) == subject_of(b):
-        return None
-    return Contradiction(
-        "value", " ".join(a.written[: a.subject]), " ".join(b.written[: b.subject])
-    )
-
-
-def _distinct(clause: Clause, positions: list[int]) -> bool:
-    """Whether a word at `positions` is written as no plain word is: with a digit, a
-    dash, dot or underscore inside, or a capital after its first letter."""
-    for i in positions:
-        word = clause.written[i]
-        inner = word.strip("-_.")
-        if (
-            any(char.isdigit() for char in word)
-            or any(char in "-_." for char in inner)
-            or any(char.isupper() for char in inner[1:])
-        ):
-            return True
-    return any(position + 1 in dict(clause.values) for position in positions)
-
-
-def _flag(clause: Clause, positions: list[int]) -> bool:
-    """Whether the clause writes a word at `positions` as a command-line flag (`-race`,
-    `--bail`): the tokens keep no dash, the clause's text does."""
-    words = {clause.written[i].casefold() for i in positions}
-    found = (part.casefold() for part in clause.text.split())
-    return any(
-        part.lstrip("(`'\"").rstrip(")`'\".,;:").lstrip("-") in words
-        and part.lstrip("(`'\"").startswith("-")
-        for part in found
-    )
+def _said(rule: Callable[..., tuple[str, str, str] | None], *args: object) -> Contradiction | None:
+    found = rule(*args)
+    return None if found is None else Contradiction(*found)
 
 
 def _only_conflict(first: Parsed, second: Parsed) -> Contradiction | None:
@@ -353,9 +254,9 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 # a thing said unused, which is that clause's subject, and two things
                 # each said to hold a role that one holds.
                 found = (
-                    _unused_conflict(a, b, True)
-                    or _unused_conflict(b, a, True)
-                    or _role_conflict(a, b)
+                    _said(thing_conflicts.unused, a, b, True)
+                    or _said(thing_conflicts.unused, b, a, True)
+                    or _said(thing_conflicts.role, a, b)
                 )
                 if found is not None:
                     return found
@@ -366,10 +267,10 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _polarity_conflict(a, b)
                 or _identifier_conflict(a, b)
                 or _tool_conflict(a, b, first, second)
-                or _unused_conflict(a, b)
-                or _unused_conflict(b, a)
-                or _gone_conflict(a, b)
-                or _gone_conflict(b, a)
+                or _said(thing_conflicts.unused, a, b)
+                or _said(thing_conflicts.unused, b, a)
+                or _said(thing_conflicts.gone, a, b)
+                or _said(thing_conflicts.gone, b, a)
             )
             if found is not None and not _same_words(found):
                 return found

@@ -1,0 +1,118 @@
+"""What one note says of a thing itself, against what another says it does
+(docs/drift.md, conflicts): that it is not used (`-race is not used` / `runs go
+test with -race`), that it is gone (`The lint session is gone` / `The lint session
+runs pre-commit`), or that it is the one thing in a role (`chardet is the default
+detector` / `charset_normalizer is the default detector`). Part of
+drift/conflicts.py's comparison of two clauses; each rule gives (reason, what the
+first clause says, what the second says) or None."""
+
+from __future__ import annotations
+
+from synapse_git.drift import dropped
+from synapse_git.drift.clauses import Clause, subject_of
+from synapse_git.drift.conflict_words import CHANGES, stem
+
+Found = tuple[str, str, str]
+
+_USE = stem("use")
+# What a clause says of a thing that no longer exists: `The lint session is gone`.
+_GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
+# One thing alone holds these roles: `chardet is the default detector` and
+# `charset_normalizer is the default detector` cannot both hold.
+_ONE_OF_A_KIND = frozenset({"default", "primary", "only"})
+_BE = frozenset({"is", "are"})
+# A word right before a name that says the clause uses the thing: `runs go test
+# with -race`, `formatted by google-java-format`.
+_MEANS = frozenset({"with", "by", "via", "through", "using", "use", "uses", "used"})
+
+
+def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
+    """`the Homebrew oniguruma is never used` against `Use the system oniguruma from
+    Homebrew`: a clause saying only that a named thing is not used, every word of
+    the name (and its version, if it has one) in a clause that uses it. Known tools
+    have their own rule (dropped). The using clause says `use`; or the name is one
+    no plain phrase shares (`-race`, `google-java-format`, `JUnit 4`) and the
+    clause uses it as a means (`runs go test with -race`, `formatted by
+    google-java-format`), or both name it as a flag (`stops at the first failure
+    (--bail)`): then the two clauses may have other subjects, as the unused one's
+    subject is the thing itself."""
+    if not a.negated or b.negated:
+        return None
+    name = a.content - dropped.UNUSED
+    if not name or a.content == name or not name <= b.content:
+        return None
+    held = {(value.kind, value.amount) for _, value in b.values}
+    if any((value.kind, value.amount) not in held for _, value in a.values):
+        return None  # `JUnit 4 is not used` / `Tests use JUnit 5`: another version
+    if _USE in b.content and not other_subjects:
+        return "negation", a.text, b.text
+    if any(word in CHANGES for word in b.stems):
+        return None  # `setup.py was replaced by pyproject.toml` tells of the change
+    at_a = [i for i, word in enumerate(a.stems) if word in name]
+    at_b = [i for i, word in enumerate(b.stems) if word in name]
+    means = _USE in b.content or any(i > 0 and b.tokens[i - 1] in _MEANS for i in at_b)
+    if (_distinct(a, at_a) and means) or (_flag(a, at_a) and _flag(b, at_b)):
+        return "negation", a.text, b.text
+    return None
+
+
+def gone(a: Clause, b: Clause) -> Found | None:
+    """`The lint session is gone` against `The lint session runs pre-commit`: a clause
+    saying only that its subject is gone, against one saying what that subject
+    does. Not against a clause telling of the change (`… was replaced by …`)."""
+    if a.negated or b.negated or not a.subject:
+        return None
+    words, _ = subject_of(a)
+    said = a.content - words
+    if not words or len(said) != 1 or not said <= _GONE:
+        return None
+    # The other clause opens with the same thing (its verb may be one no list knows:
+    # `The staging cluster serves …`) and says more of it.
+    if b.stems[: a.subject] != a.stems[: a.subject] or not b.content - words - _GONE:
+        return None
+    if any(word in CHANGES or word in _GONE for word in b.stems):
+        return None
+    return "negation", a.text, b.text
+
+
+def role(a: Clause, b: Clause) -> Found | None:
+    """`chardet is the default detector` against `charset_normalizer is the default
+    detector`: two things, each said to be the one that holds a role only one holds,
+    the clauses the same after their subjects."""
+    if a.negated or b.negated or not a.subject or not b.subject:
+        return None
+    rest_a, rest_b = a.tokens[a.subject :], b.tokens[b.subject :]
+    if rest_a != rest_b or len(rest_a) < 3 or rest_a[0] not in _BE:
+        return None
+    if rest_a[1] not in _ONE_OF_A_KIND:
+        return None
+    if subject_of(a) == subject_of(b):
+        return None
+    return "value", " ".join(a.written[: a.subject]), " ".join(b.written[: b.subject])
+
+
+def _distinct(clause: Clause, positions: list[int]) -> bool:
+    """Whether a word at `positions` is written as no plain word is: with a digit, a
+    dash, dot or underscore inside, or a capital after its first letter."""
+    for i in positions:
+        word = clause.written[i]
+        inner = word.strip("-_.")
+        if (
+            any(char.isdigit() for char in word)
+            or any(char in "-_." for char in inner)
+            or any(char.isupper() for char in inner[1:])
+        ):
+            return True
+    return any(position + 1 in dict(clause.values) for position in positions)
+
+
+def _flag(clause: Clause, positions: list[int]) -> bool:
+    """Whether the clause writes a word at `positions` as a command-line flag (`-race`,
+    `--bail`): the tokens keep no dash, the clause's text does."""
+    words = {clause.written[i].casefold() for i in positions}
+    found = (part.casefold() for part in clause.text.split())
+    return any(
+        part.lstrip("(`'\"").rstrip(")`'\".,;:").lstrip("-") in words
+        and part.lstrip("(`'\"").startswith("-")
+        for part in found
+    )
