@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import datetime
 import os
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -226,12 +227,12 @@ class Lineage:
         (`CHANGES.rst` and `CHANGES.md`, `icon.png` and `icon.svg`) that `fits` (there
         now, not there at the anchor: else it is a sibling), added after the anchor
         within `REPLACED_WITHIN` seconds of the deletion (the same commit, or the next
-        ones of that change).
-        None when there is no such file or more than one."""
+        ones of that change); else a file of a longer name that took its code
+        (`_renamed_longer`). None when there is no such file or more than one."""
         stem, dot, extension = path.rpartition(".")
         family = _family(extension)
         if not dot or not family or "/" in extension:
-            return None
+            return self._renamed_longer(path, deleted, anchor, fits)
         names = self.history.names()
         start = bisect.bisect_left(names, stem + ".")
         found: list[Event] = []
@@ -251,6 +252,42 @@ class Lineage:
             near = [e for e in arrivals if abs(e.time - deleted.time) <= REPLACED_WITHIN]
             if near:
                 found.append(near[0])
+        if not found:
+            return self._renamed_longer(path, deleted, anchor, fits)
+        return found[0] if len(found) == 1 else None
+
+    def _renamed_longer(
+        self, path: str, deleted: Event, anchor: str | None, fits: Callable[[str], bool]
+    ) -> Event | None:
+        """The file the commit that deleted `path` added beside it, of its kind, with
+        `path`'s name as one word of its own (`parse.go` by `command_parse.go`,
+        `utils.js` by `string-utils.js`): where the code went when a change split a
+        file or gave it a longer name and git paired nothing, the text having moved
+        too much. None when there is no such file or more than one (`utils.py` by
+        `file_utils.py` and `text_utils.py` is a split with no one successor)."""
+        folder, _, name = path.rpartition("/")
+        stem, dot, extension = name.rpartition(".")
+        if not dot or len(stem) < MIN_WORD:
+            return None
+        prefix = f"{folder}/" if folder else ""
+        names = self.history.names()
+        found: list[Event] = []
+        for other in names[bisect.bisect_left(names, prefix) :]:
+            if not other.startswith(prefix):
+                break
+            rest = other[len(prefix) :]
+            other_stem, other_dot, other_extension = rest.rpartition(".")
+            if "/" in rest or rest == name or not other_dot or other_extension != extension:
+                continue
+            if stem not in _WORDS.split(other_stem) or not fits(other):
+                continue
+            found += [
+                event
+                for event in self.history.events(other)
+                if event.kind in "AN"
+                and event.commit == deleted.commit
+                and self._counts(event, anchor, None)
+            ][:1]
         return found[0] if len(found) == 1 else None
 
 
@@ -278,6 +315,11 @@ def reborn(lineage: Lineage, path: str) -> Event | None:
     ended = any(event.kind in "RD" and event.seq < last.seq for event in events)
     return last if ended else None
 
+
+# A file's name as a word of a longer one: `parse` in `command_parse`; shorter names
+# (`io`, `db`) are words of too many others.
+MIN_WORD = 4
+_WORDS = re.compile(r"[_\-.]")
 
 # How far apart a deletion and the addition that replaces it may be: a change made
 # in a few commits (delete, then add) lands within days, not months.

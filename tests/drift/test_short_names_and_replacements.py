@@ -62,6 +62,11 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
             # Templates of one kind.
             "M templates/page.hbs {{title}}",
             "M templates/list.hbs {{items}}",
+            # Go files to be split into files of longer names.
+            f"M parse.go package cli\n{LONG}",
+            "M command.go package cli",
+            f"M src/utils.js {BODY['c']}",
+            f"M lib/render.go {BODY['d']}",
         ],
     )
     anchor = h.commit("main", ["M src/app/cli.py print()"])
@@ -86,6 +91,19 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
     h.when += 90 * DAY
     h.commit("main", ["M old/notes.md new notes, long after"])
     h.commit("main", ["D docs/_static/logo.png"])
+    # The parser's code goes into a new command_parse.go, too changed for git to pair.
+    h.commit(
+        "main",
+        [
+            "D parse.go",
+            f"M command_parse.go package cli\n{SHORT}",
+            "M command_run.go package cli // run",
+        ],
+    )
+    # Split in two: no one successor. Deleted, and a longer name added a commit later.
+    h.commit("main", ["D src/utils.js", "M src/file_utils.js f", "M src/text_utils.js t"])
+    h.commit("main", ["D lib/render.go"])
+    h.commit("main", ["M lib/render_html.go package lib"])
     h.commit("main", ["D src/handlers/main.js"])
     h.write(path)
     yield path, commit_of(path, anchor)
@@ -152,10 +170,26 @@ def test_a_file_replaced_in_another_format_is_named_with_its_commit(
     assert (icon.status, icon.replaced_by) == ("stale", "docs/_static/icon.svg")
 
 
+def test_a_file_whose_code_went_to_a_longer_name_in_its_commit_is_replaced_by_it(
+    repo: tuple[Path, str],
+) -> None:
+    path, anchor = repo
+    state = checkout(path).check("parse.go", anchor)
+    assert (state.status, state.renamed_to) == ("stale", None)
+    assert state.replaced_by == "command_parse.go"
+
+
 def test_no_replacement_without_git_history_to_support_it(repo: tuple[Path, str]) -> None:
     path, anchor = repo
     paths = checkout(path)
-    for named in ("setup.py", "guide.rst", "old/notes.rst", "docs/_static/logo.png"):
+    for named in (
+        "setup.py",
+        "guide.rst",
+        "old/notes.rst",
+        "docs/_static/logo.png",
+        "src/utils.js",
+        "lib/render.go",
+    ):
         state = paths.check(named, anchor)
         assert state.status == "stale", named
         assert (state.replaced_by, state.renamed_to) == (None, None), named
