@@ -38,6 +38,9 @@ class Only:
     phrase: tuple[str, ...]
     rest: frozenset[str]
     text: str
+    # The verb `only` follows when a preposition stands between it and the phrase
+    # (`signed only for macOS`): the other sentence must say it too.
+    verb: str = ""
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -90,14 +93,16 @@ def sentence_claims(
     for index, token in enumerate(tokens):
         if token == "only":
             start = index + 1
+            verb = ""
             if start < len(tokens) - 1 and tokens[start] in _PLACES:
                 start += 1
+                verb = stems[index - 1] if index > 0 else ""
             after = _phrase(tokens, start, 1)
             # `pyright only.`, `on src/ only`: the phrase stands before it.
             span = after if after != (0, 0) else _phrase(tokens, index - 1, -1)
             if span != (0, 0):
                 phrase = tuple(stems[i] or tokens[i] for i in range(*span))
-                only.append(Only(phrase, _rest(stems, span), text))
+                only.append(Only(phrase, _rest(stems, span), text, verb))
         elif token in _JOINS and 0 < index < len(tokens) - 1:
             left = _phrase(tokens, index - 1, -1)
             right = _phrase(tokens, index + 1, 1)
@@ -133,6 +138,8 @@ def only_against_more(
     type-checks the code`): the words past the part both name count as context."""
     for claim in only:
         for pair in together:
+            if claim.verb and claim.verb not in pair.rest:
+                continue  # `signed only for macOS` / `built for macOS and Linux`
             for named, other in ((pair.left, pair.right), (pair.right, pair.left)):
                 if named == other:
                     continue

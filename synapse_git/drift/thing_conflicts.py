@@ -21,6 +21,10 @@ _GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
 # `charset_normalizer is the default detector` cannot both hold.
 _ONE_OF_A_KIND = frozenset({"default", "primary", "only"})
 _BE = frozenset({"is", "are"})
+# A clause saying where a thing is not used: `… is not used there`.
+_HERE = frozenset({"there", "here"})
+# Verbs telling what a thing was or did (its history), not what it is now.
+_PAST = frozenset({"was", "were", "had", "used", "did"})
 # A word right before a name that says the clause uses the thing: `runs go test
 # with -race`, `formatted by google-java-format`.
 _MEANS = frozenset({"with", "by", "via", "through", "using", "use", "uses", "used"})
@@ -36,8 +40,8 @@ def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
     google-java-format`), or both name it as a flag (`stops at the first failure
     (--bail)`): then the two clauses may have other subjects, as the unused one's
     subject is the thing itself."""
-    if not a.negated or b.negated:
-        return None
+    if not a.negated or b.negated or _HERE & set(a.tokens):
+        return None  # `WhiteNoise is not used there` says where, as `… in dev` would
     name = a.content - dropped.UNUSED
     if not name or a.content == name or not name <= b.content:
         return None
@@ -70,6 +74,9 @@ def gone(a: Clause, b: Clause) -> Found | None:
     # `The staging cluster serves …`) and says more of it.
     if b.stems[: a.subject] != a.stems[: a.subject] or not b.content - words - _GONE:
         return None
+    told = b.tokens[a.subject] if len(b.tokens) > a.subject else ""
+    if told in _PAST or told.endswith("ed"):
+        return None  # `The old deploy script deployed to Heroku`: what it did, not does
     if any(word in CHANGES or word in _GONE for word in b.stems):
         return None
     return "negation", a.text, b.text

@@ -220,3 +220,28 @@ def test_a_thing_said_gone_against_what_it_does(first: str, second: str, conflic
 )
 def test_two_things_in_a_role_one_holds(first: str, second: str, conflict: bool) -> None:
     assert (contradicts(first, second) is not None) is conflict
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # Where it is not used: `there`, as `in dev` would say.
+        (
+            "Static files are served by WhiteNoise in production.",
+            "In dev, static files are served by runserver; WhiteNoise is not used there.",
+        ),
+        # What a thing gone did, not what it does.
+        ("The old deploy script deployed to Heroku.", "The old deploy script is removed."),
+        ("The old deploy script was the only way to ship.", "The old deploy script is gone."),
+        # `only` through a preposition, of another verb.
+        (
+            "Release binaries are built for macOS and Linux.",
+            "Release binaries are signed only for macOS.",
+        ),
+    ],
+)
+def test_near_misses_of_a_thing_said_unused_gone_or_only_are_no_conflicts(
+    first: str, second: str
+) -> None:
+    assert contradicts(first, second) is None
+    assert contradicts(second, first) is None
