@@ -187,8 +187,12 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
     i1, i2, j1, j2 = head, len(left) - tail, head, len(right) - tail
     if not (0 < i2 - i1 <= 2 and 0 < j2 - j1 <= 2) or i1 == 0:
         return None
+    if _denied_before(a, i1) and _denied_before(b, j1):
+        return None  # `does not use the alias` / `does not use feature flags`: both hold
     before = a.tokens[i1 - 1]
     span_a, span_b = a.tokens[i1:i2], b.tokens[j1:j2]
+    if _a_path(span_a) != _a_path(span_b):
+        return None  # `is .github/workflows/release.yml` / `is hand-written`: two kinds
     if before not in SLOT_MARKERS and not before.endswith(":"):
         return None
     if any(t in NEGATORS or t in STOP for t in (*span_a, *span_b)):
@@ -202,6 +206,17 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
     if not (a.content & b.content) - {stem(before)}:
         return None  # only the slot's own verb is shared: `use .env locally` / `use X`
     return Contradiction("identifier", " ".join(a.written[i1:i2]), " ".join(b.written[j1:j2]))
+
+
+def _a_path(span: tuple[str, ...]) -> bool:
+    return any("/" in token for token in span)
+
+
+def _denied_before(clause: Clause, position: int) -> bool:
+    """Whether a negator stands before `position`: what follows it is denied (`does
+    not use X`), where one after it belongs to what the clause adds (`… REFLECT when
+    the property is not given`)."""
+    return clause.negated and any(token in NEGATORS for token in clause.tokens[:position])
 
 
 def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contradiction | None:

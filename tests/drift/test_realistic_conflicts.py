@@ -245,3 +245,29 @@ def test_near_misses_of_a_thing_said_unused_gone_or_only_are_no_conflicts(
 ) -> None:
     assert contradicts(first, second) is None
     assert contradicts(second, first) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # Two things denied: both hold.
+        ("apps/admin does not use the `@/` alias.", "apps/admin does not use feature flags."),
+        # A path and a word after `is`: two kinds of thing, not two values of one.
+        (
+            "The release workflow is .github/workflows/release.yml.",
+            "cargo-dist is not used; the release workflow is hand-written.",
+        ),
+        # Values of what is to come.
+        ("MSRV is 1.70.", "Edition 2024 waits for MSRV 1.85."),
+        ("Rust edition is 2021 for every crate.", "Edition 2024 waits for the next major."),
+        # A schedule naming the thing in the subject: another workflow, against a
+        # clause whose subject was left before its `and`.
+        (
+            "The CI workflow is ci.yml and runs on every push.",
+            "The nightly workflow runs the full suite.",
+        ),
+    ],
+)
+def test_near_misses_of_values_and_identifiers_are_no_conflicts(first: str, second: str) -> None:
+    assert contradicts(first, second) is None
+    assert contradicts(second, first) is None
