@@ -199,3 +199,23 @@ def test_one_path_reported_answers_each_form_the_memory_wrote_it_in() -> None:
     got = module.score(findings, {1: "a"}, labels)
     assert (got["stale_found"], got["stale_predicted"], got["stale_labelled"]) == (2, 2, 2)
     assert (got["renames_right"], got["renames_total"]) == (2, 2)
+
+
+def test_conflict_notes_of_other_stacks_against_their_labels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """examples/conflict_notes.py: every set loads, every labelled pair names two of
+    its notes, and the probe's labelled pairs are found, with one false pair."""
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))  # its `arguments` module
+    spec = importlib.util.spec_from_file_location(
+        "conflict_notes", ROOT / "examples" / "conflict_notes.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in module.NAMES:
+        data = json.loads((module.SETS / f"{name}.json").read_text("utf-8"))
+        count = len(data["notes"])
+        assert all(0 <= i < count for pair in data["conflicts"] for i in pair)
+    got = module.measure("probe")
+    assert (got["right"], got["found"], got["labelled"]) == (7, 8, 8)
