@@ -51,6 +51,7 @@ __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 _USE = stem("use")
+_THROUGH = stem("through")
 
 
 # eq=False, repr=False: nothing compares or prints these, and each generated method
@@ -216,15 +217,32 @@ def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contr
 
 def _unused_conflict(a: Clause, b: Clause) -> Contradiction | None:
     """`the Homebrew oniguruma is never used` against `Use the system oniguruma from
-    Homebrew`: a clause saying only that a named thing is not used, every word of
-    the name in a clause that uses it. Known tools have their own rule (dropped);
-    this one needs the using clause to say `use`."""
-    if not a.negated or b.negated or _USE not in b.content:
+    Homebrew`: a clause saying only that a named thing is not used (or is no longer
+    a dependency), every word of the name in a clause that uses it. Known tools have
+    their own rule (dropped); this one needs the using clause to say `use`, or to go
+    through the thing by its whole name (`every connection goes through the redis
+    gem`)."""
+    if not a.negated or b.negated:
         return None
     name = a.content - dropped.UNUSED
-    if not name or a.content == name or not name <= b.content:
+    if not name or a.content == name:
+        return None
+    if not (_USE in b.content and name <= b.content) and not _through(b, name):
         return None
     return Contradiction("negation", a.text, b.text)
+
+
+def _through(clause: Clause, name: frozenset[str]) -> bool:
+    """Whether the clause goes through the thing `name` names, the name whole right
+    after `through` and nothing more of it (`talks to Redis through the redis-client
+    gem` is not through the `redis gem`)."""
+    stems = clause.stems
+    for index, word in enumerate(stems):
+        if word == _THROUGH:
+            run = stems[index + 1 : index + 1 + len(name)]
+            if len(run) == len(name) and set(run) == name:
+                return True
+    return False
 
 
 def _only_conflict(first: Parsed, second: Parsed) -> Contradiction | None:
@@ -256,7 +274,13 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
             if not (a.content & b.content):
                 continue
             if _other_subjects(a, b):
-                continue  # about two different things: another file, release, issue
+                # About two different things (another file, release, issue), but for
+                # a thing said unused: the subject of its own clause, named after the
+                # verb of the clause using it (`HTTP calls go through the faraday gem`).
+                found = _unused_conflict(a, b) or _unused_conflict(b, a)
+                if found is not None:
+                    return found
+                continue
             found = (
                 _value_conflict(a, b)
                 or _antonym_conflict(a, b)
