@@ -19,7 +19,7 @@ from pathlib import Path
 from synapse_git.drift.conflicts import contradicts
 
 SETS = Path(__file__).resolve().parent / "drift_real"
-NAMES = ("pip", "flask", "click", "requests", "express", "cli", "axum", "moshi", "jq")
+NAMES = ("pip", "flask", "click", "requests", "express", "cli", "axum", "moshi", "jq", "sidekiq")
 
 
 def half(name: str, which: str) -> dict[str, object]:

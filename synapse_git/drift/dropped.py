@@ -14,9 +14,22 @@ from dataclasses import dataclass
 
 from synapse_git.drift.conflict_words import ROLE_WORDS, TOOL_ROLES, stem
 
-# What a clause saying only that a tool is not used has besides the tool.
+# What a clause saying only that a tool is not used has besides the tool: `is not
+# used any more`, or `is no longer a dependency`.
 UNUSED = frozenset(
-    stem(word) for word in ("use", "used", "uses", "using", "any", "more", "anymore", "longer")
+    stem(word)
+    for word in (
+        "use",
+        "used",
+        "uses",
+        "using",
+        "any",
+        "more",
+        "anymore",
+        "longer",
+        "dependency",
+        "dependencies",
+    )
 )
 
 

@@ -22,7 +22,7 @@ from synapse_git.drift.lineage import Lineage, when
 from synapse_git.drift.meant import Said, narrow
 from synapse_git.drift.never_missing import NeverMissing
 from synapse_git.drift.paths import is_glob, weak
-from synapse_git.drift.short_forms import from_root
+from synapse_git.drift.short_forms import Tree, from_root
 from synapse_git.git.project_scope import Scope
 
 Status = Literal["present", "skipped", "stale", "unverified"]
@@ -119,7 +119,20 @@ class CheckoutPaths(CheckoutRepository):
             # Tracked at exactly this place, yet not in the working files: gone, unless
             # git keeps it out of them on purpose (sparse checkout).
             return self._tree is None and self._sparse().holds(path)
-        return tree.resolves(path, rooted=from_root(path, tree.folders.__contains__))
+        return tree.resolves(path, rooted=self._from_root(path, tree))
+
+    def _from_root(self, path: str, tree: Tree) -> bool:
+        """Whether `path` names a place from the root only (short_forms.from_root):
+        its first folder is a top-level folder, and something is there or git once
+        held something there. A path git never held from the root is a shorter form
+        like any other (`web/application.rb` for `lib/app/web/application.rb`,
+        beside a top-level `web/` of templates)."""
+        if not from_root(path, tree.folders.__contains__):
+            return False
+        if tree.holds(path):
+            return True
+        history = self.history()
+        return history is None or history.has(path) or bool(history.events_under(path))
 
     # -- what git has seen --------------------------------------------------------
 
@@ -153,8 +166,7 @@ class CheckoutPaths(CheckoutRepository):
             return path
         if history.events_under(path):
             return path
-        tree = self._load_tracked()
-        if from_root(path, tree.folders.__contains__):
+        if self._from_root(path, self._load_tracked()):
             return None
         longer = history.first_ending("/" + path)
         if longer is not None:
@@ -172,7 +184,7 @@ class CheckoutPaths(CheckoutRepository):
             return [path]
         tree = self._anchor_tree(commit_id)
         assert tree is not None
-        rooted = from_root(path, tree.folders.__contains__)
+        rooted = self._from_root(path, tree)
         if not tree.resolves(path, rooted=rooted):
             return []
         return tree.named(path, rooted=rooted)

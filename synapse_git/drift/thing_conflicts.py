@@ -15,6 +15,7 @@ from synapse_git.drift.conflict_words import CHANGES, stem
 Found = tuple[str, str, str]
 
 _USE = stem("use")
+_THROUGH = stem("through")
 # What a clause says of a thing that no longer exists: `The lint session is gone`.
 _GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
 # One thing alone holds these roles: `chardet is the default detector` and
@@ -38,8 +39,10 @@ def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
     no plain phrase shares (`-race`, `google-java-format`, `JUnit 4`) and the
     clause uses it as a means (`runs go test with -race`, `formatted by
     google-java-format`), or both name it as a flag (`stops at the first failure
-    (--bail)`): then the two clauses may have other subjects, as the unused one's
-    subject is the thing itself."""
+    (--bail)`), or the clause goes through it by its whole name (`every connection
+    goes through the redis gem`): then the two clauses may have other subjects, as
+    the unused one's subject is the thing itself. `is no longer a dependency` says
+    it is not used (dropped.UNUSED)."""
     if not a.negated or b.negated or _HERE & set(a.tokens):
         return None  # `WhiteNoise is not used there` says where, as `… in dev` would
     name = a.content - dropped.UNUSED
@@ -55,9 +58,22 @@ def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
     at_a = [i for i, word in enumerate(a.stems) if word in name]
     at_b = [i for i, word in enumerate(b.stems) if word in name]
     means = _USE in b.content or any(i > 0 and b.tokens[i - 1] in _MEANS for i in at_b)
-    if (_distinct(a, at_a) and means) or (_flag(a, at_a) and _flag(b, at_b)):
+    if (_distinct(a, at_a) and means) or (_flag(a, at_a) and _flag(b, at_b)) or _through(b, name):
         return "negation", a.text, b.text
     return None
+
+
+def _through(clause: Clause, name: frozenset[str]) -> bool:
+    """Whether the clause goes through the thing `name` names, the name whole right
+    after `through` and nothing more of it (`talks to Redis through the redis-client
+    gem` is not through the `redis gem`)."""
+    stems = clause.stems
+    for index, word in enumerate(stems):
+        if word == _THROUGH:
+            run = stems[index + 1 : index + 1 + len(name)]
+            if len(run) == len(name) and set(run) == name:
+                return True
+    return False
 
 
 def gone(a: Clause, b: Clause) -> Found | None:
