@@ -56,6 +56,27 @@ def test_completion_scripts_and_answers(outside: Path) -> None:
     assert {"remember", "restore", "read", "recall"} <= set(answer.stdout.split())
 
 
+def test_a_completion_script_piped_to_a_reader_that_leaves_is_no_traceback(
+    outside: Path,
+) -> None:
+    """`synapse --show-completion zsh | head -1`: the script is printed outside click,
+    whose own answer to a closed pipe never saw it."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [str(BIN / "synapse"), "--show-completion", "zsh"],
+            cwd=outside,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert done.returncode == 0 and done.stderr == ""
+
+
 def test_show_prints_one_memory_whole_with_what_is_known(repo: Path) -> None:
     first = run_cli("memory", "remember", "Deploys go out from main", "-s", "ops.md", cwd=repo)
     assert first.returncode == 0
