@@ -256,3 +256,23 @@ def test_install_completion_writes_for_the_shell_named(outside: Path, tmp_path: 
     written = home / ".config" / "fish" / "completions" / "synapse.fish"
     assert "_SYNAPSE_COMPLETE=complete_fish" in written.read_text(encoding="utf-8")
     assert str(written) in done.stdout
+
+
+def test_install_completion_for_the_running_shell_says_so_plainly(tmp_path: Path) -> None:
+    """typer's own line is coloured; the CLI's forced colour showed its escape
+    sequences escaped (`\\x1b[32mbash completion installed in …`)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    # `; true` keeps bash from exec'ing the command: bash stays the shell above it.
+    done = subprocess.run(
+        ["bash", "-c", f"'{BIN / 'synapse'}' --install-completion; true"],
+        cwd=tmp_path,
+        env={**os.environ, "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    written = home / ".bash_completions" / "synapse.sh"
+    assert done.stdout.startswith(f"bash completion installed in {written}\n"), done.stdout
+    assert "\\x1b" not in done.stdout and "\x1b" not in done.stdout and done.stderr == ""
+    assert "_SYNAPSE_COMPLETE=complete_bash" in written.read_text(encoding="utf-8")
