@@ -56,7 +56,9 @@ def lines(data: dict[str, Any], note: str | None, semantic: str | None) -> list[
         out.append(f"hooks     {states} (in {folder})")
     clients = data["mcp_clients"]
     if not clients:
-        out.append("mcp       no client file here: `synapse mcp config claude|codex --write`")
+        # No hint: the agent line names `synapse setup` when nothing is wired, and a
+        # client wired for the user (~/.claude.json) needs no file here.
+        out.append("mcp       no client file here")
     for client in clients:
         if client.get("problem"):
             verdict = f"cannot be used: {client['problem']}"
