@@ -35,6 +35,33 @@ def test_help_names_arguments_and_values_plainly(outside: Path) -> None:
     assert "Missing argument 'ID'" in missing.stderr
 
 
+def test_every_argument_is_named_once_and_explained(outside: Path) -> None:
+    """`ID...` was shown as `ID......` (a metavar holding the dots click adds), and
+    `memory forget`'s ID had no help."""
+    import typer
+    from typer.core import TyperArgument
+
+    from synapse_git.cli.app import app
+
+    def commands(command: object, path: str) -> list[tuple[str, object]]:
+        subs = getattr(command, "commands", {})
+        found = [(path, command)] if not subs else []
+        for name, sub in subs.items():
+            found += commands(sub, f"{path} {name}")
+        return found
+
+    for path, command in commands(typer.main.get_command(app), "synapse"):
+        for param in getattr(command, "params", []):
+            if isinstance(param, TyperArgument):
+                assert param.help, f"{path} {param.name}: no help"
+                assert not (param.metavar or "").endswith("."), f"{path} {param.metavar}"
+    purge = run_cli("memory", "purge", "--help", cwd=outside).stdout
+    assert purge.startswith("Usage: synapse memory purge [OPTIONS] ID...\n")
+    assert "  ID...  The memories to delete." in purge
+    forget = run_cli("memory", "forget", "--help", cwd=outside).stdout
+    assert "  [ID]  The memory to forget." in forget or "  ID  The memory to forget." in forget
+
+
 def test_completion_scripts_and_answers(outside: Path) -> None:
     script = run_cli("--show-completion", "bash", cwd=outside)
     assert script.returncode == 0 and "_SYNAPSE_COMPLETE=complete_bash" in script.stdout
