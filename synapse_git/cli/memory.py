@@ -114,7 +114,7 @@ def supersede(
     old_id: int = typer.Argument(..., metavar="OLD_ID", help="The memory that is out of date."),
     text: str = typer.Argument(None, help="The corrected text (or - for stdin)."),
     by: int = typer.Option(None, "--by", help="An existing memory that replaces OLD_ID."),
-    source: str = typer.Option("", "--source", "-s"),
+    source: str = typer.Option("", "--source", "-s", help="The source of the corrected TEXT."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:

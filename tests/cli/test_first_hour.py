@@ -35,9 +35,9 @@ def test_help_names_arguments_and_values_plainly(outside: Path) -> None:
     assert "Missing argument 'ID'" in missing.stderr
 
 
-def test_every_argument_is_named_once_and_explained(outside: Path) -> None:
+def test_every_argument_and_option_is_named_once_and_explained(outside: Path) -> None:
     """`ID...` was shown as `ID......` (a metavar holding the dots click adds), and
-    `memory forget`'s ID had no help."""
+    `memory forget`'s ID (and `memory supersede --source`) had no help."""
     import typer
     from typer.core import TyperArgument
 
@@ -52,8 +52,8 @@ def test_every_argument_is_named_once_and_explained(outside: Path) -> None:
 
     for path, command in commands(typer.main.get_command(app), "synapse"):
         for param in getattr(command, "params", []):
+            assert param.help, f"{path} {param.name}: no help"
             if isinstance(param, TyperArgument):
-                assert param.help, f"{path} {param.name}: no help"
                 assert not (param.metavar or "").endswith("."), f"{path} {param.metavar}"
     purge = run_cli("memory", "purge", "--help", cwd=outside).stdout
     assert purge.startswith("Usage: synapse memory purge [OPTIONS] ID...\n")
