@@ -33,6 +33,9 @@ def test_help_names_arguments_and_values_plainly(outside: Path) -> None:
     assert "-n, --limit N" in recall and "--also TEXT" in recall
     missing = run_cli("memory", "edit", cwd=outside)
     assert "Missing argument 'ID'" in missing.stderr
+    # Named as the usage line names them, where a name without a metavar was lower case.
+    assert "Missing argument 'CLIENT'." in run_cli("setup", cwd=outside).stderr
+    assert "Missing argument 'NEW'." in run_cli("project", "move", "/x", cwd=outside).stderr
 
 
 def test_every_argument_and_option_is_named_once_and_explained(outside: Path) -> None:
