@@ -18,7 +18,8 @@ def status(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Show the store (and how it was chosen), its memories, this project, the hooks
-    installed here, and whether the MCP client files here open the same store."""
+    installed here, whether the MCP client files here open the same store, what
+    `synapse setup` wired, and whether semantic recall is on. Writes nothing."""
     svc = service()
     found = svc.status(svc.scope(folder))
     if as_json:

@@ -61,6 +61,8 @@ def test_every_argument_and_option_is_named_once_and_explained(outside: Path) ->
     purge = run_cli("memory", "purge", "--help", cwd=outside).stdout
     assert purge.startswith("Usage: synapse memory purge [OPTIONS] ID...\n")
     assert "  ID...  The memories to delete." in purge
+    status = " ".join(run_cli("status", "--help", cwd=outside).stdout.split())
+    assert "what `synapse setup` wired, and whether semantic recall is on" in status
     forget = run_cli("memory", "forget", "--help", cwd=outside).stdout
     assert "  [ID]  The memory to forget." in forget or "  ID  The memory to forget." in forget
 
