@@ -81,6 +81,13 @@ def load(folder: Path | None = None) -> Config:
         data = path.read_bytes()
     except FileNotFoundError:
         return config
+    except NotADirectoryError:
+        # SYNAPSE_DATA naming a file: "cannot read FILE/config.toml: Not a directory" left
+        # the user to work out that the folder was the problem.
+        raise StoreError(
+            f"the data folder {base} is not a folder: a file stands where it (or a folder"
+            " above it) goes"
+        ) from None
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror}") from None
     import tomllib  # only when there is a config file: hooks start faster without it

@@ -40,7 +40,9 @@ def real_names(command: Any) -> set[str]:
     names: set[str] = set()
     for param in command.params:
         if param.param_type_name == "argument":
-            names.add((param.metavar or param.name).upper())
+            # As cli/help_text.py shows it: `ID...` for an argument taking many.
+            many = "..." if param.nargs != 1 else ""
+            names.add((param.metavar or param.name).upper() + many)
         else:
             names.update(param.opts, param.secondary_opts)
     return names - {"--help"}

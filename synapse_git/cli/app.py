@@ -15,6 +15,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
 from typing import Any
 
 import typer
@@ -165,7 +166,15 @@ _USAGE_ERROR = _click_class("UsageError")
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; bad input exits 2 with one line on stderr, internal errors 3."""
     with shown_streams():
-        code = _run(argv)
+        try:
+            code = _run(argv)
+        except BrokenPipeError:
+            # The reader of what runs outside click (`synapse --show-completion zsh |
+            # head -1`) went away: nothing left to say (0, as failure() has it), not a
+            # traceback, and no second error when Python flushes standard output at exit.
+            with suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return exit_codes.OK
         return unwritable_output(code)
 
 

@@ -39,5 +39,5 @@ def demo(
     print_recalled(shown.found, question)
     typer.echo(
         'next: `synapse memory remember "…"` in a repository of yours, '
-        "`synapse mcp config claude|codex --write` for an agent, `synapse status`"
+        "`synapse setup claude|codex|cursor` for an agent, `synapse status`"
     )

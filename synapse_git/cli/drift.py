@@ -46,7 +46,7 @@ def drift(
 
 
 def keep(
-    ids: list[int] = typer.Argument(..., metavar="ID...", help="The memories the findings name."),
+    ids: list[int] = typer.Argument(..., metavar="ID", help="The memories the findings name."),
     kind: str = typer.Option(
         None,
         "--kind",

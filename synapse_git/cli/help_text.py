@@ -29,6 +29,10 @@ class _Argument(TyperArgument):
     def display_type_rich(self, ctx: Any) -> str | None:
         return None
 
+    def get_error_hint(self, *args: Any) -> str:
+        # `Missing argument 'CLIENT'`, as the usage line and the help name it (not `client`).
+        return f"'{self._upper()}'"
+
 
 def classic(command: Any) -> None:
     """Give every argument and option of `command` and its subcommands the classic look."""

@@ -17,7 +17,7 @@ from synapse_git.service.memory_show import PathNow, TeamStatus
 
 
 def show(
-    memory_id: int = typer.Argument(..., metavar="ID"),
+    memory_id: int = typer.Argument(..., metavar="ID", help="The memory to show."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:

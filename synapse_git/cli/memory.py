@@ -83,7 +83,7 @@ def _print_remembered(result: Remembered, as_json: bool, supersedes: int | None)
 
 @app.command("edit")
 def edit(
-    memory_id: int = typer.Argument(..., metavar="ID"),
+    memory_id: int = typer.Argument(..., metavar="ID", help="The memory to change."),
     text: str = typer.Argument(
         None, help="The new text, or - to read it from stdin; none: open $EDITOR."
     ),
@@ -114,7 +114,7 @@ def supersede(
     old_id: int = typer.Argument(..., metavar="OLD_ID", help="The memory that is out of date."),
     text: str = typer.Argument(None, help="The corrected text (or - for stdin)."),
     by: int = typer.Option(None, "--by", help="An existing memory that replaces OLD_ID."),
-    source: str = typer.Option("", "--source", "-s"),
+    source: str = typer.Option("", "--source", "-s", help="The source of the corrected TEXT."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -132,7 +132,7 @@ def supersede(
 
 @app.command("forget")
 def forget(
-    memory_id: int = typer.Argument(None, metavar="ID"),
+    memory_id: int = typer.Argument(None, metavar="ID", help="The memory to forget."),
     batch: int = typer.Option(
         None, "--import", metavar="BATCH", help="Instead of ID: every memory import BATCH stored."
     ),
@@ -157,7 +157,7 @@ def forget(
 
 @app.command("purge")
 def purge(
-    ids: list[int] = typer.Argument(..., metavar="ID...", help="The memories to delete."),
+    ids: list[int] = typer.Argument(..., metavar="ID", help="The memories to delete."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask: delete them."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
@@ -185,7 +185,7 @@ def purge(
 
 @app.command("restore")
 def restore(
-    memory_id: int = typer.Argument(..., metavar="ID"),
+    memory_id: int = typer.Argument(..., metavar="ID", help="The memory to restore."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -203,7 +203,7 @@ def _print_state(memory: MemoryOut, what: str, as_json: bool, why: str = "") -> 
 
 @app.command("history")
 def history(
-    memory_id: int = typer.Argument(..., metavar="ID"),
+    memory_id: int = typer.Argument(..., metavar="ID", help="The memory whose versions to show."),
     folder: Path = FOLDER_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -234,7 +234,7 @@ def history(
 
 @app.command("read")
 def read(
-    memory_id: int = typer.Argument(..., metavar="ID"),
+    memory_id: int = typer.Argument(..., metavar="ID", help="The memory to read."),
     offset: int = typer.Option(0, "--offset", help="Byte offset to start at (a page's next)."),
     budget: str = typer.Option(None, "--budget", help="lean, balanced or full: the page size."),
     project: str = typer.Option(None, "--project", help="Only if the memory is of this project."),

@@ -18,7 +18,8 @@ def status(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Show the store (and how it was chosen), its memories, this project, the hooks
-    installed here, and whether the MCP client files here open the same store."""
+    installed here, whether the MCP client files here open the same store, what
+    `synapse setup` wired, and whether semantic recall is on. Writes nothing."""
     svc = service()
     found = svc.status(svc.scope(folder))
     if as_json:
@@ -56,7 +57,9 @@ def lines(data: dict[str, Any], note: str | None, semantic: str | None) -> list[
         out.append(f"hooks     {states} (in {folder})")
     clients = data["mcp_clients"]
     if not clients:
-        out.append("mcp       no client file here: `synapse mcp config claude|codex --write`")
+        # No hint: the agent line names `synapse setup` when nothing is wired, and a
+        # client wired for the user (~/.claude.json) needs no file here.
+        out.append("mcp       no client file here")
     for client in clients:
         if client.get("problem"):
             verdict = f"cannot be used: {client['problem']}"

@@ -12,7 +12,7 @@ from synapse_git.cli.options import FOLDER_OPTION, JSON_OPTION
 from synapse_git.cli.output import print_json, scope_of, service
 from synapse_git.errors import BadInput
 
-IDS_ARGUMENT = typer.Argument(..., metavar="ID...", help="Ids of project memories.")
+IDS_ARGUMENT = typer.Argument(..., metavar="ID", help="Ids of project memories.")
 
 
 def share(

@@ -122,14 +122,13 @@ def write(kind: str, entry: Entry, folder: Path) -> Written:
     if kind not in FILES:
         raise BadInput(f"--write needs a client with a project file: {', '.join(FILES)}")
     path = folder / FILES[kind]
-    try:
-        old = _text(path) if path.exists() else None
-    except (OSError, ValueError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}; nothing was written") from None
-    # Merged without the file's byte order mark and CRLF line ends, written back with
-    # them, as `synapse setup` keeps them. file_texts imports this module: here, not above.
+    # Read, and refused, as `synapse setup` reads a client file: a folder in its place was
+    # "cannot read …: [Errno 21] Is a directory: 3". Merged without the file's byte order
+    # mark and CRLF line ends, written back with them, as setup keeps them. file_texts
+    # imports this module: here, not above.
     from synapse_git.clients import file_texts
 
+    old = file_texts.read(path)
     plain = None if old is None else file_texts.in_plain(old)
     merge = _merged_json if kind == "claude" else _merged_toml
     new = file_texts.in_layout(old, merge(plain, entry, path))

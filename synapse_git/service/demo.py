@@ -60,8 +60,11 @@ def temporary_store(source: Path) -> Iterator[tuple[Synapse, int]]:
     when the block ends."""
     try:
         text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {source}: {exc}") from None
+    except OSError as exc:
+        # The reason alone, as `memory import` says it (not Python's `[Errno 2] …: '…'`).
+        raise BadInput(f"cannot read {source}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"cannot read {source}: not UTF-8 (byte {exc.start})") from None
     lines = [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
     with tempfile.TemporaryDirectory(prefix="synapse-demo-") as data:
         # The defaults, not the user's config.toml: the examples as Synapse ships them.

@@ -41,6 +41,21 @@ def _branch_text(branch: str | None) -> str | None:
     return branch.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+def _refuse_to_share(body: str, source: str) -> None:
+    """A new memory to share that looks like a secret is refused before it is stored,
+    in words about the text: the share's own refusal named the id the memory would
+    have had, and an option `remember` does not take."""
+    from synapse_git.team import secrets
+
+    found = secrets.secrets_in(body + "\n" + source)
+    if found:
+        raise BadInput(
+            f"the text seems to hold {', '.join(found)}: nothing was remembered (take it"
+            " out; if it is not secret, remember it without sharing, then"
+            " `synapse memory share ID --force`)"
+        )
+
+
 def _may_replace(old: Memory, project: str | None) -> None:
     """Refuse a project memory replacing a global one: every project sees a global
     memory, and no project may change what another one sees (docs/store.md)."""
@@ -80,6 +95,8 @@ class Lifecycle(StoreAccess):
             raise BadInput(f"{scope.note}: pass --global to remember globally")
         if share and (is_global or scope.checkout is None):
             raise BadInput("only project memories in a repository with a work tree are shared")
+        if share:
+            _refuse_to_share(body, source)
         project = None if is_global else scope.project
         head = project_scope.head(scope) if project is not None else project_scope.Head(None, None)
         vector = self._vector(body)

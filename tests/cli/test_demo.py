@@ -74,7 +74,12 @@ def test_demo_without_examples_says_where_to_look(tmp_path: Path) -> None:
     missing = tmp_path / "nothing.jsonl"
     done = shell(f"synapse demo --examples {missing}", tmp_path, tmp_path, tmp_path)
     assert done.returncode == 2
-    assert f"cannot read {missing}" in done.stderr and len(done.stderr.splitlines()) == 1
+    assert done.stderr == f"synapse: cannot read {missing}: No such file or directory\n"
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"body": "caf\xe9"}\n')
+    done = shell(f"synapse demo --examples {latin}", tmp_path, tmp_path, tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == f"synapse: cannot read {latin}: not UTF-8 (byte 13)\n"
 
 
 # A real wheel build and install.

@@ -33,6 +33,38 @@ def test_help_names_arguments_and_values_plainly(outside: Path) -> None:
     assert "-n, --limit N" in recall and "--also TEXT" in recall
     missing = run_cli("memory", "edit", cwd=outside)
     assert "Missing argument 'ID'" in missing.stderr
+    # Named as the usage line names them, where a name without a metavar was lower case.
+    assert "Missing argument 'CLIENT'." in run_cli("setup", cwd=outside).stderr
+    assert "Missing argument 'NEW'." in run_cli("project", "move", "/x", cwd=outside).stderr
+
+
+def test_every_argument_and_option_is_named_once_and_explained(outside: Path) -> None:
+    """`ID...` was shown as `ID......` (a metavar holding the dots click adds), and
+    `memory forget`'s ID (and `memory supersede --source`) had no help."""
+    import typer
+    from typer.core import TyperArgument
+
+    from synapse_git.cli.app import app
+
+    def commands(command: object, path: str) -> list[tuple[str, object]]:
+        subs = getattr(command, "commands", {})
+        found = [(path, command)] if not subs else []
+        for name, sub in subs.items():
+            found += commands(sub, f"{path} {name}")
+        return found
+
+    for path, command in commands(typer.main.get_command(app), "synapse"):
+        for param in getattr(command, "params", []):
+            assert param.help, f"{path} {param.name}: no help"
+            if isinstance(param, TyperArgument):
+                assert not (param.metavar or "").endswith("."), f"{path} {param.metavar}"
+    purge = run_cli("memory", "purge", "--help", cwd=outside).stdout
+    assert purge.startswith("Usage: synapse memory purge [OPTIONS] ID...\n")
+    assert "  ID...  The memories to delete." in purge
+    status = " ".join(run_cli("status", "--help", cwd=outside).stdout.split())
+    assert "what `synapse setup` wired, and whether semantic recall is on" in status
+    forget = run_cli("memory", "forget", "--help", cwd=outside).stdout
+    assert "  [ID]  The memory to forget." in forget or "  ID  The memory to forget." in forget
 
 
 def test_completion_scripts_and_answers(outside: Path) -> None:
@@ -54,6 +86,27 @@ def test_completion_scripts_and_answers(outside: Path) -> None:
     )
     assert answer.returncode == 0
     assert {"remember", "restore", "read", "recall"} <= set(answer.stdout.split())
+
+
+def test_a_completion_script_piped_to_a_reader_that_leaves_is_no_traceback(
+    outside: Path,
+) -> None:
+    """`synapse --show-completion zsh | head -1`: the script is printed outside click,
+    whose own answer to a closed pipe never saw it."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [str(BIN / "synapse"), "--show-completion", "zsh"],
+            cwd=outside,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert done.returncode == 0 and done.stderr == ""
 
 
 def test_show_prints_one_memory_whole_with_what_is_known(repo: Path) -> None:
@@ -235,3 +288,23 @@ def test_install_completion_writes_for_the_shell_named(outside: Path, tmp_path: 
     written = home / ".config" / "fish" / "completions" / "synapse.fish"
     assert "_SYNAPSE_COMPLETE=complete_fish" in written.read_text(encoding="utf-8")
     assert str(written) in done.stdout
+
+
+def test_install_completion_for_the_running_shell_says_so_plainly(tmp_path: Path) -> None:
+    """typer's own line is coloured; the CLI's forced colour showed its escape
+    sequences escaped (`\\x1b[32mbash completion installed in …`)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    # `; true` keeps bash from exec'ing the command: bash stays the shell above it.
+    done = subprocess.run(
+        ["bash", "-c", f"'{BIN / 'synapse'}' --install-completion; true"],
+        cwd=tmp_path,
+        env={**os.environ, "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    written = home / ".bash_completions" / "synapse.sh"
+    assert done.stdout.startswith(f"bash completion installed in {written}\n"), done.stdout
+    assert "\\x1b" not in done.stdout and "\x1b" not in done.stdout and done.stderr == ""
+    assert "_SYNAPSE_COMPLETE=complete_bash" in written.read_text(encoding="utf-8")

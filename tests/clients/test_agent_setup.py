@@ -336,6 +336,18 @@ def test_status_shows_what_is_wired_here(repo: Path) -> None:
     assert "agent     claude (project): SessionStart, UserPromptSubmit in" in text
 
 
+def test_the_first_hints_name_setup(repo: Path) -> None:
+    """demo and status point a new user at `synapse setup`, not at `mcp config --write`,
+    which puts this machine's paths into the file a team commits."""
+    text = run_cli("status", cwd=repo).stdout
+    assert "mcp       no client file here\n" in text
+    assert "agent     none wired here: `synapse setup claude|codex|cursor`" in text
+    demo = run_cli("demo", cwd=repo)
+    assert demo.returncode == 0, demo.stderr
+    assert "`synapse setup claude|codex|cursor` for an agent" in demo.stdout
+    assert "mcp config" not in text + demo.stdout
+
+
 # -- the clients' own command lines, where installed (they run without network) ---------
 
 

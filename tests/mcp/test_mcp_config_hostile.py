@@ -104,3 +104,28 @@ def test_a_client_file_linked_to_a_fifo_is_not_waited_on(tmp_path: Path, name: s
         assert b"internal error" not in done.stderr, (args, done.stderr)
         assert done.returncode in (0, 2), (args, done.stderr)
     assert (repo / name).is_symlink()
+
+
+def test_mcp_config_write_refuses_a_client_file_in_setups_words(tmp_path: Path) -> None:
+    """A folder where `.mcp.json` goes was "cannot read …: [Errno 21] Is a directory: 3",
+    Python's words and a file descriptor; `mcp config --write` now reads the file as
+    `setup` does and says what setup says."""
+    repo = make_repo(tmp_path / "r")
+    (repo / ".mcp.json").mkdir()
+    said = {}
+    for args in (("mcp", "config", "claude", "--write"), ("setup", "claude")):
+        done = run_cli(*args, cwd=repo)
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        said[args[0]] = done.stderr
+    assert said["mcp"] == said["setup"]
+    assert (
+        said["mcp"]
+        == f"synapse: cannot read {repo / '.mcp.json'}: Is a directory; nothing was written\n"
+    )
+    (repo / ".mcp.json").rmdir()
+    (repo / ".mcp.json").write_bytes(b"\xff")
+    done = run_cli("mcp", "config", "claude", "--write", cwd=repo)
+    assert (
+        done.stderr == f"synapse: {repo / '.mcp.json'} is not UTF-8 (byte 0); nothing was written\n"
+    )
+    assert (repo / ".mcp.json").read_bytes() == b"\xff"

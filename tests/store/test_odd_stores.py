@@ -212,6 +212,17 @@ def test_a_missing_read_only_data_folder_cannot_be_created(tmp_path: Path, repo:
     assert_one_clear_line(done, "cannot create data folder")
 
 
+def test_a_data_folder_that_is_a_file_says_so(tmp_path: Path, repo: Path) -> None:
+    """SYNAPSE_DATA naming a file was "cannot read FILE/config.toml: Not a directory"."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n", encoding="utf-8")
+    for data in (taken, taken / "sub"):
+        for args in (("memory", "list"), ("memory", "remember", "x"), ("status",)):
+            done = run_cli(*args, cwd=repo, env={"SYNAPSE_DATA": str(data)})
+            assert_one_clear_line(done, f"the data folder {data} is not a folder")
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+
+
 # -- a full disk ------------------------------------------------------------------------------
 
 

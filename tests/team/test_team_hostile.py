@@ -514,6 +514,24 @@ def test_editing_a_shared_memory_checks_for_secrets(team: tuple[Clone, Clone]) -
     assert store_state(alice) == state
 
 
+def test_remembering_a_secret_to_share_names_no_memory(team: tuple[Clone, Clone]) -> None:
+    """Nothing is stored, so the refusal speaks of the text: it named the id the memory
+    would have had ("memory 2 … edit it") and a --force `remember` does not take."""
+    alice, _ = team
+    alice.remember("A fact kept to myself.")
+    state = store_state(alice)
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    refused = alice.cli("memory", "remember", f"The deploy key is {token}", "--share", ok=False)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith(
+        "synapse: the text seems to hold a GitHub token: nothing was remembered"
+    )
+    assert "memory 2" not in refused.stderr
+    assert "`synapse memory share ID --force`" in refused.stderr
+    assert store_state(alice) == state
+    assert not (alice.path / TEAM_FILE).exists()
+
+
 def test_an_edit_is_signed_by_whoever_made_it(team: tuple[Clone, Clone]) -> None:
     alice, bob = team
     alice.remember("The style guide allows 100 columns.", "--share")
