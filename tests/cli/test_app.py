@@ -121,5 +121,5 @@ def test_a_broken_data_folder_is_one_line_not_a_traceback(tmp_path: Path) -> Non
     blocker.write_text("not a folder")
     done = run_cli("memory", "remember", "x", "--global", env={"SYNAPSE_DATA": str(blocker)})
     assert done.returncode == 2
-    assert done.stderr.startswith("synapse: cannot ") and str(blocker) in done.stderr
-    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("synapse: the data folder ") and str(blocker) in done.stderr
+    assert "is not a folder" in done.stderr and done.stderr.count("\n") == 1
