@@ -37,8 +37,6 @@ os.environ.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS=
 os.environ.update(https_proxy="http://127.0.0.1:9", http_proxy="http://127.0.0.1:9")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np
-
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests" / "recall"))
@@ -47,6 +45,9 @@ Embed = Callable[[Sequence[str], bool], Any]  # texts, is_query -> rows
 
 
 def _unit(rows: Any) -> Any:
+    # numpy is imported where it is used: `--help` answers without the extra.
+    import numpy as np
+
     rows = np.asarray(rows, dtype=np.float32)
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
 
@@ -81,6 +82,7 @@ def paraphrase_l3() -> Embed:
     )
     names = [i.name for i in session.get_inputs()]
     tokenizer = WordPiece.bundled()
+    import numpy as np
 
     def embed(texts: Sequence[str], _query: bool) -> Any:
         out = []
@@ -151,6 +153,8 @@ def families(split: str) -> list[tuple[str, list[str], list[dict[str, Any]]]]:
 
 
 def quality(embed: Embed, split: str) -> dict[str, float]:
+    import numpy as np
+
     out: dict[str, list[float]] = {}
     for _, notes, cases in families(split):
         rows = embed(notes, False)
