@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from synapse_git import file_locks
-from synapse_git.clients import agent_files, file_texts, file_writes, mcp_config
+from synapse_git.clients import agent_files, file_texts, file_writes, git_ignore, mcp_config
 from synapse_git.clients.agent_files import Piece
 from synapse_git.errors import BadInput
 
@@ -132,9 +132,15 @@ def _run(
         # After every file is gone: two files may share the folder one of them made.
         file_writes.remove_made(path, folder)
     records.save()
-    return Outcome(
-        client, scope, changes, _notes(client, scope, root, chosen_by, uninstall, (home, main))
-    )
+    notes = _notes(client, scope, root, chosen_by, uninstall, (home, main))
+    if client == "claude" and scope == "local" and not uninstall:
+        excluded = git_ignore.keep_out(root)
+        if excluded is not None:
+            notes.append(
+                f"git leaves {git_ignore.LOCAL_SETTINGS} out now (a line in {excluded}):"
+                " it holds this machine's paths"
+            )
+    return Outcome(client, scope, changes, notes)
 
 
 def _notes(

@@ -475,3 +475,44 @@ def test_uninstall_after_an_edit_takes_out_what_setup_brought_into_a_cursor_file
     # The user's own keys stay, an empty `hooks` too; `version` and a `hooks` emptied of
     # ours, where setup added them, go.
     assert load(hooks) == before
+
+
+def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
+
+
+def test_claude_local_settings_are_kept_out_of_git_in_info_exclude(repo: Path) -> None:
+    # The file holds this machine's paths and store: `git add -A` must not take it.
+    done = setup(repo, "claude", "--scope", "local")
+    assert done.returncode == 0, done.stderr
+    assert "git leaves .claude/settings.local.json out now" in done.stdout
+    assert _git(repo, "status", "--porcelain").stdout == ""
+    exclude = repo / ".git" / "info" / "exclude"
+    assert exclude.read_text().splitlines().count("/.claude/settings.local.json") == 1
+    # Ignored now: a second run adds no second line, and says nothing of it.
+    again = setup(repo, "claude", "--scope", "local")
+    assert "git leaves" not in again.stdout
+    assert exclude.read_text().splitlines().count("/.claude/settings.local.json") == 1
+
+
+def test_claude_local_settings_ignored_or_tracked_already_leave_exclude_alone(
+    repo: Path,
+) -> None:
+    exclude = repo / ".git" / "info" / "exclude"
+    (repo / ".gitignore").write_text(".claude/\n")
+    before = exclude.read_bytes() if exclude.exists() else None
+    assert setup(repo, "claude", "--scope", "local").returncode == 0
+    assert (exclude.read_bytes() if exclude.exists() else None) == before
+
+
+def test_an_exclude_file_that_is_a_link_is_not_written_through(repo: Path, tmp_path: Path) -> None:
+    exclude = repo / ".git" / "info" / "exclude"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("# not the repository's\n")
+    exclude.parent.mkdir(exist_ok=True)
+    exclude.unlink(missing_ok=True)
+    exclude.symlink_to(elsewhere)
+    done = setup(repo, "claude", "--scope", "local")
+    assert done.returncode == 0, done.stderr
+    assert elsewhere.read_text() == "# not the repository's\n"
+    assert "git leaves" not in done.stdout
