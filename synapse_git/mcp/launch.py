@@ -7,6 +7,7 @@ without importing the server until it really starts.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from synapse_git import settings
@@ -24,6 +25,15 @@ def serve_mcp(project: Path | None, budget: str | None) -> None:
         config.budget(budget)
     if project is not None and not project.expanduser().is_dir():
         raise BadInput(f"--project {project}: not a folder")
+    if sys.stdin.isatty():
+        # A person typed it: with no client on the other end it would wait in silence,
+        # which reads as a hang. A client's stdin is a pipe, and it hears nothing of this.
+        print(
+            "synapse mcp: serving MCP on stdin and stdout for an agent's client, which"
+            " starts it (`synapse setup claude|codex|cursor`); Ctrl-C stops it",
+            file=sys.stderr,
+            flush=True,
+        )
     # Imported only now: the other commands need none of it.
     from synapse_git.mcp import stdio_server
 
