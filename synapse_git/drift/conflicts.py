@@ -22,7 +22,6 @@ Pure text: no store, no git. `parse` (drift/clauses.py) once per memory,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -231,8 +230,7 @@ def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contr
     return Contradiction("alternative", a.written[a.tokens.index(x)], b.written[b.tokens.index(y)])
 
 
-def _said(rule: Callable[..., tuple[str, str, str] | None], *args: object) -> Contradiction | None:
-    found = rule(*args)
+def _said(found: thing_conflicts.Found | None) -> Contradiction | None:
     return None if found is None else Contradiction(*found)
 
 
@@ -269,9 +267,9 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 # a thing said unused, which is that clause's subject, and two things
                 # each said to hold a role that one holds.
                 found = (
-                    _said(thing_conflicts.unused, a, b, True)
-                    or _said(thing_conflicts.unused, b, a, True)
-                    or _said(thing_conflicts.role, a, b)
+                    _said(thing_conflicts.unused(a, b, True))
+                    or _said(thing_conflicts.unused(b, a, True))
+                    or _said(thing_conflicts.role(a, b))
                 )
                 if found is not None:
                     return found
@@ -282,10 +280,10 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _polarity_conflict(a, b)
                 or _identifier_conflict(a, b)
                 or _tool_conflict(a, b, first, second)
-                or _said(thing_conflicts.unused, a, b)
-                or _said(thing_conflicts.unused, b, a)
-                or _said(thing_conflicts.gone, a, b)
-                or _said(thing_conflicts.gone, b, a)
+                or _said(thing_conflicts.unused(a, b))
+                or _said(thing_conflicts.unused(b, a))
+                or _said(thing_conflicts.gone(a, b))
+                or _said(thing_conflicts.gone(b, a))
             )
             if found is not None and not _same_words(found):
                 return found
