@@ -43,7 +43,7 @@ def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
     goes through the redis gem`): then the two clauses may have other subjects, as
     the unused one's subject is the thing itself. `is no longer a dependency` says
     it is not used (dropped.UNUSED)."""
-    if not a.negated or b.negated or _HERE & set(a.tokens):
+    if not a.negated or b.negated or not _HERE.isdisjoint(a.tokens):
         return None  # `WhiteNoise is not used there` says where, as `… in dev` would
     name = a.content - dropped.UNUSED
     if not name or a.content == name or not name <= b.content:

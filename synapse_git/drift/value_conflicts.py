@@ -74,7 +74,7 @@ def _names_the_thing(clause: Clause, position: int, value: Value) -> bool:
 def values_conflict(a: Clause, b: Clause) -> tuple[str, str] | None:
     """Two values of one kind in one slot that differ (`30 s` / `60 s`, `port 8080` /
     `port 8081`): what each clause says there, or None."""
-    if _AWAITED & set(a.tokens) or _AWAITED & set(b.tokens):
+    if not _AWAITED.isdisjoint(a.tokens) or not _AWAITED.isdisjoint(b.tokens):
         return None
     # Keyed by what each value is of: `Flask 3.0 requires Werkzeug 3.0` holds two
     # different 3.0s, and `Werkzeug 2.3` contradicts only the second.
