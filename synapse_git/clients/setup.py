@@ -18,8 +18,6 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,15 +63,9 @@ def run(
     worktree is `main` (`root` itself when None)."""
     if dry_run:
         return _run(client, scope, root, data, home, True, uninstall, chosen_by, main)
-    with _one_at_a_time(data):
-        return _run(client, scope, root, data, home, False, uninstall, chosen_by, main)
-
-
-@contextmanager
-def _one_at_a_time(data: Path) -> Iterator[None]:
-    """Held from a setup's first read to its last write: another setup waits for it."""
+    # Held from the first read to the last write: another setup waits for it.
     with file_locks.held(data / LOCK_FILE, BadInput):
-        yield
+        return _run(client, scope, root, data, home, False, uninstall, chosen_by, main)
 
 
 def _run(
