@@ -164,7 +164,7 @@ def close_among(term: str, words: Iterable[str]) -> list[str]:
         # that lacks more than `most` of the term's letters, or holds more than `most`
         # the term lacks, is farther. Most words of a text fail this before the table.
         if (
-            size <= longest
+            shortest <= size <= longest
             and len(mine - theirs) <= most
             and len(theirs - mine) <= most
             and distance(term, word, most) <= most
