@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from synapse_git.clients import mcp_config
+from synapse_git.clients.shared_hook import MARK as SHARED_MARK
 from synapse_git.errors import BadInput
 
 CLIENTS = ("claude", "codex", "cursor")
@@ -147,14 +148,20 @@ def _group(command: str, matcher: str | None) -> dict[str, Any]:
 
 
 def _claude_hooks(pin: Pin) -> dict[str, list[dict[str, Any]]]:
+    # Claude Code runs the hooks of every settings file: the team's (bare, unpinned) are
+    # marked so that they give way to a user's own (clients/shared_hook.py). An older
+    # Synapse reads no such variable and runs as before.
+    mark = f"{SHARED_MARK}=claude " if pin.data is None else ""
     return {
         "SessionStart": [
             _group(
-                pin.shell("hook", "session", "--format", "claude"),
+                mark + pin.shell("hook", "session", "--format", "claude"),
                 "startup|resume|clear|compact",
             )
         ],
-        "UserPromptSubmit": [_group(pin.shell("hook", "prompt", "--format", "claude"), None)],
+        "UserPromptSubmit": [
+            _group(mark + pin.shell("hook", "prompt", "--format", "claude"), None)
+        ],
     }
 
 

@@ -50,6 +50,11 @@ def context(prompt: str | None, folder: Path | None, session: str | None) -> Pro
 
     if not prompt or not prompt.strip():
         return PromptContext("")
+    if os.environ.get("SYNAPSE_SHARED_HOOK"):
+        from synapse_git.clients import shared_hook
+
+        if shared_hook.gives_way("prompt", folder):
+            return PromptContext("")
     cfg = settings.load()
     project, hits = recall(prompt, folder, cfg.db_path, cfg.prompt_chars)
     if not hits:

@@ -30,7 +30,12 @@ def server_instructions(config: Config) -> str:
 
 def told(config: Config, folder: Path | None, budget: Budget, fmt: str) -> str:
     """What a session starting in `folder` is told, within `budget`, in `fmt` (one
-    of FORMATS)."""
+    of FORMATS); nothing when a project's shared hook gives way to the user's own."""
+    if os.environ.get("SYNAPSE_SHARED_HOOK"):
+        from synapse_git.clients import shared_hook
+
+        if shared_hook.gives_way("session", folder):
+            return ""
     from synapse_git.session import rendering
 
     return rendering.render(_current_snapshot(config, folder), budget, fmt)

@@ -1,0 +1,127 @@
+"""A project's shared Claude Code hook gives way to the user's own (docs/mcp.md, "Scopes").
+
+`synapse setup claude` at project scope writes hooks a team commits: the bare
+`synapse` on each teammate's default store, marked `SYNAPSE_SHARED_HOOK=claude`.
+At local or user scope it writes hooks pinned to one user's command and store.
+Claude Code runs the hooks of every settings file it reads, so a user with both
+would be told everything twice, once from a store they did not choose. A marked
+hook therefore says nothing when the user's own settings (the project's
+`.claude/settings.local.json`, then `~/.claude/settings.json`) hold a Synapse hook
+for the same event that can run. Only the marked hook reads these files: any other
+hook pays nothing for this.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+MARK = "SYNAPSE_SHARED_HOOK"
+EVENTS = {"session": "SessionStart", "prompt": "UserPromptSubmit"}
+# A settings file is a few KiB; one far larger is not read (the hook must stay quick).
+MAX_BYTES = 1024 * 1024
+# How far up from the folder a hook runs in the project's settings are looked for,
+# where Claude Code names no project folder.
+MAX_UP = 64
+
+
+def marked() -> bool:
+    """Whether this process runs as a project's shared Claude Code hook."""
+    return os.environ.get(MARK) == "claude"
+
+
+def gives_way(kind: str, start: Path | None = None) -> bool:
+    """Whether a marked hook of `kind` (session or prompt), run for the project at or
+    above `start` (the current folder when None), should say nothing: a hook of the
+    user's own settings answers the same event."""
+    return marked() and personal(kind, start) is not None
+
+
+def personal(kind: str, start: Path | None = None) -> Path | None:
+    """The user's own settings file holding a Synapse hook of `kind` that can run, for
+    the project at or above `start`; None when there is none. Never raises: in doubt,
+    the shared hook answers."""
+    try:
+        return next((p for p in _personal(start) if _answers(p, EVENTS[kind], kind)), None)
+    except (OSError, ValueError, KeyError, RecursionError):
+        return None
+
+
+def _personal(start: Path | None) -> list[Path]:
+    named = os.environ.get("CLAUDE_PROJECT_DIR")
+    root = Path(named) if named and os.path.isabs(named) else _project(start or Path.cwd())
+    places = [root / ".claude" / "settings.local.json"] if root is not None else []
+    return [*places, Path.home() / ".claude" / "settings.json"]
+
+
+def _project(start: Path) -> Path | None:
+    """The nearest folder at or above `start` holding `.claude` or `.git`."""
+    here = start.absolute()
+    for _ in range(MAX_UP):
+        if (here / ".claude").is_dir() or (here / ".git").exists():
+            return here
+        if here.parent == here:
+            return None
+        here = here.parent
+    return None
+
+
+def _answers(path: Path, event: str, kind: str) -> bool:
+    """Whether the settings at `path` hold a Synapse `kind` hook for `event`, not
+    marked shared, whose program is there to run."""
+    return any(MARK not in command and _runs(command, kind) for command in _commands(path, event))
+
+
+def unmarked(path: Path) -> bool:
+    """Whether the project settings at `path` run a Synapse hook that is not marked
+    shared (written by an older `synapse setup`, or by hand). Never raises."""
+    try:
+        return any(
+            MARK not in command and _ours(kind).search(command)
+            for kind, event in EVENTS.items()
+            for command in _commands(path, event)
+        )
+    except (OSError, ValueError, RecursionError):
+        return False
+
+
+def _ours(kind: str) -> re.Pattern[str]:
+    return re.compile(r"(?:^|[\s/'\"])synapse['\"]?\s+hook\s+" + kind + r"(?:\s|$)")
+
+
+def _commands(path: Path, event: str) -> list[str]:
+    """The hook commands the Claude Code settings at `path` give `event`."""
+    if not path.is_file() or path.stat().st_size > MAX_BYTES:
+        return []
+    doc = json.loads(path.read_bytes())
+    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
+    found = []
+    for group in groups if isinstance(groups, list) else []:
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        for hook in inner if isinstance(inner, list) else []:
+            command = hook.get("command") if isinstance(hook, dict) else None
+            if isinstance(command, str):
+                found.append(command)
+    return found
+
+
+def _runs(command: str, kind: str) -> bool:
+    """Whether a hook's command line runs `synapse hook KIND` (after any NAME=value
+    words) with a program that is there: a path to an executable file named synapse,
+    or synapse found on PATH."""
+    words = shlex.split(command)
+    while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0], re.DOTALL):
+        words.pop(0)
+    if len(words) < 3 or words[1:3] != ["hook", kind]:
+        return False
+    program = os.path.expanduser(words[0])
+    if os.path.basename(program) != "synapse":
+        return False
+    if os.sep in program:
+        return os.path.isfile(program) and os.access(program, os.X_OK)
+    return shutil.which(program) is not None
