@@ -19,8 +19,11 @@ import re
 import shlex
 import shutil
 from pathlib import Path
+from typing import Any
 
 MARK = "SYNAPSE_SHARED_HOOK"
+PLUGIN_MARK = "claude-plugin"  # the plugin's hooks: give way to the user's own only
+PLUGIN = "synapse@synapse"  # its id in enabledPlugins: name@marketplace
 EVENTS = {"session": "SessionStart", "prompt": "UserPromptSubmit"}
 # A settings file is a few KiB; one far larger is not read (the hook must stay quick).
 MAX_BYTES = 1024 * 1024
@@ -30,15 +33,41 @@ MAX_UP = 64
 
 
 def marked() -> bool:
-    """Whether this process runs as a project's shared Claude Code hook."""
-    return os.environ.get(MARK) == "claude"
+    """Whether this process runs as a shared Claude Code hook: a project's, or the
+    plugin's (plugins/synapse)."""
+    return os.environ.get(MARK) in ("claude", PLUGIN_MARK)
 
 
 def gives_way(kind: str, start: Path | None = None) -> bool:
     """Whether a marked hook of `kind` (session or prompt), run for the project at or
     above `start` (the current folder when None), should say nothing: a hook of the
-    user's own settings answers the same event."""
-    return marked() and personal(kind, start) is not None
+    user's own settings answers the same event, or (for a project's hook) the Synapse
+    plugin is on, whose hooks run the same bare `synapse`."""
+    mark = os.environ.get(MARK)
+    if mark not in ("claude", PLUGIN_MARK):
+        return False
+    if personal(kind, start) is not None:
+        return True
+    return mark == "claude" and plugin_on(start) and shutil.which("synapse") is not None
+
+
+def plugin_on(start: Path | None = None) -> bool:
+    """Whether Claude Code's settings turn the Synapse plugin on for the project at or
+    above `start`: the first of the local, project and user settings that names it in
+    `enabledPlugins` decides. Never raises."""
+    root = _root(start)
+    names = ("settings.local.json", "settings.json") if root is not None else ()
+    places = [root / ".claude" / name for name in names if root is not None]
+    for path in [*places, Path.home() / ".claude" / "settings.json"]:
+        try:
+            doc = _settings(path)
+        except (OSError, ValueError, RecursionError):
+            continue
+        chosen = doc.get("enabledPlugins")
+        if isinstance(chosen, dict) and PLUGIN in chosen:
+            value = chosen[PLUGIN]
+            return value is True or (isinstance(value, list) and bool(value))
+    return False
 
 
 def personal(kind: str, start: Path | None = None) -> Path | None:
@@ -52,10 +81,14 @@ def personal(kind: str, start: Path | None = None) -> Path | None:
 
 
 def _personal(start: Path | None) -> list[Path]:
-    named = os.environ.get("CLAUDE_PROJECT_DIR")
-    root = Path(named) if named and os.path.isabs(named) else _project(start or Path.cwd())
+    root = _root(start)
     places = [root / ".claude" / "settings.local.json"] if root is not None else []
     return [*places, Path.home() / ".claude" / "settings.json"]
+
+
+def _root(start: Path | None) -> Path | None:
+    named = os.environ.get("CLAUDE_PROJECT_DIR")
+    return Path(named) if named and os.path.isabs(named) else _project(start or Path.cwd())
 
 
 def _project(start: Path) -> Path | None:
@@ -95,10 +128,7 @@ def _ours(kind: str) -> re.Pattern[str]:
 
 def _commands(path: Path, event: str) -> list[str]:
     """The hook commands the Claude Code settings at `path` give `event`."""
-    if not path.is_file() or path.stat().st_size > MAX_BYTES:
-        return []
-    doc = json.loads(path.read_bytes())
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    hooks = _settings(path).get("hooks")
     groups = hooks.get(event) if isinstance(hooks, dict) else None
     found = []
     for group in groups if isinstance(groups, list) else []:
@@ -108,6 +138,14 @@ def _commands(path: Path, event: str) -> list[str]:
             if isinstance(command, str):
                 found.append(command)
     return found
+
+
+def _settings(path: Path) -> dict[str, Any]:
+    """The settings object at `path`; {} when there is none, or it is too large."""
+    if not path.is_file() or path.stat().st_size > MAX_BYTES:
+        return {}
+    doc = json.loads(path.read_bytes())
+    return doc if isinstance(doc, dict) else {}
 
 
 def _runs(command: str, kind: str) -> bool:

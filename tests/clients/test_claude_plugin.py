@@ -47,7 +47,9 @@ def test_the_manifest_and_its_parts_have_the_documented_shape() -> None:
     for group in (start, prompt):
         (hook,) = group["hooks"]
         assert hook["type"] == "command" and isinstance(hook["timeout"], int)
-        assert hook["command"].startswith('"${CLAUDE_PLUGIN_ROOT}/')
+        assert hook["command"].startswith(
+            'SYNAPSE_SHARED_HOOK=claude-plugin "${CLAUDE_PLUGIN_ROOT}/'
+        )
     server = json.loads((root / ".mcp.json").read_text())["mcpServers"]["synapse"]
     assert server["command"].startswith("${CLAUDE_PLUGIN_ROOT}/")
     assert server["args"] == ["mcp"]

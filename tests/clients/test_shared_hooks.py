@@ -10,12 +10,14 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support import run_cli
 
+PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "synapse"
 NOTE = "Integration tests need `make db-up` first."
 PROMPT = "how do I run the integration tests?"
 
@@ -57,7 +59,10 @@ def fire(command: str, repo: Path, event: str) -> str:
     env = {k: v for k, v in os.environ.items() if k != "SYNAPSE_DATA"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     env["CLAUDE_PROJECT_DIR"] = str(repo)
-    payload: dict[str, Any] = {"session_id": "s1", "cwd": str(repo), "hook_event_name": event}
+    env["CLAUDE_PLUGIN_ROOT"] = str(PLUGIN)
+    # A session of its own each time: a prompt hook tells a memory once per session.
+    session = uuid.uuid4().hex
+    payload: dict[str, Any] = {"session_id": session, "cwd": str(repo), "hook_event_name": event}
     if event == "UserPromptSubmit":
         payload["prompt"] = PROMPT
     else:
@@ -83,6 +88,8 @@ def told(repo: Path, *files: Path) -> dict[str, list[str]]:
     """Per event, what every Synapse hook of `files` gave the agent (empty ones left out)."""
     given: dict[str, list[str]] = {}
     for path in files:
+        if not path.exists():
+            continue
         for event, command in hooks(path).items():
             text = fire(command, repo, event)
             if text:
@@ -179,3 +186,60 @@ def test_setup_says_when_the_project_hooks_are_unmarked_and_marks_them(
     assert hooks(shared)["SessionStart"].startswith("SYNAPSE_SHARED_HOOK=claude ")
     assert "settings.local.json answer here" in again.stdout
     assert len(told(repo, shared, repo / ".claude" / "settings.local.json")["SessionStart"]) == 1
+
+
+def enable_plugin(path: Path, on: bool) -> None:
+    """Claude Code's enabledPlugins entry for the Synapse plugin, in the settings at `path`."""
+    doc = json.loads(path.read_text()) if path.exists() else {}
+    doc.setdefault("enabledPlugins", {})["synapse@synapse"] = on
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+
+
+def test_the_plugin_and_a_project_setup_tell_the_agent_once(repo: Path, home: Path) -> None:
+    """The plugin's hooks and the project's run the same bare `synapse`: the project's
+    give way to the plugin's where the plugin is on."""
+    from synapse_git.service import Synapse
+
+    setup(repo)
+    env_store = os.environ.pop("SYNAPSE_DATA")
+    try:
+        svc = Synapse()  # the default store, which both bare commands open
+        svc.remember(NOTE, svc.scope(repo))
+    finally:
+        os.environ["SYNAPSE_DATA"] = env_store
+    plugin_hooks = PLUGIN / "hooks" / "hooks.json"
+    shared = repo / ".claude" / "settings.json"
+    enable_plugin(home / ".claude" / "settings.json", True)
+    given = told(repo, shared, plugin_hooks)
+    assert {event: len(texts) for event, texts in given.items()} == {
+        "SessionStart": 1,
+        "UserPromptSubmit": 1,
+    }
+    # Turned off for this project in the local settings: the plugin's hooks do not run
+    # there, and the project's speak again.
+    enable_plugin(repo / ".claude" / "settings.local.json", False)
+    given = told(repo, shared)
+    assert {event: len(texts) for event, texts in given.items()} == {
+        "SessionStart": 1,
+        "UserPromptSubmit": 1,
+    }
+
+
+def test_the_plugin_and_the_project_give_way_to_a_local_setup(
+    repo: Path, pinned: Path, home: Path
+) -> None:
+    setup(repo)
+    setup(repo, "--scope", "local")
+    enable_plugin(home / ".claude" / "settings.json", True)
+    files = (
+        repo / ".claude" / "settings.json",
+        repo / ".claude" / "settings.local.json",
+        PLUGIN / "hooks" / "hooks.json",
+    )
+    given = told(repo, *files)
+    assert {event: len(texts) for event, texts in given.items()} == {
+        "SessionStart": 1,
+        "UserPromptSubmit": 1,
+    }
+    assert all("make db-up" in texts[0] for texts in given.values())
