@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ def gives_way(kind: str, start: Path | None = None) -> bool:
         return False
     if personal(kind, start) is not None:
         return True
-    return mark == "claude" and plugin_on(start) and shutil.which("synapse") is not None
+    return mark == "claude" and plugin_on(start) and _on_path("synapse")
 
 
 def plugin_on(start: Path | None = None) -> bool:
@@ -162,4 +161,15 @@ def _runs(command: str, kind: str) -> bool:
         return False
     if os.sep in program:
         return os.path.isfile(program) and os.access(program, os.X_OK)
-    return shutil.which(program) is not None
+    return _on_path(program)
+
+
+def _on_path(name: str) -> bool:
+    """Whether `name` is an executable file in a folder of PATH (shutil.which's answer
+    for a plain name; shutil's import alone, with the compression modules it loads,
+    would cost this hook more than the rest of the check)."""
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or os.curdir, name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return True
+    return False
