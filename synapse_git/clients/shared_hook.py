@@ -7,8 +7,10 @@ Claude Code runs the hooks of every settings file it reads, so a user with both
 would be told everything twice, once from a store they did not choose. A marked
 hook therefore says nothing when the user's own settings (the project's
 `.claude/settings.local.json`, then `~/.claude/settings.json`) hold a Synapse hook
-for the same event that can run. Only the marked hook reads these files: any other
-hook pays nothing for this.
+for the same event that can run. The Synapse plugin's hooks (plugins/synapse) run
+the same bare `synapse`, marked `claude-plugin`: they give way to the user's own
+hooks too, and a project's give way to them where `enabledPlugins` turns the plugin
+on. Only a marked hook reads these files: any other hook pays nothing for this.
 """
 
 from __future__ import annotations
