@@ -285,7 +285,10 @@ def _json_hooks(path: Path, wanted: dict[str, list[dict[str, Any]]]) -> Piece:
 def _cursor_hooks(path: Path, pin: Pin) -> Piece:
     """Cursor's shape: {"version": 1, "hooks": {event: [{"command": …}]}}. Cursor's
     beforeSubmitPrompt cannot add context, so only session start is wired."""
-    wanted = {"sessionStart": [{"command": pin.shell("hook", "session", "--format", "cursor")}]}
+    # Marked at project scope to give way to the user's own, as Claude Code's are.
+    mark = f"{SHARED_MARK}=cursor " if pin.data is None else ""
+    command = mark + pin.shell("hook", "session", "--format", "cursor")
+    wanted = {"sessionStart": [{"command": command}]}
 
     def add(doc: Doc) -> Doc:
         doc.setdefault("version", 1)

@@ -10,7 +10,10 @@ hook therefore says nothing when the user's own settings (the project's
 for the same event that can run. The Synapse plugin's hooks (plugins/synapse) run
 the same bare `synapse`, marked `claude-plugin`: they give way to the user's own
 hooks too, and a project's give way to them where `enabledPlugins` turns the plugin
-on. Only a marked hook reads these files: any other hook pays nothing for this.
+on. Cursor, which also runs a project's hooks beside the user's, has the same mark
+(`cursor`) for its session start. Codex has none: it runs a hook only once the user
+trusts it, and a shared hook silent for a personal one not yet trusted would leave
+the agent told nothing. Only a marked hook reads these files: any other hook pays nothing for this.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ def gives_way(kind: str, start: Path | None = None) -> bool:
     user's own settings answers the same event, or (for a project's hook) the Synapse
     plugin is on, whose hooks run the same bare `synapse`."""
     mark = os.environ.get(MARK)
+    if mark == "cursor":
+        return kind == "session" and _cursor_own()
     if mark not in ("claude", PLUGIN_MARK):
         return False
     if personal(kind, start) is not None:
@@ -69,6 +74,24 @@ def plugin_on(start: Path | None = None) -> bool:
             value = chosen[PLUGIN]
             return value is True or (isinstance(value, list) and bool(value))
     return False
+
+
+def _cursor_own() -> bool:
+    """Whether the user's own Cursor hooks (~/.cursor/hooks.json, Cursor's shape:
+    {"hooks": {"sessionStart": [{"command": …}]}}) run Synapse's session start. Cursor
+    runs a project's hooks and the user's alike, as Claude Code does. Never raises."""
+    try:
+        table = _settings(Path.home() / ".cursor" / "hooks.json").get("hooks")
+    except (OSError, ValueError, RecursionError):
+        return False
+    entries = table.get("sessionStart") if isinstance(table, dict) else None
+    return any(
+        isinstance(entry, dict)
+        and isinstance(command := entry.get("command"), str)
+        and MARK not in command
+        and _runs(command, "session")
+        for entry in (entries if isinstance(entries, list) else [])
+    )
 
 
 def personal(kind: str, start: Path | None = None) -> Path | None:

@@ -243,3 +243,39 @@ def test_the_plugin_and_the_project_give_way_to_a_local_setup(
         "UserPromptSubmit": 1,
     }
     assert all("make db-up" in texts[0] for texts in given.values())
+
+
+def cursor_told(repo: Path, *files: Path) -> list[str]:
+    """What every Synapse session-start hook of the Cursor hook files gave the agent."""
+    given = []
+    env = {k: v for k, v in os.environ.items() if k != "SYNAPSE_DATA"}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    for path in files:
+        for entry in json.loads(path.read_text())["hooks"]["sessionStart"]:
+            out = subprocess.run(
+                entry["command"],
+                shell=True,
+                cwd=repo,
+                env=env,
+                input=json.dumps({"workspace_roots": [str(repo)]}),
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=60,
+            )
+            assert out.returncode == 0, out.stderr
+            if out.stdout.strip():
+                given.append(str(json.loads(out.stdout)["additional_context"]))
+    return given
+
+
+def test_cursor_project_and_user_setup_tell_the_agent_once(
+    repo: Path, pinned: Path, home: Path
+) -> None:
+    assert run_cli("setup", "cursor", cwd=repo).returncode == 0
+    shared = repo / ".cursor" / "hooks.json"
+    (alone,) = cursor_told(repo, shared)  # the default store: nothing remembered there
+    assert "make db-up" not in alone
+    assert run_cli("setup", "cursor", "--scope", "user", cwd=repo).returncode == 0
+    (given,) = cursor_told(repo, shared, home / ".cursor" / "hooks.json")
+    assert "make db-up" in given
