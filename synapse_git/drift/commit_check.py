@@ -255,7 +255,9 @@ def _broken_by(
     if not any(named == path or path.endswith("/" + named) for path in (*gone, *folders)):
         return None  # names nothing the commit removes: no need to list the staged tree
     staged = tree()
-    rooted = from_root(named, staged.folders.__contains__)
+    rooted = from_root(named, staged.folders.__contains__) and _held_at_root(
+        named, gone, folders, staged
+    )
     files = named_among(named, gone.keys(), rooted=rooted)
     emptied = named_among(named, folders, rooted=rooted)
     if not (files or emptied):
@@ -266,6 +268,16 @@ def _broken_by(
         return named, gone[files[0]]
     new = _renamed_folder(emptied[0], gone)
     return named + "/", None if new is None else new + "/"
+
+
+def _held_at_root(named: str, gone: dict[str, str | None], folders: set[str], staged: Tree) -> bool:
+    """Whether the tree before the commit held `named` from the root (the staged tree,
+    or a path the commit removes). One it did not hold there is a shorter form like
+    any other, though its first folder is a top-level one (`web/application.rb` for
+    `lib/gem/web/application.rb` beside a top-level `web/`): drift reads the path's
+    history for this (short_forms.py, "held from the root"); the commit check, which
+    reads none, asks the tree the commit starts from."""
+    return staged.holds(named) or named in gone or named in folders
 
 
 def _meant_gone(named: str, files: list[str], staged: Tree, said: Said | None) -> bool:

@@ -20,6 +20,8 @@ FILES = {
     "README.md": "the project\n",
     "pins/README.md": "extra pins\n",
     "pins/extra.in": "pytest\n",
+    "web/views/layout.erb": "<html></html>\n",
+    "lib/gem/web/application.rb": "class Application; end\n",
 }
 
 # (memory body, what the commit does, whether the memory is broken by it, where it went)
@@ -52,6 +54,20 @@ CASES = [
     (
         "MANIFEST.in lists what the sdist ships",
         ("rm", "-q", "tests/data/one/MANIFEST.in"),
+        False,
+        None,
+    ),
+    # a top-level folder's name starting a path the root never held (`web/` of templates
+    # beside `lib/gem/web/`): the end of the longer path, broken when it goes
+    (
+        "The Rack app is built in web/application.rb",
+        ("rm", "-q", "lib/gem/web/application.rb"),
+        True,
+        None,
+    ),
+    (
+        "The Rack app is built in web/application.rb",
+        ("rm", "-q", "web/views/layout.erb"),
         False,
         None,
     ),
