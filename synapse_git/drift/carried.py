@@ -87,13 +87,15 @@ def _read(checkout: Path, specs: list[str]) -> list[bytes | None]:
     if len(small) != len(specs):
         return [None] * len(specs)
     wanted = [oid for oid in small if oid]
+    if not wanted:
+        return [None] * len(specs)
     read = _batch(checkout, "--batch", "".join(f"{oid}\n" for oid in wanted))
     texts: dict[str, bytes] = {}
     at = 0
     for oid in wanted:
         end = read.find(b"\n", at)
         header = read[at:end].split(b" ") if end != -1 else []
-        if len(header) != 3:
+        if len(header) != 3 or not header[2].isdigit():
             break
         size = int(header[2])
         texts[oid] = read[end + 1 : end + 1 + size]
