@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from synapse_git.drift import carried
 from synapse_git.drift.path_history import Event, PathHistory
 from synapse_git.git import git_command
 
@@ -228,11 +229,14 @@ class Lineage:
         now, not there at the anchor: else it is a sibling), added after the anchor
         within `REPLACED_WITHIN` seconds of the deletion (the same commit, or the next
         ones of that change); else a file of a longer name that took its code
-        (`_renamed_longer`). None when there is no such file or more than one."""
+        (`_renamed_longer`); else the one file beside it that took its lines
+        (`_carried`). None when there is no such file or more than one."""
         stem, dot, extension = path.rpartition(".")
         family = _family(extension)
         if not dot or not family or "/" in extension:
-            return self._renamed_longer(path, deleted, anchor, fits)
+            return self._renamed_longer(path, deleted, anchor, fits) or self._carried(
+                path, deleted, fits
+            )
         names = self.history.names()
         start = bisect.bisect_left(names, stem + ".")
         found: list[Event] = []
@@ -253,7 +257,9 @@ class Lineage:
             if near:
                 found.append(near[0])
         if not found:
-            return self._renamed_longer(path, deleted, anchor, fits)
+            return self._renamed_longer(path, deleted, anchor, fits) or self._carried(
+                path, deleted, fits
+            )
         return found[0] if len(found) == 1 else None
 
     def _renamed_longer(
@@ -289,6 +295,26 @@ class Lineage:
                 and self._counts(event, anchor, None)
             ][:1]
         return found[0] if len(found) == 1 else None
+
+    def _carried(self, path: str, deleted: Event, fits: Callable[[str], bool]) -> Event | None:
+        """The one file of `path`'s kind that the commit deleting it added beside it
+        holding half its lines at least (carried.py): two workflows merged into
+        `ci.yml`. Only beside it: a page whose text went into a page of a new folder
+        (`examples/timestamp-flag.md` into `examples/flags/basics.md`) is a new layout
+        the drift sets call a deletion."""
+        folder, _, name = path.rpartition("/")
+        kind = _kind(name)
+        if kind is None:
+            return None
+        added = [
+            event
+            for event in self.history.added_beside(folder, deleted.seq)
+            if _kind(event.path.rpartition("/")[2]) == kind
+        ]
+        into = carried.carried_into(
+            self.checkout, deleted.commit, path, [event.path for event in added]
+        )
+        return next((event for event in added if event.path == into and fits(into)), None)
 
 
 class Former(NamedTuple):
@@ -336,6 +362,15 @@ _FAMILIES = (
     frozenset({"js", "mjs", "cjs", "ts", "mts", "cts"}),
     frozenset({"jsx", "tsx"}),
 )
+
+
+def _kind(name: str) -> frozenset[str] | str | None:
+    """A file name's kind: the family of its extension, else the extension itself;
+    None for a name with none (`Makefile`, `.gitignore`)."""
+    stem, dot, extension = name.rpartition(".")
+    if not dot or not stem:
+        return None
+    return _family(extension) or extension.lower()
 
 
 def _family(extension: str) -> frozenset[str] | None:

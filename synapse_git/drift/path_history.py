@@ -300,6 +300,19 @@ class PathHistory:
         )
         return [Event(*row) for row in rows]
 
+    def added_beside(self, folder: str, seq: int) -> list[Event]:
+        """The files the commit at `seq` added straight inside `folder` ("" for the
+        root), by path: each path of the folder looked up in the events' own index."""
+        prefix = f"{folder}/" if folder else ""
+        rows = self._open().execute(
+            "SELECT p.path, e.seq, c.id, c.time, e.kind, NULL FROM paths p"
+            " JOIN events e ON e.path = p.id AND e.seq = ? AND e.kind = 'A'"
+            " JOIN commits c ON c.seq = e.seq"
+            " WHERE p.path >= ? AND p.path < ? ORDER BY p.path",
+            (seq, prefix, prefix[:-1] + "0" if prefix else "\U0010ffff"),  # "0" sorts after "/"
+        )
+        return [Event(*row) for row in rows if "/" not in row[0][len(prefix) :]]
+
     def names(self) -> list[str]:
         """Every path the indexed history has held, sorted."""
         if self._names is None:
