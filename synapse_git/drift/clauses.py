@@ -32,6 +32,7 @@ CLOCK = re.compile(r"^\d{1,2}(?::\d\d)?(?:am|pm)?$")
 _ONLY = re.compile(r"\bonly\b", re.I)
 SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
+_AND = re.compile(r"\sand\s", re.I)
 # A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
 _ZERO_PARTS = re.compile(r"(?<=\d)(?:\.0+)+$")
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)(\.[x*])?([a-z%]*)$")
@@ -56,6 +57,9 @@ class Value:
     text: str  # as written
 
 
+Subject = tuple[frozenset[str], frozenset[tuple[str, str]]]  # words, (kind, amount) values
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class Clause:
     tokens: tuple[str, ...]  # lowercased, articles dropped, number+unit merged
@@ -68,6 +72,9 @@ class Clause:
     subject: int  # tokens before the first verb name what the clause is about; 0 if none
     tools: frozenset[str] = frozenset()  # known tools the clause names
     listed: frozenset[str] = frozenset()  # kinds of value its sentence holds more than one of
+    # Cut at `and` with no subject of its own (`X is ci.yml and runs on every push`):
+    # the subject of the clause before, which the `and` goes on talking about.
+    carried: Subject | None = None
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -220,7 +227,7 @@ def read_clause(text: str) -> Clause | None:
     )
 
 
-def subject_of(clause: Clause) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+def subject_of(clause: Clause) -> Subject:
     """The words and the values before the clause's first verb: the thing it is
     about (`Type hints in src/a.py are checked`). Empty when no verb is found or the
     clause starts with one (`Deploy from main`)."""
@@ -268,19 +275,42 @@ def _slot_terms(clause: Clause) -> set[str]:
     return found
 
 
+def _parts(sentence: str) -> list[tuple[str, bool]]:
+    """The sentence cut into clauses, each with whether the cut before it is `and`."""
+    found: list[tuple[str, bool]] = []
+    start, after_and = 0, False
+    for cut in _CLAUSE.finditer(sentence):
+        found.append((sentence[start : cut.start()], after_and))
+        start, after_and = cut.end(), _AND.fullmatch(cut.group()) is not None
+    found.append((sentence[start:], after_and))
+    return found
+
+
+def _carried(clause: Clause, before: Clause) -> Clause:
+    """A clause cut at `and` that opens with its verb or has none (`… and runs on
+    every push`, `… and every pull request`) goes on about the subject of the clause
+    before it; it is not a statement about anything at all."""
+    if clause.subject:
+        return clause
+    subject = before.carried if not before.subject else subject_of(before)
+    return replace(clause, carried=subject) if subject and subject[0] else clause
+
+
 def _parse(body: str) -> Parsed:
     text = claims(body)
     clauses: list[Clause] = []
     for sentence in SENTENCE.split(text):
         before: Clause | None = None  # the clause before, in this sentence
         start = len(clauses)
-        for part in _CLAUSE.split(sentence) if sentence else ():
+        for part, after_and in _parts(sentence) if sentence else ():
             found = read_clause(part) if part else None
             if found is None:
                 continue
             if _contrast(found):
                 found = _contrasted(found, before) if before is not None else found
             else:
+                if after_and and before is not None:
+                    found = _carried(found, before)
                 before = found
             clauses.append(found)
         kinds = [value.kind for clause in clauses[start:] for _, value in clause.values]

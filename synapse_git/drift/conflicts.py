@@ -30,6 +30,7 @@ from synapse_git.drift.clauses import (
     SENTENCE,
     Clause,
     Parsed,
+    Subject,
     parse,
     read_clause,
     subject_of,
@@ -64,13 +65,10 @@ class Contradiction:
 def _other_subjects(a: Clause, b: Clause) -> bool:
     """Whether the clauses are about two different things: another file, named
     thing or issue before the verb, or another release saying another thing."""
-    if not (a.subject and b.subject):
+    subject_a, subject_b = _subject(a), _subject(b)
+    if subject_a is None or subject_b is None:
         return False
-    if FIRST_PERSON.issuperset(a.tokens[: a.subject]) or FIRST_PERSON.issuperset(
-        b.tokens[: b.subject]
-    ):
-        return False  # `We stay on Kotlin 1.9.24`: the team, not a thing
-    (words_a, values_a), (words_b, values_b) = subject_of(a), subject_of(b)
+    (words_a, values_a), (words_b, values_b) = subject_a, subject_b
     if words_a != words_b:
         return True
     if values_a == values_b:
@@ -85,6 +83,17 @@ def _other_subjects(a: Clause, b: Clause) -> bool:
     amounts_a = {(v.kind, v.amount) for _, v in a.values}
     amounts_b = {(v.kind, v.amount) for _, v in b.values}
     return len(amounts_a - amounts_b) >= 2 and len(amounts_b - amounts_a) >= 2
+
+
+def _subject(clause: Clause) -> Subject | None:
+    """What the clause is about: the words before its verb, or those it carries from
+    the clause before it; None for none, or for the people keeping the notes (`We
+    stay on Kotlin 1.9.24`: the team, not a thing)."""
+    if not clause.subject:
+        return clause.carried
+    if FIRST_PERSON.issuperset(clause.tokens[: clause.subject]):
+        return None
+    return subject_of(clause)
 
 
 def _quoted(sentence: str) -> str:
