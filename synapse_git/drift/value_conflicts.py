@@ -38,6 +38,18 @@ def _named_by(clause: Clause, position: int, value: Value) -> str:
     return clause.stems[position - 1]
 
 
+def _counts(clause: Clause, position: int, value: Value, name: str) -> bool:
+    """Whether a plain number counts what `name` names, written right after it (`two
+    nodes`, `3 Postgres replicas`): a release is written after its name (`Node 22`),
+    a count before what it counts."""
+    if not name or value.kind != "number" or position + 1 >= len(clause.stems):
+        return False
+    if clause.stems[position + 1] != name:
+        return False
+    # Written together: `is 21 (jdk in the catalog)` is no count of JDKs.
+    return f"{clause.written[position]} {clause.written[position + 1]}" in clause.text
+
+
 def _value_window(clause: Clause, position: int, kind: str) -> frozenset[str]:
     """The words naming a value's slot. What a schedule applies to stands before it;
     after it come its details (`nightly at 02:00`, `weekly on Mondays`)."""
@@ -99,6 +111,8 @@ def values_conflict(a: Clause, b: Clause) -> tuple[str, str] | None:
                 continue  # the same value, whatever it is said to be of
             if name_a and name_b and name_a != name_b:
                 continue  # versions of two different things
+            if _counts(a, pos_a, value_a, name_b) or _counts(b, pos_b, value_b, name_a):
+                continue  # `two Postgres replicas` / `Postgres 16`: a count, not a release
             if _of_the_subject(a, pos_a, value_a, name_b, b) or _of_the_subject(
                 b, pos_b, value_b, name_a, a
             ):
