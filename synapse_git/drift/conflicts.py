@@ -45,7 +45,7 @@ from synapse_git.drift.conflict_words import (
     VERBS,
     stem,
 )
-from synapse_git.drift.value_conflicts import strict_slot, values_conflict
+from synapse_git.drift.value_conflicts import strict_slot, tested_on, values_conflict
 
 __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 
@@ -203,6 +203,8 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
         return None  # `is .github/workflows/release.yml` / `is hand-written`: two kinds
     if before not in SLOT_MARKERS and not before.endswith(":"):
         return None
+    if tested_on(a, i1) and tested_on(b, j1):
+        return None  # `runs the tests on stable` / `… on beta`: two entries of a matrix
     if any(t in NEGATORS or t in STOP for t in (*span_a, *span_b)):
         return None
     held_a = {position for position, _ in a.values}

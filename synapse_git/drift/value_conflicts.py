@@ -76,6 +76,15 @@ def _one_of_a_matrix(clause: Clause, position: int, value: Value) -> bool:
     return verb > 0 and clause.stems[verb] == _TESTED
 
 
+def tested_on(clause: Clause, position: int) -> bool:
+    """Whether the word at `position` is what tests run on (`runs the tests on
+    stable`, `tested against beta`): one entry of a matrix, as `tested on Go 1.20`
+    is, not the one toolchain of a slot; unless the clause says `only` or denies."""
+    if clause.negated or position < 2 or "only" in clause.tokens:
+        return False
+    return clause.tokens[position - 1] in _PLACED and clause.stems[position - 2] == _TESTED
+
+
 def _names_the_thing(clause: Clause, position: int, value: Value) -> bool:
     """A schedule in the clause's subject names which thing it is (`The nightly
     workflow runs the full suite`), as `nightly build` and `weekly build` are two
