@@ -33,6 +33,8 @@ _ONLY = re.compile(r"\bonly\b", re.I)
 SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
 _AND = re.compile(r"\sand\s", re.I)
+# Participles that end a verb chain joined by `and`: `was tried and dropped`.
+_ENDING = frozenset({"dropped", "removed", "deleted", "abandoned", "reverted"})
 # A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
 _ZERO_PARTS = re.compile(r"(?<=\d)(?:\.0+)+$")
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)(\.[x*])?([a-z%]*)$")
@@ -276,14 +278,23 @@ def _slot_terms(clause: Clause) -> set[str]:
 
 
 def _parts(sentence: str) -> list[tuple[str, bool]]:
-    """The sentence cut into clauses, each with whether the cut before it is `and`."""
+    """The sentence cut into clauses, each with whether the cut before it is `and`.
+    A lone participle after `and` ends the clause before it (`alpine was tried and
+    dropped`): one verb chain, which cut in two says nothing of alpine's end."""
     found: list[tuple[str, bool]] = []
     start, after_and = 0, False
     for cut in _CLAUSE.finditer(sentence):
-        found.append((sentence[start : cut.start()], after_and))
+        _add_part(found, sentence[start : cut.start()], after_and)
         start, after_and = cut.end(), _AND.fullmatch(cut.group()) is not None
-    found.append((sentence[start:], after_and))
+    _add_part(found, sentence[start:], after_and)
     return found
+
+
+def _add_part(found: list[tuple[str, bool]], part: str, after_and: bool) -> None:
+    if after_and and found and part.strip().casefold() in _ENDING:
+        found[-1] = (f"{found[-1][0]} and {part.strip()}", found[-1][1])
+    else:
+        found.append((part, after_and))
 
 
 def _carried(clause: Clause, before: Clause) -> Clause:

@@ -1,6 +1,7 @@
 """What one note says of a thing itself, against what another says it does
 (docs/drift.md, conflicts): that it is not used (`-race is not used` / `runs go
-test with -race`), that it is gone (`The lint session is gone` / `The lint session
+test with -race`) or taken out (`insta was removed` / `Snapshot tests use
+insta`), that it is gone (`The lint session is gone` / `The lint session
 runs pre-commit`), or that it is the one thing in a role (`chardet is the default
 detector` / `charset_normalizer is the default detector`). Part of
 drift/conflicts.py's comparison of two clauses; each rule gives (reason, what the
@@ -18,6 +19,15 @@ _USE = stem("use")
 _THROUGH = stem("through")
 # What a clause says of a thing that no longer exists: `The lint session is gone`.
 _GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
+# What a clause says of a thing taken out of the project: `insta was removed`, `the
+# builtin copy has been dropped`, `alpine was tried and dropped`; `tried` alone is
+# no more than a trial.
+_TAKEN_OUT = frozenset(stem(word) for word in ("dropped", "removed", "deleted", "gone"))
+_TRIED = stem("tried")
+# Words right before a thing's whole name that use it: `use cross for aarch64`,
+# `is built on alpine`.
+_USING = frozenset({"use", "uses", "using", "used"})
+_BUILT_ON = frozenset({"built", "builds", "based"})
 # One thing alone holds these roles: `chardet is the default detector` and
 # `charset_normalizer is the default detector` cannot both hold.
 _ONE_OF_A_KIND = frozenset({"default", "primary", "only"})
@@ -42,11 +52,14 @@ def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
     (--bail)`), or the clause goes through it by its whole name (`every connection
     goes through the redis gem`): then the two clauses may have other subjects, as
     the unused one's subject is the thing itself. `is no longer a dependency` says
-    it is not used (dropped.UNUSED)."""
-    if not a.negated or b.negated or not _HERE.isdisjoint(a.tokens):
-        return None  # `WhiteNoise is not used there` says where, as `… in dev` would
-    name = a.content - dropped.UNUSED
-    if not name or a.content == name or not name <= b.content:
+    it is not used (dropped.UNUSED), and so does a clause saying the thing was
+    taken out (`insta was removed`, said_unused); under any subjects a clause
+    naming it whole right after `use` or `built on` uses it (`Release builds use
+    cross for aarch64`)."""
+    if b.negated:
+        return None
+    name = said_unused(a)
+    if name is None or not name <= b.content:
         return None
     held = {(value.kind, value.amount) for _, value in b.values}
     if any((value.kind, value.amount) not in held for _, value in a.values):
@@ -60,7 +73,45 @@ def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
     means = _USE in b.content or any(i > 0 and b.tokens[i - 1] in _MEANS for i in at_b)
     if (_distinct(a, at_a) and means) or (_flag(a, at_a) and _flag(b, at_b)) or _through(b, name):
         return "negation", a.text, b.text
+    if _used_whole(b, name):
+        return "negation", a.text, b.text
     return None
+
+
+def said_unused(clause: Clause) -> frozenset[str] | None:
+    """The name of the thing a clause says only that it is not used (`mocha is not
+    used any more`) or that it was taken out (`insta was removed`, `alpine was tried
+    and dropped`); None for any other clause. Taken out, the name is the whole
+    subject, and nothing but that it went follows (`… was removed from the API`
+    says from where)."""
+    if clause.negated:
+        if not _HERE.isdisjoint(clause.tokens):
+            return None  # `WhiteNoise is not used there` says where, as `… in dev` would
+        name = clause.content - dropped.UNUSED
+        return name if name and name != clause.content else None
+    if not clause.subject:
+        return None
+    words, _ = subject_of(clause)
+    said = clause.content - words
+    if not words or not said or not said <= _TAKEN_OUT | {_TRIED} or said == {_TRIED}:
+        return None
+    return words
+
+
+def _used_whole(clause: Clause, name: frozenset[str]) -> bool:
+    """Whether the clause uses the thing by its whole name, right after `use` or
+    `built on` and ending there: `Release builds use cross for aarch64`, `The image
+    is built on alpine with musl`; not `use the cross-compile script` or `use the
+    cache fixture`, where the name is only the start of another thing's."""
+    stems, tokens = clause.stems, clause.tokens
+    for start in range(1, len(stems) - len(name) + 1):
+        end = start + len(name)
+        if set(stems[start:end]) != name or (end < len(stems) and stems[end]):
+            continue
+        before = tokens[start - 1]
+        if before in _USING or (before == "on" and start > 1 and tokens[start - 2] in _BUILT_ON):
+            return True
+    return False
 
 
 def _through(clause: Clause, name: frozenset[str]) -> bool:
