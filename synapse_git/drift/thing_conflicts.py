@@ -34,6 +34,15 @@ _ONE_OF_A_KIND = frozenset({"default", "primary", "only"})
 _BE = frozenset({"is", "are"})
 # A clause saying where a thing is not used: `… is not used there`.
 _HERE = frozenset({"there", "here"})
+# Verbs saying a thing is at work for the project, as a clause saying it is not used
+# denies: `Celery beat runs the nightly export`.
+_AT_WORK = frozenset(
+    stem(word)
+    for word in (
+        *("runs", "schedules", "serves", "handles", "builds"),
+        *("sends", "deploys", "checks", "processes"),
+    )
+)
 # Verbs telling what a thing was or did (its history), not what it is now.
 _PAST = frozenset({"was", "were", "had", "used", "did"})
 # A word right before a name that says the clause uses the thing: `runs go test
@@ -130,16 +139,29 @@ def _through(clause: Clause, name: frozenset[str]) -> bool:
 def gone(a: Clause, b: Clause) -> Found | None:
     """`The lint session is gone` against `The lint session runs pre-commit`: a clause
     saying only that its subject is gone, against one saying what that subject
-    does. Not against a clause telling of the change (`… was replaced by …`)."""
-    if a.negated or b.negated or not a.subject:
+    does. Not against a clause telling of the change (`… was replaced by …`).
+    `Celery beat is no longer used` says as much against a clause saying the thing
+    is at work (`Celery beat runs the nightly export`); not against one saying only
+    what it is or holds (`The v1 API returns XML`: unused, it may still do that)."""
+    if b.negated or not a.subject:
         return None
     words, _ = subject_of(a)
     said = a.content - words
-    if not words or len(said) != 1 or not said <= _GONE:
+    if a.negated:
+        # Said of the subject itself (`… is not used`), not of what it uses (`CI
+        # does not use it any more`), nor of where (`… not used there`).
+        if a.tokens[a.subject] not in _BE or not _HERE.isdisjoint(a.tokens):
+            return None
+        at = a.subject  # the other clause's verb, right after the same opening
+        if not said <= dropped.UNUSED or len(b.stems) <= at or b.stems[at] not in _AT_WORK:
+            return None
+    elif not said <= _GONE:
+        return None
+    if not words or len(said) != 1:
         return None
     # The other clause opens with the same thing (its verb may be one no list knows:
     # `The staging cluster serves …`) and says more of it.
-    if b.stems[: a.subject] != a.stems[: a.subject] or not b.content - words - _GONE:
+    if _opening(b, a.subject) != _opening(a, a.subject) or not b.content - words - _GONE:
         return None
     told = b.tokens[a.subject] if len(b.tokens) > a.subject else ""
     if told in _PAST or told.endswith("ed"):
@@ -147,6 +169,15 @@ def gone(a: Clause, b: Clause) -> Found | None:
     if any(word in CHANGES or word in _GONE for word in b.stems):
         return None
     return "negation", a.text, b.text
+
+
+def _opening(clause: Clause, length: int) -> tuple[str, ...]:
+    """The clause's first words, each as its stem, or as written when it has none:
+    `the old worker` and `the new worker` open with two things."""
+    return tuple(
+        word or token
+        for word, token in zip(clause.stems[:length], clause.tokens[:length], strict=True)
+    )
 
 
 def role(a: Clause, b: Clause) -> Found | None:
