@@ -127,6 +127,13 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     """The value `token` holds (merging a unit word that follows) and whether the
     unit word was consumed."""
     if token in NUMBER_WORDS:
+        # `six months`, `two weeks`: a count of a unit is an amount of it, compared
+        # with `30 days` by what it comes to. A one-letter unit (`s`, `m`) after a
+        # word is no unit.
+        if following is not None and len(following) > 1 and following in UNITS:
+            kind, scale = UNITS[following]
+            amount = float(NUMBER_WORDS[token]) * scale
+            return Value(kind, f"{amount:g}", f"{token} {following}"), True
         return Value("number", NUMBER_WORDS[token], token), False
     if ":" in token and _ADDRESS.match(token):
         return Value("address", token, token), False
