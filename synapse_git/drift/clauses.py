@@ -33,6 +33,7 @@ _ONLY = re.compile(r"\bonly\b", re.I)
 SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
 _AND = re.compile(r"\sand\s", re.I)
+_WORD = re.compile(r"[A-Za-z']+")
 # Participles that end a verb chain joined by `and`: `was tried and dropped`.
 _ENDING = frozenset({"dropped", "removed", "deleted", "abandoned", "reverted"})
 # A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
@@ -289,19 +290,34 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
     A lone participle after `and` ends the clause before it (`alpine was tried and
     dropped`): one verb chain, which cut in two says nothing of alpine's end."""
     found: list[tuple[str, bool]] = []
+    # A colon followed by a list (`Routes are blocks: the dashboard is get "/", the
+    # graphs get "/stats"`) gives examples, not a statement of their own.
+    listing = ", " in sentence.partition(": ")[2]
     start, after_and = 0, False
     for cut in _CLAUSE.finditer(sentence):
-        _add_part(found, sentence[start : cut.start()], after_and)
+        _add_part(found, sentence[start : cut.start()], after_and, listing)
         start, after_and = cut.end(), _AND.fullmatch(cut.group()) is not None
-    _add_part(found, sentence[start:], after_and)
+    _add_part(found, sentence[start:], after_and, listing)
     return found
 
 
-def _add_part(found: list[tuple[str, bool]], part: str, after_and: bool) -> None:
+def _add_part(found: list[tuple[str, bool]], part: str, after_and: bool, listing: bool) -> None:
     if after_and and found and part.strip().casefold() in _ENDING:
         found[-1] = (f"{found[-1][0]} and {part.strip()}", found[-1][1])
-    else:
-        found.append((part, after_and))
+        return
+    first, colon, rest = part.partition(": ")
+    if colon and not listing and _has_verb(first) and _has_verb(rest):
+        # Two statements, the second saying why or how (`Celery tasks run eagerly
+        # in tests: CELERY_TASK_ALWAYS_EAGER is True`); a label before a colon (`Spell
+        # check: typos reads …`, `Step 3: run …`) has no verb and stays.
+        found.append((first, after_and))
+        _add_part(found, rest, False, listing)
+        return
+    found.append((part, after_and))
+
+
+def _has_verb(text: str) -> bool:
+    return any(word.casefold() in VERBS for word in _WORD.findall(text))
 
 
 def _carried(clause: Clause, before: Clause) -> Clause:
