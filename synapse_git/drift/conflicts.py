@@ -22,6 +22,7 @@ Pure text: no store, no git. `parse` (drift/clauses.py) once per memory,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -49,6 +50,8 @@ from synapse_git.drift.value_conflicts import strict_slot, tested_on, values_con
 
 __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 
+# A long flag as written (`--no-frozen-lockfile`), lowercased as the tokens are.
+_LONG_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 
@@ -229,6 +232,32 @@ def _denied_before(clause: Clause, position: int) -> bool:
     return clause.negated and any(token in NEGATORS for token in clause.tokens[:position])
 
 
+def _flag_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    """One command's flag and its `--no-` form (`pnpm install --frozen-lockfile` /
+    `pnpm install --no-frozen-lockfile`): the same word right before each, neither
+    clause denying what it says."""
+    if a.negated or b.negated:
+        return None
+    flags_b = _flags(b)
+    for (before, name), written in _flags(a).items():
+        other = name.removeprefix("no-") if name.startswith("no-") else f"no-{name}"
+        if (before, other) in flags_b:
+            return Contradiction("antonym", written, flags_b[before, other])
+    return None
+
+
+def _flags(clause: Clause) -> dict[tuple[str, str], str]:
+    """The long flags a clause writes (`--no-frozen-lockfile`), by the word right
+    before each and the flag's name, to the flag as written; the tokens keep no
+    dashes, the clause's text does."""
+    written = set(_LONG_FLAG.findall(clause.text.lower()))
+    return {
+        (clause.tokens[i - 1], token): f"--{clause.written[i]}"
+        for i, token in enumerate(clause.tokens)
+        if i > 0 and f"--{token}" in written
+    }
+
+
 def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contradiction | None:
     if not (a.tools and b.tools) or a.tools == b.tools:
         return None
@@ -290,6 +319,7 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _antonym_conflict(a, b)
                 or _polarity_conflict(a, b)
                 or _identifier_conflict(a, b)
+                or _flag_conflict(a, b)
                 or _tool_conflict(a, b, first, second)
                 or _said(thing_conflicts.unused(a, b))
                 or _said(thing_conflicts.unused(b, a))
