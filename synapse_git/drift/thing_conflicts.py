@@ -24,6 +24,7 @@ _GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
 # no more than a trial.
 _TAKEN_OUT = frozenset(stem(word) for word in ("dropped", "removed", "deleted", "gone"))
 _TRIED = stem("tried")
+_WHOLE = frozenset(stem(word) for word in ("project", "repo", "repository", "codebase"))
 # Words right before a thing's whole name that use it: `use cross for aarch64`,
 # `is built on alpine`.
 _USING = frozenset({"use", "uses", "using", "used"})
@@ -101,10 +102,17 @@ def said_unused(clause: Clause) -> frozenset[str] | None:
     if not clause.subject:
         return None
     words, _ = subject_of(clause)
-    said = clause.content - words
+    said = _said(clause, words)
     if not words or not said or not said <= _TAKEN_OUT | {_TRIED} or said == {_TRIED}:
         return None
     return words
+
+
+def _said(clause: Clause, words: frozenset[str]) -> frozenset[str]:
+    """What the clause says of its subject `words`. Taken out of the whole project
+    (`removed from the project`, `… from the repo`) is taken out, no place named."""
+    said = clause.content - words
+    return said - _WHOLE if "from" in clause.tokens else said
 
 
 def _used_whole(clause: Clause, name: frozenset[str]) -> bool:
@@ -146,7 +154,7 @@ def gone(a: Clause, b: Clause) -> Found | None:
     if b.negated or not a.subject:
         return None
     words, _ = subject_of(a)
-    said = a.content - words
+    said = _said(a, words)
     if a.negated:
         # Said of the subject itself (`… is not used`), not of what it uses (`CI
         # does not use it any more`), nor of where (`… not used there`).
