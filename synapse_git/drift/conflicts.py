@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from synapse_git.drift import alternatives, dropped, thing_conflicts
+from synapse_git.drift import alternatives, dropped, need_conflicts, thing_conflicts
 from synapse_git.drift.clauses import (
     SENTENCE,
     Clause,
@@ -325,6 +325,8 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _said(thing_conflicts.unused(b, a))
                 or _said(thing_conflicts.gone(a, b))
                 or _said(thing_conflicts.gone(b, a))
+                or _said(need_conflicts.denied(a, b))
+                or _said(need_conflicts.denied(b, a))
             )
             if found is not None and not _same_words(found):
                 return found
