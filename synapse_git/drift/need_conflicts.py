@@ -7,7 +7,7 @@ the second says) or None."""
 
 from __future__ import annotations
 
-from synapse_git.drift.clauses import Clause
+from synapse_git.drift.clauses import Clause, subject_of
 
 Found = tuple[str, str, str]
 
@@ -26,8 +26,13 @@ def denied(a: Clause, b: Clause) -> Found | None:
     a phrase (`require Docker`, `must be annotated with #[async_trait]`). A word
     more after the denial (`without Docker on CI`) says where or when, and a
     requirement of a longer name (`without Docker` / `requires Docker Desktop`)
-    is of another thing."""
+    is of another thing. The thing needing it is named in both."""
     if a.negated or not b.negated:
+        return None
+    # What needs it is named on both sides: `Run the worker without Redis` is not
+    # about `The API server requires Redis`.
+    needing, denying = subject_of(a)[0], subject_of(b)[0]
+    if not needing or not needing <= b.content or not denying <= a.content:
         return None
     start = next((i for i, token in enumerate(a.tokens) if token in _NEEDS), None)
     if start is None:

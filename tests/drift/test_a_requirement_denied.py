@@ -50,6 +50,9 @@ def test_a_requirement_denied_conflicts(first: str, second: str) -> None:
         ("The build needs Node 20.", "The build works without Node 18."),
         # Two things needing it.
         ("Integration tests require Docker.", "Unit tests run without Docker."),
+        # The denial names no thing, or another.
+        ("Integration tests require Docker.", "Run without Docker."),
+        ("The API server requires Redis.", "Run the worker without Redis."),
         # Both deny it.
         ("Unit tests do not need Postgres.", "Unit tests run without Postgres."),
     ],
