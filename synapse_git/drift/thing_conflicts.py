@@ -97,6 +97,8 @@ def said_unused(clause: Clause) -> frozenset[str] | None:
     if clause.negated:
         if not _HERE.isdisjoint(clause.tokens):
             return None  # `WhiteNoise is not used there` says where, as `… in dev` would
+        if "default" in clause.tokens:
+            return None  # `not installed by default` says what an install leaves out
         name = clause.content - dropped.UNUSED
         return name if name and name != clause.content else None
     if not clause.subject:
