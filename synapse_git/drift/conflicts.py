@@ -310,6 +310,8 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                     _said(thing_conflicts.unused(a, b, True))
                     or _said(thing_conflicts.unused(b, a, True))
                     or _said(thing_conflicts.role(a, b))
+                    or _said(thing_conflicts.nobody(a, b))
+                    or _said(thing_conflicts.nobody(b, a))
                 )
                 if found is not None:
                     return found
@@ -325,6 +327,8 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _said(thing_conflicts.unused(b, a))
                 or _said(thing_conflicts.gone(a, b))
                 or _said(thing_conflicts.gone(b, a))
+                or _said(thing_conflicts.nobody(a, b))
+                or _said(thing_conflicts.nobody(b, a))
                 or _said(need_conflicts.denied(a, b))
                 or _said(need_conflicts.denied(b, a))
             )

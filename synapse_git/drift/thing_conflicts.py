@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from synapse_git.drift import dropped
 from synapse_git.drift.clauses import Clause, subject_of
-from synapse_git.drift.conflict_words import CHANGES, stem
+from synapse_git.drift.conflict_words import CHANGES, NEGATORS, STOP, stem
 
 Found = tuple[str, str, str]
 
@@ -24,6 +24,9 @@ _GONE = frozenset(stem(word) for word in ("gone", "removed", "deleted"))
 # no more than a trial.
 _TAKEN_OUT = frozenset(stem(word) for word in ("dropped", "removed", "deleted", "gone"))
 _TRIED = stem("tried")
+# A negator that is the doer: `_typos.toml is a leftover nobody reads`.
+_NOBODY = frozenset({"nobody", "nothing"})
+_FILLER = frozenset({"any", "more", "anymore", "longer", "now", "today"})
 _WHOLE = frozenset(stem(word) for word in ("project", "repo", "repository", "codebase"))
 # Words right before a thing's whole name that use it: `use cross for aarch64`,
 # `is built on alpine`.
@@ -86,6 +89,41 @@ def unused(a: Clause, b: Clause, other_subjects: bool = False) -> Found | None:
     if _used_whole(b, name):
         return "negation", a.text, b.text
     return None
+
+
+def nobody(a: Clause, b: Clause) -> Found | None:
+    """`_typos.toml is a leftover nobody reads` against `typos reads _typos.toml`: a
+    clause denying that anyone does a thing to X (`nobody reads X`, `X … nothing
+    checks`) against one where something does it to X, the verb and X's whole
+    name right after it. X is what follows the verb, or the clause's subject when
+    the clause ends with the verb; a pronoun (`nothing checks it`) names nothing."""
+    if not a.negated or b.negated:
+        return None
+    at = next((i for i, token in enumerate(a.tokens) if token in _NOBODY), None)
+    if at is None or at + 1 >= len(a.tokens) or sum(map(_negator, a.tokens)) != 1:
+        return None
+    verb = a.stems[at + 1]
+    after = list(a.tokens[at + 2 :])
+    while after and after[-1] in _FILLER:
+        after.pop()  # `nothing reads it any more`: when, not what
+    thing = tuple(after) or a.tokens[: a.subject]
+    if not verb or not thing or not any(_content_stem(t) for t in thing):
+        return None
+    for i, word in enumerate(b.stems):
+        end = i + 1 + len(thing)
+        # The whole name, ending there: not `the benchmarks folder`.
+        whole = end >= len(b.stems) or not b.stems[end]
+        if word == verb and b.tokens[i + 1 : end] == thing and whole:
+            return "negation", a.text, b.text
+    return None
+
+
+def _negator(token: str) -> bool:
+    return token in NEGATORS or token.endswith("n't")
+
+
+def _content_stem(token: str) -> str:
+    return "" if token in STOP else stem(token)
 
 
 def said_unused(clause: Clause) -> frozenset[str] | None:
