@@ -32,6 +32,10 @@ CLOCK = re.compile(r"^\d{1,2}(?::\d\d)?(?:am|pm)?$")
 _ONLY = re.compile(r"\bonly\b", re.I)
 SENTENCE = re.compile(r"[.;!?](?=\s|$)|\n")
 _CLAUSE = re.compile(r"[.;!?](?=\s|$)|\n|,\s|\s(?:but|however|whereas|while|and|though)\s", re.I)
+_AND = re.compile(r"\sand\s", re.I)
+_WORD = re.compile(r"[A-Za-z']+")
+# Participles that end a verb chain joined by `and`: `was tried and dropped`.
+_ENDING = frozenset({"dropped", "removed", "deleted", "abandoned", "reverted"})
 # A trailing `.x` or `.*` (`Go 1.20.x`, `Node 18.x`) is a release line: a version.
 _ZERO_PARTS = re.compile(r"(?<=\d)(?:\.0+)+$")
 _NUMBER = re.compile(r"^(v?)(\d+(?:\.\d+)*)(\.[x*])?([a-z%]*)$")
@@ -56,6 +60,9 @@ class Value:
     text: str  # as written
 
 
+Subject = tuple[frozenset[str], frozenset[tuple[str, str]]]  # words, (kind, amount) values
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class Clause:
     tokens: tuple[str, ...]  # lowercased, articles dropped, number+unit merged
@@ -68,6 +75,9 @@ class Clause:
     subject: int  # tokens before the first verb name what the clause is about; 0 if none
     tools: frozenset[str] = frozenset()  # known tools the clause names
     listed: frozenset[str] = frozenset()  # kinds of value its sentence holds more than one of
+    # Cut at `and` with no subject of its own (`X is ci.yml and runs on every push`):
+    # the subject of the clause before, which the `and` goes on talking about.
+    carried: Subject | None = None
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -118,6 +128,13 @@ def _value(token: str, following: str | None) -> tuple[Value | None, bool]:
     """The value `token` holds (merging a unit word that follows) and whether the
     unit word was consumed."""
     if token in NUMBER_WORDS:
+        # `six months`, `two weeks`: a count of a unit is an amount of it, compared
+        # with `30 days` by what it comes to. A one-letter unit (`s`, `m`) after a
+        # word is no unit.
+        if following is not None and len(following) > 1 and following in UNITS:
+            kind, scale = UNITS[following]
+            amount = float(NUMBER_WORDS[token]) * scale
+            return Value(kind, f"{amount:g}", f"{token} {following}"), True
         return Value("number", NUMBER_WORDS[token], token), False
     if ":" in token and _ADDRESS.match(token):
         return Value("address", token, token), False
@@ -220,7 +237,7 @@ def read_clause(text: str) -> Clause | None:
     )
 
 
-def subject_of(clause: Clause) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+def subject_of(clause: Clause) -> Subject:
     """The words and the values before the clause's first verb: the thing it is
     about (`Type hints in src/a.py are checked`). Empty when no verb is found or the
     clause starts with one (`Deploy from main`)."""
@@ -268,19 +285,66 @@ def _slot_terms(clause: Clause) -> set[str]:
     return found
 
 
+def _parts(sentence: str) -> list[tuple[str, bool]]:
+    """The sentence cut into clauses, each with whether the cut before it is `and`.
+    A lone participle after `and` ends the clause before it (`alpine was tried and
+    dropped`): one verb chain, which cut in two says nothing of alpine's end."""
+    found: list[tuple[str, bool]] = []
+    # A colon followed by a list (`Routes are blocks: the dashboard is get "/", the
+    # graphs get "/stats"`) gives examples, not a statement of their own.
+    listing = ", " in sentence.partition(": ")[2]
+    start, after_and = 0, False
+    for cut in _CLAUSE.finditer(sentence):
+        _add_part(found, sentence[start : cut.start()], after_and, listing)
+        start, after_and = cut.end(), _AND.fullmatch(cut.group()) is not None
+    _add_part(found, sentence[start:], after_and, listing)
+    return found
+
+
+def _add_part(found: list[tuple[str, bool]], part: str, after_and: bool, listing: bool) -> None:
+    if after_and and found and part.strip().casefold() in _ENDING:
+        found[-1] = (f"{found[-1][0]} and {part.strip()}", found[-1][1])
+        return
+    first, colon, rest = part.partition(": ")
+    if colon and not listing and _has_verb(first) and _has_verb(rest):
+        # Two statements, the second saying why or how (`Celery tasks run eagerly
+        # in tests: CELERY_TASK_ALWAYS_EAGER is True`); a label before a colon (`Spell
+        # check: typos reads …`, `Step 3: run …`) has no verb and stays.
+        found.append((first, after_and))
+        _add_part(found, rest, False, listing)
+        return
+    found.append((part, after_and))
+
+
+def _has_verb(text: str) -> bool:
+    return any(word.casefold() in VERBS for word in _WORD.findall(text))
+
+
+def _carried(clause: Clause, before: Clause) -> Clause:
+    """A clause cut at `and` that opens with its verb or has none (`… and runs on
+    every push`, `… and every pull request`) goes on about the subject of the clause
+    before it; it is not a statement about anything at all."""
+    if clause.subject:
+        return clause
+    subject = before.carried if not before.subject else subject_of(before)
+    return replace(clause, carried=subject) if subject and subject[0] else clause
+
+
 def _parse(body: str) -> Parsed:
     text = claims(body)
     clauses: list[Clause] = []
     for sentence in SENTENCE.split(text):
         before: Clause | None = None  # the clause before, in this sentence
         start = len(clauses)
-        for part in _CLAUSE.split(sentence) if sentence else ():
+        for part, after_and in _parts(sentence) if sentence else ():
             found = read_clause(part) if part else None
             if found is None:
                 continue
             if _contrast(found):
                 found = _contrasted(found, before) if before is not None else found
             else:
+                if after_and and before is not None:
+                    found = _carried(found, before)
                 before = found
             clauses.append(found)
         kinds = [value.kind for clause in clauses[start:] for _, value in clause.values]

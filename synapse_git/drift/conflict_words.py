@@ -177,9 +177,10 @@ VERBS = _words(
     """
 )
 
-# Subjects naming the people keeping the notes, not a thing (`We stay on Kotlin
-# 1.9.24`): what the clause is about comes after its verb.
-FIRST_PERSON = _words("we i")
+# Subjects naming the people keeping the notes or reading them, not a thing (`We
+# stay on Kotlin 1.9.24`, `You can mount Sidekiq::Web without …`): what the clause
+# is about comes after its verb.
+FIRST_PERSON = _words("we i you")
 
 # Words telling of a change to what is held (`dropped Python 3.8`, `Node 18 is
 # deprecated`): no statement of the one value a thing has now.

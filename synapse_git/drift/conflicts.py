@@ -22,14 +22,16 @@ Pure text: no store, no git. `parse` (drift/clauses.py) once per memory,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from synapse_git.drift import alternatives, dropped, thing_conflicts
+from synapse_git.drift import alternatives, dropped, need_conflicts, thing_conflicts
 from synapse_git.drift.clauses import (
     SENTENCE,
     Clause,
     Parsed,
+    Subject,
     parse,
     read_clause,
     subject_of,
@@ -44,10 +46,12 @@ from synapse_git.drift.conflict_words import (
     VERBS,
     stem,
 )
-from synapse_git.drift.value_conflicts import strict_slot, values_conflict
+from synapse_git.drift.value_conflicts import strict_slot, tested_on, values_conflict
 
 __all__ = ["Contradiction", "Parsed", "compare", "contradicts", "parse", "stem"]
 
+# A long flag as written (`--no-frozen-lockfile`), lowercased as the tokens are.
+_LONG_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 QUOTE_CHARS = 160  # of a sentence an `only` finding quotes
 CLAIMS_MOST = 64  # `only X` and `X and Y` claims read from one body, at most
 
@@ -64,13 +68,10 @@ class Contradiction:
 def _other_subjects(a: Clause, b: Clause) -> bool:
     """Whether the clauses are about two different things: another file, named
     thing or issue before the verb, or another release saying another thing."""
-    if not (a.subject and b.subject):
+    subject_a, subject_b = _subject(a), _subject(b)
+    if subject_a is None or subject_b is None:
         return False
-    if FIRST_PERSON.issuperset(a.tokens[: a.subject]) or FIRST_PERSON.issuperset(
-        b.tokens[: b.subject]
-    ):
-        return False  # `We stay on Kotlin 1.9.24`: the team, not a thing
-    (words_a, values_a), (words_b, values_b) = subject_of(a), subject_of(b)
+    (words_a, values_a), (words_b, values_b) = subject_a, subject_b
     if words_a != words_b:
         return True
     if values_a == values_b:
@@ -85,6 +86,17 @@ def _other_subjects(a: Clause, b: Clause) -> bool:
     amounts_a = {(v.kind, v.amount) for _, v in a.values}
     amounts_b = {(v.kind, v.amount) for _, v in b.values}
     return len(amounts_a - amounts_b) >= 2 and len(amounts_b - amounts_a) >= 2
+
+
+def _subject(clause: Clause) -> Subject | None:
+    """What the clause is about: the words before its verb, or those it carries from
+    the clause before it; None for none, or for the people keeping the notes (`We
+    stay on Kotlin 1.9.24`: the team, not a thing)."""
+    if not clause.subject:
+        return clause.carried
+    if FIRST_PERSON.issuperset(clause.tokens[: clause.subject]):
+        return None
+    return subject_of(clause)
 
 
 def _quoted(sentence: str) -> str:
@@ -194,6 +206,8 @@ def _identifier_conflict(a: Clause, b: Clause) -> Contradiction | None:
         return None  # `is .github/workflows/release.yml` / `is hand-written`: two kinds
     if before not in SLOT_MARKERS and not before.endswith(":"):
         return None
+    if tested_on(a, i1) and tested_on(b, j1):
+        return None  # `runs the tests on stable` / `… on beta`: two entries of a matrix
     if any(t in NEGATORS or t in STOP for t in (*span_a, *span_b)):
         return None
     held_a = {position for position, _ in a.values}
@@ -216,6 +230,32 @@ def _denied_before(clause: Clause, position: int) -> bool:
     not use X`), where one after it belongs to what the clause adds (`… REFLECT when
     the property is not given`)."""
     return clause.negated and any(token in NEGATORS for token in clause.tokens[:position])
+
+
+def _flag_conflict(a: Clause, b: Clause) -> Contradiction | None:
+    """One command's flag and its `--no-` form (`pnpm install --frozen-lockfile` /
+    `pnpm install --no-frozen-lockfile`): the same word right before each, neither
+    clause denying what it says."""
+    if a.negated or b.negated:
+        return None
+    flags_b = _flags(b)
+    for (before, name), written in _flags(a).items():
+        other = name.removeprefix("no-") if name.startswith("no-") else f"no-{name}"
+        if (before, other) in flags_b:
+            return Contradiction("antonym", written, flags_b[before, other])
+    return None
+
+
+def _flags(clause: Clause) -> dict[tuple[str, str], str]:
+    """The long flags a clause writes (`--no-frozen-lockfile`), by the word right
+    before each and the flag's name, to the flag as written; the tokens keep no
+    dashes, the clause's text does."""
+    written = set(_LONG_FLAG.findall(clause.text.lower()))
+    return {
+        (clause.tokens[i - 1], token): f"--{clause.written[i]}"
+        for i, token in enumerate(clause.tokens)
+        if i > 0 and f"--{token}" in written
+    }
 
 
 def _tool_conflict(a: Clause, b: Clause, first: Parsed, second: Parsed) -> Contradiction | None:
@@ -270,6 +310,8 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                     _said(thing_conflicts.unused(a, b, True))
                     or _said(thing_conflicts.unused(b, a, True))
                     or _said(thing_conflicts.role(a, b))
+                    or _said(thing_conflicts.nobody(a, b))
+                    or _said(thing_conflicts.nobody(b, a))
                 )
                 if found is not None:
                     return found
@@ -279,11 +321,16 @@ def compare(first: Parsed, second: Parsed) -> Contradiction | None:
                 or _antonym_conflict(a, b)
                 or _polarity_conflict(a, b)
                 or _identifier_conflict(a, b)
+                or _flag_conflict(a, b)
                 or _tool_conflict(a, b, first, second)
                 or _said(thing_conflicts.unused(a, b))
                 or _said(thing_conflicts.unused(b, a))
                 or _said(thing_conflicts.gone(a, b))
                 or _said(thing_conflicts.gone(b, a))
+                or _said(thing_conflicts.nobody(a, b))
+                or _said(thing_conflicts.nobody(b, a))
+                or _said(need_conflicts.denied(a, b))
+                or _said(need_conflicts.denied(b, a))
             )
             if found is not None and not _same_words(found):
                 return found

@@ -29,8 +29,14 @@ UNUSED = frozenset(
         "longer",
         "dependency",
         "dependencies",
+        "installed",
+        "supported",
     )
 )
+
+
+# Stop words that still say where or when a tool is not used.
+_PLACED = frozenset({"there", "here", "default"})
 
 
 @dataclass(frozen=True)
@@ -55,9 +61,15 @@ def names(clauses: Iterable[tuple[str, bool, frozenset[str], frozenset[str]]]) -
             # Used for its job only where the clause names the job (`Tests are
             # written for mocha`); a list of hooks or pins naming it is no claim.
             used |= {tool for tool in tools if words & _jobs(tool)}
-        elif words - {stem(tool) for tool in tools} <= UNUSED:
+        elif words - {stem(tool) for tool in tools} <= UNUSED and not _where(text):
             dropped += [(tool, text) for tool in sorted(tools)]
     return Names(frozenset(used), tuple(dropped))
+
+
+def _where(text: str) -> bool:
+    """Whether a clause saying a tool is not used says where or when after all (`not
+    installed there`, `not installed by default`), in words no stem keeps."""
+    return not _PLACED.isdisjoint(word.strip(".,;:!?()`'\"").casefold() for word in text.split())
 
 
 def _jobs(tool: str) -> frozenset[str]:

@@ -38,6 +38,18 @@ def _named_by(clause: Clause, position: int, value: Value) -> str:
     return clause.stems[position - 1]
 
 
+def _counts(clause: Clause, position: int, value: Value, name: str) -> bool:
+    """Whether a plain number counts what `name` names, written right after it (`two
+    nodes`, `3 Postgres replicas`): a release is written after its name (`Node 22`),
+    a count before what it counts."""
+    if not name or value.kind != "number" or position + 1 >= len(clause.stems):
+        return False
+    if clause.stems[position + 1] != name:
+        return False
+    # Written together: `is 21 (jdk in the catalog)` is no count of JDKs.
+    return f"{clause.written[position]} {clause.written[position + 1]}" in clause.text
+
+
 def _value_window(clause: Clause, position: int, kind: str) -> frozenset[str]:
     """The words naming a value's slot. What a schedule applies to stands before it;
     after it come its details (`nightly at 02:00`, `weekly on Mondays`)."""
@@ -62,6 +74,15 @@ def _one_of_a_matrix(clause: Clause, position: int, value: Value) -> bool:
     if clause.tokens[verb] in _PLACED and verb > 0:
         verb -= 1
     return verb > 0 and clause.stems[verb] == _TESTED
+
+
+def tested_on(clause: Clause, position: int) -> bool:
+    """Whether the word at `position` is what tests run on (`runs the tests on
+    stable`, `tested against beta`): one entry of a matrix, as `tested on Go 1.20`
+    is, not the one toolchain of a slot; unless the clause says `only` or denies."""
+    if clause.negated or position < 2 or "only" in clause.tokens:
+        return False
+    return clause.tokens[position - 1] in _PLACED and clause.stems[position - 2] == _TESTED
 
 
 def _names_the_thing(clause: Clause, position: int, value: Value) -> bool:
@@ -99,6 +120,8 @@ def values_conflict(a: Clause, b: Clause) -> tuple[str, str] | None:
                 continue  # the same value, whatever it is said to be of
             if name_a and name_b and name_a != name_b:
                 continue  # versions of two different things
+            if _counts(a, pos_a, value_a, name_b) or _counts(b, pos_b, value_b, name_a):
+                continue  # `two Postgres replicas` / `Postgres 16`: a count, not a release
             if _of_the_subject(a, pos_a, value_a, name_b, b) or _of_the_subject(
                 b, pos_b, value_b, name_a, a
             ):
