@@ -118,10 +118,26 @@ def _compounds(text: str) -> list[str]:
     return found
 
 
+# A possessive or a contraction's tail (`app's`, `it's`, `we'll`, `doesn't`): the
+# tokenizer would make a word of its letters, `s` or `t`, held by most notes as the
+# tail of theirs. A negation keeps its verb (`doesn't` -> `does`, a stopword).
+_CONTRACTED = re.compile(r"(?<=[^\W_])['\u2019](?:s|d|ll|re|ve|m)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b([^\W\d_]+?)n['\u2019]t\b", re.IGNORECASE)
+_NEGATED_ODD = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def _uncontracted(text: str) -> str:
+    """`text` without the tails of its possessives and contractions."""
+    if "'" not in text and "\u2019" not in text:
+        return text
+    text = _CONTRACTED.sub("", text)
+    return _NEGATED.sub(lambda m: _NEGATED_ODD.get(m[1].lower(), m[1]), text)
+
+
 def _distinct(text: str) -> tuple[list[Term], list[str]]:
     """Every distinct term of `text` in order, and the stopwords dropped from them."""
     seen: dict[str, Term] = {}
-    for token in tokens(text):
+    for token in tokens(_uncontracted(text)):
         word = fold(token)
         if word and word not in seen:
             seen[word] = Term(word, token.lower(), word_forms.shaped(token))
