@@ -223,7 +223,7 @@ def assess(
         levels = []
         for term, typo, _ in asked:
             level = words.level(term, typo, near)
-            if level < EXACT and whole and any(term.raw in c for c in whole):
+            if level < EXACT and whole and any(_within(term, c) for c in whole):
                 level = EXACT
             if level and label is not None:
                 level = _beyond_label(text, label, term, level, near)
@@ -244,6 +244,17 @@ def assess(
             found = alike[key] = Held(share / total, tuple(held), key)
         out[memory_id] = found
     return out
+
+
+def _within(term: Term, compound: str) -> bool:
+    """Whether `term` is part of `compound`, as written or as the base of a verb
+    written as one with its particle (`warming` in `warmup`)."""
+    return term.raw in compound or (
+        term.word.isalpha()
+        and len(family := word_forms.family(term.word)) >= 3
+        and compound.startswith(family)
+        and compound[len(family) :] in query_terms.PARTICLES
+    )
 
 
 # A memory longer than LONG characters is judged by its best window of WINDOW

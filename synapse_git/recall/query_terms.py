@@ -160,11 +160,32 @@ def parse(text: str) -> Query:
     compounds = list(dict.fromkeys(_compounds(text)))[:8]
     terms = terms[:MAX_TERMS]
     joined = [
-        a.word + b.word
-        for a, b in itertools.pairwise(terms)
-        if a.word.isalpha() and b.word.isalpha() and min(len(a.word), len(b.word)) >= 2
+        *_phrasal(terms),
+        *(
+            a.word + b.word
+            for a, b in itertools.pairwise(terms)
+            if a.word.isalpha() and b.word.isalpha() and min(len(a.word), len(b.word)) >= 2
+        ),
     ]
+    joined = list(dict.fromkeys(joined))
     return Query(text, tuple(terms), tuple(compounds), tuple(dropped), tuple(joined[:8]))
+
+
+# Particles a verb takes into the noun written as one: warm up / warmup, back off /
+# backoff, shut down / shutdown, roll out / rollout, fail over / failover.
+PARTICLES = frozenset(("up", "down", "out", "off", "over", "back"))
+
+
+def _phrasal(terms: list[Term]) -> list[str]:
+    """An inflected verb and its particle written as the noun (`warming up` ->
+    `warmup`, `backing off` -> `backoff`, `shutting down` -> `shutdown`)."""
+    found = []
+    for a, b in itertools.pairwise(terms):
+        if b.word in PARTICLES and a.word.isalpha():
+            base = word_forms.family(a.word)
+            if base != a.word and len(base) >= 3:
+                found.append(base + b.word)
+    return found
 
 
 def trigrams(word: str) -> list[str]:

@@ -40,3 +40,31 @@ def test_a_possessive_does_not_find_every_note_with_one(svc: Synapse, here: Scop
         "The team's standup is at 10:00.",
     )
     assert not svc.recall("which shell is in Alice's dotfiles", here).hits
+
+
+@pytest.mark.parametrize(
+    ("question", "written_as_one"),
+    [
+        ("warming up the learning rate", "warmup"),
+        ("backing off on retries", "backoff"),
+        ("shutting down the node", "shutdown"),
+        ("rolled out to everyone", "rollout"),
+    ],
+)
+def test_a_verb_and_its_particle_are_searched_as_the_noun(
+    question: str, written_as_one: str
+) -> None:
+    assert written_as_one in query_terms.parse(question).joined
+
+
+def test_a_verb_and_its_particle_find_the_noun_written_as_one(svc: Synapse, here: Scope) -> None:
+    # `warming` matches no word of the notes: it was taken for a misspelling of
+    # `warning`, and the note on a warning ranked first.
+    [schedule, _] = remember(
+        svc,
+        here,
+        "LR schedule: linear warmup for 2,000 steps, then cosine decay.",
+        "The null rate check is a warning, not a failure.",
+    )
+    [first, *_] = svc.recall("warming up the learning rate linearly", here).hits
+    assert first.id == schedule and not first.weak
