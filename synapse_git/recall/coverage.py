@@ -108,6 +108,10 @@ class Near:
             judged |= fresh
         return not close.isdisjoint(words)
 
+    def found(self, term: str) -> set[str]:
+        """The misspellings of `term` found so far among the words judged."""
+        return self._close.get(term, set())
+
 
 class Words:
     """The words of one memory's text, folded, with their families; cut into
@@ -219,7 +223,7 @@ def assess(
         levels = []
         for term, typo, _ in asked:
             level = words.level(term, typo, near)
-            if level < EXACT and whole and any(term.raw in c for c in whole):
+            if level < EXACT and whole and any(_within(term, c) for c in whole):
                 level = EXACT
             if level and label is not None:
                 level = _beyond_label(text, label, term, level, near)
@@ -242,12 +246,25 @@ def assess(
     return out
 
 
+def _within(term: Term, compound: str) -> bool:
+    """Whether `term` is part of `compound`, as written or as the base of a verb
+    written as one with its particle (`warming` in `warmup`)."""
+    return term.raw in compound or (
+        term.word.isalpha()
+        and len(family := word_forms.family(term.word)) >= 3
+        and compound.startswith(family)
+        and compound[len(family) :] in query_terms.PARTICLES
+    )
+
+
 # A memory longer than LONG characters is judged by its best window of WINDOW
 # characters (windows overlap by half): a long document holds most words of most
 # questions somewhere, and its length alone would otherwise outrank the short note
 # that answers in one sentence. About a long paragraph, as the balanced budget's hit.
+# A note of a few windows (a runbook of 1-2 KB) is judged so too: its steps name the
+# question's common words apart from one another, by chance.
 WINDOW = 1200
-LONG = 2 * WINDOW
+LONG = WINDOW
 
 
 def _best_window(

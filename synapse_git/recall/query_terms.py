@@ -118,10 +118,26 @@ def _compounds(text: str) -> list[str]:
     return found
 
 
+# A possessive or a contraction's tail (`app's`, `it's`, `we'll`, `doesn't`): the
+# tokenizer would make a word of its letters, `s` or `t`, held by most notes as the
+# tail of theirs. A negation keeps its verb (`doesn't` -> `does`, a stopword).
+_CONTRACTED = re.compile(r"(?<=[^\W_])['\u2019](?:s|d|ll|re|ve|m)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b([^\W\d_]+?)n['\u2019]t\b", re.IGNORECASE)
+_NEGATED_ODD = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def _uncontracted(text: str) -> str:
+    """`text` without the tails of its possessives and contractions."""
+    if "'" not in text and "\u2019" not in text:
+        return text
+    text = _CONTRACTED.sub("", text)
+    return _NEGATED.sub(lambda m: _NEGATED_ODD.get(m[1].lower(), m[1]), text)
+
+
 def _distinct(text: str) -> tuple[list[Term], list[str]]:
     """Every distinct term of `text` in order, and the stopwords dropped from them."""
     seen: dict[str, Term] = {}
-    for token in tokens(text):
+    for token in tokens(_uncontracted(text)):
         word = fold(token)
         if word and word not in seen:
             seen[word] = Term(word, token.lower(), word_forms.shaped(token))
@@ -144,11 +160,32 @@ def parse(text: str) -> Query:
     compounds = list(dict.fromkeys(_compounds(text)))[:8]
     terms = terms[:MAX_TERMS]
     joined = [
-        a.word + b.word
-        for a, b in itertools.pairwise(terms)
-        if a.word.isalpha() and b.word.isalpha() and min(len(a.word), len(b.word)) >= 2
+        *_phrasal(terms),
+        *(
+            a.word + b.word
+            for a, b in itertools.pairwise(terms)
+            if a.word.isalpha() and b.word.isalpha() and min(len(a.word), len(b.word)) >= 2
+        ),
     ]
+    joined = list(dict.fromkeys(joined))
     return Query(text, tuple(terms), tuple(compounds), tuple(dropped), tuple(joined[:8]))
+
+
+# Particles a verb takes into the noun written as one: warm up / warmup, back off /
+# backoff, shut down / shutdown, roll out / rollout, fail over / failover.
+PARTICLES = frozenset(("up", "down", "out", "off", "over", "back"))
+
+
+def _phrasal(terms: list[Term]) -> list[str]:
+    """An inflected verb and its particle written as the noun (`warming up` ->
+    `warmup`, `backing off` -> `backoff`, `shutting down` -> `shutdown`)."""
+    found = []
+    for a, b in itertools.pairwise(terms):
+        if b.word in PARTICLES and a.word.isalpha():
+            base = word_forms.family(a.word)
+            if base != a.word and len(base) >= 3:
+                found.append(base + b.word)
+    return found
 
 
 def trigrams(word: str) -> list[str]:

@@ -20,6 +20,9 @@ from collections.abc import Iterable
 _DERIVED = ("ments", "ment", "ions", "ion", "als", "al")
 _INFLECTED = ("ings", "ing", "ers", "er", "ies", "es", "ed", "s", "e")
 _PAST = ("ings", "ing", "ed")  # running -> runn -> run: a three-letter root is fine
+# Latin derivations whose base changes its last letters: resume / resumption,
+# consume / consumption, describe / description, subscribe / subscription.
+_ALTERNATING = (("umpt", "um"), ("script", "scrib"))
 MIN_FAMILY = 5
 SWAPPED_AT = 6  # letters of a family whose swapped neighbours make a misspelling (close_among)
 _ROOT = 4
@@ -57,6 +60,11 @@ def family(word: str) -> str:
         if shorter == root:
             break
         root = shorter
+    if root != word and word.endswith(("ion", "ions")):
+        for derived, base in _ALTERNATING:
+            if root.endswith(derived):
+                root = root[: -len(derived)] + base  # resumption -> resum, as resume
+                break
     shorter = _strip(root, _INFLECTED)
     if shorter != root and len(shorter) >= 3 and shorter[-1] == shorter[-2] not in "lsz":
         shorter = shorter[:-1]  # running, stopped -> run, stop

@@ -100,3 +100,20 @@ def test_a_long_memory_is_ranked_by_its_best_window_not_its_length(outside: Path
     # A word of the document alone is still found, however far into it.
     alone = run_cli("memory", "recall", "audit table approval", "--json", cwd=outside)
     assert json.loads(alone.stdout)["hits"][0]["id"] == 1
+
+
+def test_a_note_longer_than_a_window_is_judged_by_its_best_one(tmp_path: Path) -> None:
+    # A runbook of 1.7 KB names `watchdog` at its start and `gateway` at its end, by
+    # chance: no part of it is about both, and it no longer answers as if one were.
+    svc = Synapse()
+    scope = svc.scope(make_repo(tmp_path / "r"))
+    apart = f"The watchdog resets the unit. {filler(4, 1500)} Ask the gateway team."
+    together = f"The watchdog of the gateway resets it. {filler(5, 1500)}"
+    assert 1200 < len(apart) < 2400 and 1200 < len(together) < 2400
+    far = svc.remember(apart, scope).id
+    [candidate] = svc.recall("watchdog gateway timeout", scope, explain=True).candidates
+    assert candidate.id == far and candidate.weak
+    near = svc.remember(together, scope).id
+    found = svc.recall("watchdog gateway timeout", scope, explain=True).candidates
+    assert [c.id for c in found] == [near, far]
+    assert found[0].share > found[1].share and found[1].weak

@@ -75,6 +75,17 @@ def test_operators_are_words_too(svc: Synapse, here: Scope) -> None:
     assert other not in ids(svc, "NOT", here)
 
 
+def test_a_derivation_finds_its_changed_base(svc: Synapse, here: Scope) -> None:
+    [resume, _] = remember(
+        svc,
+        here,
+        "To resume a crashed run pass --resume with the last checkpoint.",
+        "Runs that crash page the on-call.",
+    )
+    [hit, *_] = svc.recall("resumption after crashing", here).hits
+    assert hit.id == resume and not hit.weak
+
+
 def test_stemming_finds_other_forms(svc: Synapse, here: Scope) -> None:
     [deploy, _] = remember(svc, here, "We deploy with make deploy", "Unrelated note about lunch")
     assert ids(svc, "deploying", here) == [deploy]

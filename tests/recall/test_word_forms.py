@@ -16,6 +16,11 @@ FAMILIES = [
     ("migrate", "migration", "migrations", "migrating"),
     ("run", "running", "runs"),
     ("use", "used"),
+    # A Latin base that changes its last letters in the derivation.
+    ("resume", "resumption", "resuming", "resumed"),
+    ("consume", "consumption", "consumer"),
+    ("describe", "description", "descriptions", "described"),
+    ("subscribe", "subscription", "subscribers"),
 ]
 
 
@@ -36,6 +41,12 @@ def test_a_family_shares_one_key(members: tuple[str, ...]) -> None:
 def test_a_base_and_its_derivation_are_searched_as_each_other(word: str, derived: str) -> None:
     assert derived in word_forms.variants(word)
     assert word in word_forms.variants(derived)
+
+
+def test_a_derivation_whose_base_changes_searches_its_base() -> None:
+    assert "resume" in word_forms.variants("resumption")
+    assert "describe" in word_forms.variants("descriptions")
+    assert word_forms.family("script") != word_forms.family("description")
 
 
 def test_unrelated_words_stay_apart() -> None:
