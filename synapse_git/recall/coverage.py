@@ -108,10 +108,6 @@ class Near:
             judged |= fresh
         return not close.isdisjoint(words)
 
-    def found(self, term: str) -> set[str]:
-        """The misspellings of `term` found so far among the words judged."""
-        return self._close.get(term, set())
-
 
 class Words:
     """The words of one memory's text, folded, with their families; cut into

@@ -272,7 +272,7 @@ def search(
     )
     shared.keep_words()
     opened = {i: text[labelled[i][1] :] if i in labelled else text for i, text in texts.items()}
-    about = subject.held(opened, query.terms, weights, held, shared.near)
+    about = subject.held(opened, query.terms, weights, held)
     together = proximity.shares(texts, query.terms, weights, held)
     question = asked if asked is not None else query
     wanted = question_point.point(question.text)

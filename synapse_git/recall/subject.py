@@ -46,39 +46,21 @@ def _starts_word(key: str, text: str) -> bool:
     return False
 
 
-def _misspelt(term: str, near: coverage.Near) -> set[str]:
-    """The families of the words `term` was found as, one edit away: two edits
-    join real words (`retained` finds `returned`), which are no subject."""
-    return {
-        word_forms.family(word)
-        for word in near.found(term)
-        if word_forms.distance(term, word, 1) <= 1
-    }
-
-
 def held(
     texts: Mapping[int, str],
     terms: Sequence[Term],
     weights: Mapping[str, float],
     found: Mapping[int, coverage.Held],
-    near: coverage.Near | None = None,
 ) -> dict[int, float]:
     """The rarity-weighted share of the question each memory holds in its opening
     words, at the level it holds each term (`found`), times WEIGHT: what ranking
-    adds to its score. `near` holds the misspellings coverage found of each term."""
+    adds to its score."""
     total = sum(weights.get(term.word, 1.0) for term in terms) or 1.0
     # A term is in the opening when one of its keys starts a word there: its
-    # family (`deploy` for `deployment`), for a word of the same meaning theirs, and
-    # for a misspelled term those of the words it was found as one edit away
-    # (`factory` for `factroy`, `battery` for `batery`).
+    # family (`deploy` for `deployment`) or, for a word of the same meaning, theirs.
     keyed = [
         (
-            {
-                term.raw,
-                word_forms.family(term.word),
-                *map(word_forms.family, term.alike),
-                *(_misspelt(term.word, near) if near is not None else ()),
-            },
+            {term.raw, word_forms.family(term.word), *map(word_forms.family, term.alike)},
             weights.get(term.word, 1.0) / total,
         )
         for term in terms

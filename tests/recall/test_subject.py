@@ -45,25 +45,3 @@ def test_an_opening_word_does_not_make_weak_evidence_strong(svc: Synapse, here: 
     [candidate] = svc.recall("deploy wifi printer badge office", here, explain=True).candidates
     assert candidate.id == note and candidate.about > 0 and candidate.weak
     assert subject.opening("The main database is PostgreSQL 15.") == "the main database"
-
-
-def test_a_misspelled_word_in_the_opening_is_the_subject(svc: Synapse, here: Scope) -> None:
-    # Both hold every word, near one another; the note opening with `factory` is about it.
-    [passing, about, *_] = remember(
-        svc,
-        here,
-        "The accelerometer self-test runs only in the factory image, not at boot.",
-        "The factory test image checks the sensors and the radio; it prints PASS or FAIL.",
-        "Release images are signed in CI.",
-        "Sensors are read every ten minutes.",
-    )
-    found = svc.recall("factroy test image", here, explain=True).candidates
-    assert [c.id for c in found][:2] == [about, passing]
-    assert found[0].about > found[1].about
-
-
-def test_a_word_two_edits_from_the_question_s_is_no_subject(svc: Synapse, here: Scope) -> None:
-    # `retained` matches nothing and is rescued as `returned`, a real word of its own.
-    [note] = remember(svc, here, "Returned orders are restocked within two days.")
-    [candidate] = svc.recall("retained", here, explain=True).candidates
-    assert candidate.id == note and candidate.about == 0
