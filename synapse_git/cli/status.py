@@ -74,7 +74,8 @@ def lines(data: dict[str, Any], note: str | None, semantic: str | None) -> list[
         out.append(f"mcp       {client['file']}: {verdict}")
     for wired in data["agents"]:
         what = ", ".join(wired["wired"])
-        out.append(f"agent     {wired['client']} ({wired['scope']}): {what} in {wired['file']}")
+        line = f"agent     {wired['client']} ({wired['scope']}): {what} in {wired['file']}"
+        out.append(line + (f" ({wired['beside']})" if wired.get("beside") else ""))
     if not data["agents"]:
         out.append("agent     none wired here: `synapse setup claude|codex|cursor`")
     if semantic is not None:

@@ -381,6 +381,8 @@ class Wired:
     scope: str
     file: Path
     what: list[str]  # "mcp", or the hook events that run Synapse
+    # A project's hooks beside the user's own (clients/shared_hook.py), or None.
+    beside: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -388,6 +390,7 @@ class Wired:
             "scope": self.scope,
             "file": str(self.file),
             "wired": self.what,
+            "beside": self.beside,
         }
 
 
@@ -411,5 +414,7 @@ def wired_here(root: Path, home: Path | None = None, main: Path | None = None) -
                 except BadInput:
                     continue
                 if what:
-                    found.append(Wired(client, scope, piece.path, what))
+                    shared = scope == "project" and piece.what == "hooks"
+                    note = shared_hook.beside(client, piece.path, root) if shared else None
+                    found.append(Wired(client, scope, piece.path, what, note))
     return found

@@ -198,3 +198,32 @@ def _on_path(name: str) -> bool:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return True
     return False
+
+
+def beside(client: str, path: Path, root: Path) -> str | None:
+    """For `synapse status`: what a project's hooks file `path` of `client` does beside
+    the user's own hooks for the project at `root`; None when nothing is to be said."""
+    marked_here = _holds_mark(path)
+    if client == "claude":
+        own = personal("session", root) or personal("prompt", root)
+        if own is None and marked_here and plugin_on(root):
+            return "silent for you: the Synapse plugin's hooks answer"
+    elif client == "cursor":
+        own = Path.home() / ".cursor" / "hooks.json" if _cursor_own() else None
+    else:
+        return None
+    if own is None:
+        return None
+    if marked_here:
+        return f"silent for you: your own hooks in {own} answer"
+    return (
+        f"runs beside your own hooks in {own}, so the agent is told twice:"
+        f" `synapse setup {client}` marks it to give way"
+    )
+
+
+def _holds_mark(path: Path) -> bool:
+    try:
+        return path.is_file() and MARK.encode() in path.read_bytes()[:MAX_BYTES]
+    except OSError:
+        return False

@@ -279,3 +279,28 @@ def test_cursor_project_and_user_setup_tell_the_agent_once(
     assert run_cli("setup", "cursor", "--scope", "user", cwd=repo).returncode == 0
     (given,) = cursor_told(repo, shared, home / ".cursor" / "hooks.json")
     assert "make db-up" in given
+
+
+def test_status_says_what_the_project_hooks_do_beside_the_users_own(
+    repo: Path, pinned: Path
+) -> None:
+    shared = repo / ".claude" / "settings.json"
+    shared.parent.mkdir()
+    old = {"type": "command", "command": "synapse hook session --format claude", "timeout": 10}
+    shared.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [old]}]}}))
+    setup(repo, "--scope", "local")
+
+    def beside() -> str | None:
+        done = run_cli("status", "--json", cwd=repo)
+        assert done.returncode == 0, done.stderr
+        (found,) = [
+            a
+            for a in json.loads(done.stdout)["agents"]
+            if a["scope"] == "project" and a["file"] == str(shared)
+        ]
+        return found["beside"]
+
+    assert "told twice" in (beside() or "")
+    setup(repo)
+    assert "silent for you" in (beside() or "")
+    assert "silent for you" in run_cli("status", cwd=repo).stdout
