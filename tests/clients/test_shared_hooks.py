@@ -173,13 +173,19 @@ def test_unreadable_own_settings_leave_the_shared_hook_speaking(
     assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
 
 
-def test_setup_says_when_the_project_hooks_are_unmarked_and_marks_them(
-    repo: Path, pinned: Path
-) -> None:
+def unmarked_project_hooks(repo: Path) -> Path:
+    """The project's settings as a setup before the mark wrote them."""
     shared = repo / ".claude" / "settings.json"
     shared.parent.mkdir()
     old = {"type": "command", "command": "synapse hook session --format claude", "timeout": 10}
     shared.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [old]}]}}))
+    return shared
+
+
+def test_setup_says_when_the_project_hooks_are_unmarked_and_marks_them(
+    repo: Path, pinned: Path
+) -> None:
+    shared = unmarked_project_hooks(repo)
     done = setup(repo, "--scope", "local")
     assert "unmarked" in done.stdout
     again = setup(repo)
@@ -284,10 +290,7 @@ def test_cursor_project_and_user_setup_tell_the_agent_once(
 def test_status_says_what_the_project_hooks_do_beside_the_users_own(
     repo: Path, pinned: Path
 ) -> None:
-    shared = repo / ".claude" / "settings.json"
-    shared.parent.mkdir()
-    old = {"type": "command", "command": "synapse hook session --format claude", "timeout": 10}
-    shared.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [old]}]}}))
+    shared = unmarked_project_hooks(repo)
     setup(repo, "--scope", "local")
 
     def beside() -> str | None:
