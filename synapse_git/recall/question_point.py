@@ -134,6 +134,9 @@ def _pattern(text: str) -> re.Pattern[str]:
 
 
 _DIGIT = re.compile(r"(?<![^\W_])\d")
+# A file name with an extension (`titles-32k.model`, `v2/config.yaml`) holding a
+# digit: the digit names the file, it is no count, duration or time.
+_FILE_NAME = re.compile(r"[\w./-]*\d[\w./-]*\.[a-z][a-z0-9]{1,4}\b", re.IGNORECASE)
 # A path, a file name with an extension, a URL, an address or a channel.
 _PLACE_SHAPE = re.compile(r"[\w.-]+/[\w./<>-]*|\b\w+\.[a-z]{2,5}\b|@[\w.-]+|#[\w-]+|https?://")
 # A name written with a capital inside a sentence (`Vault`, `Alice`, `PagerDuty`).
@@ -216,7 +219,12 @@ def holds(wanted: Point, held: Words, asked: frozenset[str]) -> bool:
     question's own `nightly` says nothing of when."""
     text = held.text
     counted = (Point.DURATION, Point.NUMBER, Point.TIME, Point.FREQUENCY)
-    if wanted in counted and _DIGIT.search(text) is not None:
+    # The file names are taken out only for a text holding a digit at all.
+    if (
+        wanted in counted
+        and _DIGIT.search(text) is not None
+        and _DIGIT.search(_FILE_NAME.sub(" ", text)) is not None
+    ):
         return True
     if wanted in (Point.TIME, Point.FREQUENCY) and _pattern(_EVERY).search(text) is not None:
         return True

@@ -54,6 +54,10 @@ def test_a_question_says_what_shape_its_answer_has(question: str, wanted: Point 
         # Digits inside a name are no number.
         (Point.NUMBER, "Deliveries are signed with HMAC-SHA256.", False),
         (Point.NUMBER, "The ticket PAY-7731 needs two approvals.", True),
+        # Nor inside a file name: it names the file.
+        (Point.TIME, "The tokenizer is loaded from data/vocab/titles-32k.model.", False),
+        (Point.NUMBER, "Settings are read from deploy/v2/app-eu1.yaml.", False),
+        (Point.DURATION, "Logs rotate after 7 days, see logrotate-v2.conf.", True),
         (Point.TIME, "The export job copies orders at 03:00 UTC.", True),
         (Point.TIME, "Stock is reserved when an order is paid.", True),
         (Point.TIME, "The export must never hold personal data.", False),
