@@ -176,7 +176,10 @@ def _runs(command: str, kind: str) -> bool:
     """Whether a hook's command line runs `synapse hook KIND` (after any NAME=value
     words) with a program that is there: a path to an executable file named synapse,
     or synapse found on PATH."""
-    words = shlex.split(command)
+    try:
+        words = shlex.split(command)
+    except ValueError:  # a line only the shell reads (# don't ...): not Synapse's
+        return False
     while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0], re.DOTALL):
         words.pop(0)
     if len(words) < 3 or words[1:3] != ["hook", kind]:

@@ -307,3 +307,33 @@ def test_status_says_what_the_project_hooks_do_beside_the_users_own(
     setup(repo)
     assert "silent for you" in (beside() or "")
     assert "silent for you" in run_cli("status", cwd=repo).stdout
+
+
+SHELL_COMMENT = "echo ready # don't forget"  # shell reads it; shlex finds a quote unclosed
+
+
+def test_a_hook_shlex_cannot_read_beside_the_users_own_leaves_it_answering(
+    repo: Path, pinned: Path, home: Path
+) -> None:
+    setup(repo)
+    setup(repo, "--scope", "user")
+    own = home / ".claude" / "settings.json"
+    doc = json.loads(own.read_text())
+    doc["hooks"]["SessionStart"][0]["hooks"].insert(
+        0, {"type": "command", "command": SHELL_COMMENT}
+    )
+    own.write_text(json.dumps(doc))
+    start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
+    assert fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart") == ""
+
+
+def test_status_reads_a_cursor_hook_shlex_cannot_read(repo: Path, pinned: Path, home: Path) -> None:
+    assert run_cli("setup", "cursor", cwd=repo).returncode == 0
+    assert run_cli("setup", "cursor", "--scope", "user", cwd=repo).returncode == 0
+    own = home / ".cursor" / "hooks.json"
+    doc = json.loads(own.read_text())
+    doc["hooks"]["sessionStart"].insert(0, {"command": SHELL_COMMENT})
+    own.write_text(json.dumps(doc))
+    done = run_cli("status", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "silent for you" in done.stdout
