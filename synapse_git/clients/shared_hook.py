@@ -34,6 +34,10 @@ MAX_BYTES = 1024 * 1024
 # How far up from the folder a hook runs in the project's settings are looked for,
 # where Claude Code names no project folder.
 MAX_UP = 64
+# A Synapse hook's command line is a word or two, a path or two and its arguments; one
+# far longer is not Synapse's, and is not split (shlex's time grows with the square of
+# a word's length: a committed settings file could hold up every prompt).
+MAX_COMMAND = 16 * 1024
 
 
 def marked() -> bool:
@@ -176,6 +180,8 @@ def _runs(command: str, kind: str) -> bool:
     """Whether a hook's command line runs `synapse hook KIND` (after any NAME=value
     words) with a program that is there: a path to an executable file named synapse,
     or synapse found on PATH."""
+    if len(command) > MAX_COMMAND:
+        return False
     try:
         words = shlex.split(command)
     except ValueError:  # a line only the shell reads (# don't ...): not Synapse's

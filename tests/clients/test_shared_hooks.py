@@ -337,3 +337,18 @@ def test_status_reads_a_cursor_hook_shlex_cannot_read(repo: Path, pinned: Path, 
     done = run_cli("status", cwd=repo)
     assert done.returncode == 0, done.stderr
     assert "silent for you" in done.stdout
+
+
+def test_a_hook_command_far_longer_than_synapses_is_not_the_users_own(
+    repo: Path, pinned: Path
+) -> None:
+    """A committed settings.local.json whose one word fills most of a mebibyte: shlex
+    would take seconds over it on every prompt, past the hook's timeout."""
+    setup(repo)
+    own = "synapse hook session --format claude --budget " + "9" * 900_000
+    group = {"matcher": "startup", "hooks": [{"type": "command", "command": own}]}
+    (repo / ".claude" / "settings.local.json").write_text(
+        json.dumps({"hooks": {"SessionStart": [group]}})
+    )
+    start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
+    assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
