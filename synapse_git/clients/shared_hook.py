@@ -25,6 +25,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from synapse_git.file_reads import NotRegular, regular_bytes
+
 MARK = "SYNAPSE_SHARED_HOOK"
 PLUGIN_MARK = "claude-plugin"  # the plugin's hooks: give way to the user's own only
 PLUGIN = "synapse@synapse"  # its id in enabledPlugins: name@marketplace
@@ -169,10 +171,16 @@ def _commands(path: Path, event: str) -> list[str]:
 
 
 def _settings(path: Path) -> dict[str, Any]:
-    """The settings object at `path`; {} when there is none, or it is too large."""
-    if not path.is_file() or path.stat().st_size > MAX_BYTES:
+    """The settings object at `path`; {} when there is none, it is no regular file, or
+    it is too large. Read without waiting and never past MAX_BYTES: a repository's
+    settings may link to a file that waits (/proc/kmsg) or has no end."""
+    try:
+        raw = regular_bytes(path, MAX_BYTES + 1)
+    except (FileNotFoundError, NotADirectoryError, NotRegular):
         return {}
-    doc = json.loads(path.read_bytes())
+    if len(raw) > MAX_BYTES:
+        return {}
+    doc = json.loads(raw)
     return doc if isinstance(doc, dict) else {}
 
 
@@ -233,6 +241,6 @@ def beside(client: str, path: Path, root: Path) -> str | None:
 
 def _holds_mark(path: Path) -> bool:
     try:
-        return path.is_file() and MARK.encode() in path.read_bytes()[:MAX_BYTES]
+        return MARK.encode() in regular_bytes(path, MAX_BYTES)
     except OSError:
         return False
