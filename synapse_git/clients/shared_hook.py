@@ -40,6 +40,9 @@ MAX_UP = 64
 # far longer is not Synapse's, and is not split (shlex's time grows with the square of
 # a word's length: a committed settings file could hold up every prompt).
 MAX_COMMAND = 16 * 1024
+# The session starts a shared SessionStart hook is written for (agent_files.py): the
+# user's own hook gives it no reason to be silent unless it runs on each of them.
+SOURCES = ("startup", "resume", "clear", "compact")
 
 
 def marked() -> bool:
@@ -135,8 +138,9 @@ def _project(start: Path) -> Path | None:
 
 def _answers(path: Path, event: str, kind: str) -> bool:
     """Whether the settings at `path` hold a Synapse `kind` hook for `event`, not
-    marked shared, whose program is there to run."""
-    return any(MARK not in command and _runs(command, kind) for command in _commands(path, event))
+    marked shared, whose program is there to run, on every session start for one."""
+    commands = _commands(path, event, every_start=True)
+    return any(MARK not in command and _runs(command, kind) for command in commands)
 
 
 def unmarked(path: Path) -> bool:
@@ -156,18 +160,36 @@ def _ours(kind: str) -> re.Pattern[str]:
     return re.compile(r"(?:^|[\s/'\"])synapse['\"]?\s+hook\s+" + kind + r"(?:\s|$)")
 
 
-def _commands(path: Path, event: str) -> list[str]:
-    """The hook commands the Claude Code settings at `path` give `event`."""
+def _commands(path: Path, event: str, *, every_start: bool = False) -> list[str]:
+    """The hook commands the Claude Code settings at `path` give `event`; with
+    `every_start`, only those run on every session start (`_every_start`)."""
     hooks = _settings(path).get("hooks")
     groups = hooks.get(event) if isinstance(hooks, dict) else None
     found = []
     for group in groups if isinstance(groups, list) else []:
+        if every_start and event == EVENTS["session"] and not _every_start(group):
+            continue
         inner = group.get("hooks") if isinstance(group, dict) else None
         for hook in inner if isinstance(inner, list) else []:
             command = hook.get("command") if isinstance(hook, dict) else None
             if isinstance(command, str):
                 found.append(command)
     return found
+
+
+def _every_start(group: object) -> bool:
+    """Whether a SessionStart group's matcher (a regular expression; none, "" or "*"
+    for all) runs its hooks on each of SOURCES."""
+    matcher = group.get("matcher") if isinstance(group, dict) else None
+    if matcher in (None, "", "*"):
+        return True
+    if not isinstance(matcher, str) or len(matcher) > MAX_COMMAND:
+        return False
+    try:
+        pattern = re.compile(matcher)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return all(pattern.search(source) for source in SOURCES)
 
 
 def _settings(path: Path) -> dict[str, Any]:

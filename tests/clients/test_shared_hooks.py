@@ -352,3 +352,18 @@ def test_a_hook_command_far_longer_than_synapses_is_not_the_users_own(
     )
     start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
     assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
+
+
+def test_a_users_own_session_hook_for_fewer_starts_leaves_the_shared_one_speaking(
+    repo: Path, pinned: Path
+) -> None:
+    """Own hooks run at startup only: on resume, clear and compact no hook of theirs
+    runs, so the shared one, which runs then too, is not silent for them."""
+    setup(repo)
+    setup(repo, "--scope", "local")
+    local = repo / ".claude" / "settings.local.json"
+    doc = json.loads(local.read_text())
+    doc["hooks"]["SessionStart"][0]["matcher"] = "startup"
+    local.write_text(json.dumps(doc))
+    start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
+    assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
