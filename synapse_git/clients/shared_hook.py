@@ -69,11 +69,14 @@ def gives_way(kind: str, start: Path | None = None) -> bool:
 def plugin_on(start: Path | None = None) -> bool:
     """Whether Claude Code's settings turn the Synapse plugin on for the project at or
     above `start`: the first of the local, project and user settings that names it in
-    `enabledPlugins` decides. Never raises."""
+    `enabledPlugins` decides, except that the project's (the team's, committed) can only
+    turn it off: a teammate who never installed the plugin has none of its hooks to
+    run, and the project's must answer. Never raises."""
     root = _root(start)
     names = ("settings.local.json", "settings.json") if root is not None else ()
     places = [root / ".claude" / name for name in names if root is not None]
-    for path in [*places, Path.home() / ".claude" / "settings.json"]:
+    own = Path.home() / ".claude" / "settings.json"
+    for path in [*places, own]:
         try:
             doc = _settings(path)
         except (OSError, ValueError, RecursionError):
@@ -81,7 +84,10 @@ def plugin_on(start: Path | None = None) -> bool:
         chosen = doc.get("enabledPlugins")
         if isinstance(chosen, dict) and PLUGIN in chosen:
             value = chosen[PLUGIN]
-            return value is True or (isinstance(value, list) and bool(value))
+            on = value is True or (isinstance(value, list) and bool(value))
+            if on and path in places[1:] and path != own:
+                continue  # the team's word: on only where the user's own says so too
+            return on
     return False
 
 

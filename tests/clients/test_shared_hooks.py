@@ -367,3 +367,15 @@ def test_a_users_own_session_hook_for_fewer_starts_leaves_the_shared_one_speakin
     local.write_text(json.dumps(doc))
     start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
     assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
+
+
+def test_a_plugin_the_project_alone_turns_on_leaves_the_shared_hooks_speaking(
+    repo: Path, pinned: Path
+) -> None:
+    """The team's settings name the plugin, but a teammate who never installed it has
+    no plugin hooks to run: the project's must answer for them."""
+    setup(repo)
+    shared = repo / ".claude" / "settings.json"
+    enable_plugin(shared, True)
+    start = hooks(shared)["SessionStart"]
+    assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
