@@ -5,6 +5,7 @@ a link to a device (/dev/zero) is not read without end. Light: the hooks import 
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -28,4 +29,7 @@ def regular_bytes(path: Path, most: int, *, follow: bool = True) -> bytes:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise NotRegular(path, folder=stat.S_ISDIR(mode))
-        return handle.read(most)
+        data = handle.read(most)
+        if data is None:  # opened without waiting, a file that waits has nothing yet
+            raise BlockingIOError(errno.EAGAIN, f"{path} has nothing to read yet")
+        return data

@@ -25,6 +25,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from synapse_git.file_reads import NotRegular, regular_bytes
+
 MARK = "SYNAPSE_SHARED_HOOK"
 PLUGIN_MARK = "claude-plugin"  # the plugin's hooks: give way to the user's own only
 PLUGIN = "synapse@synapse"  # its id in enabledPlugins: name@marketplace
@@ -34,6 +36,13 @@ MAX_BYTES = 1024 * 1024
 # How far up from the folder a hook runs in the project's settings are looked for,
 # where Claude Code names no project folder.
 MAX_UP = 64
+# A Synapse hook's command line is a word or two, a path or two and its arguments; one
+# far longer is not Synapse's, and is not split (shlex's time grows with the square of
+# a word's length: a committed settings file could hold up every prompt).
+MAX_COMMAND = 16 * 1024
+# The session starts a shared SessionStart hook is written for (agent_files.py): the
+# user's own hook gives it no reason to be silent unless it runs on each of them.
+SOURCES = ("startup", "resume", "clear", "compact")
 
 
 def marked() -> bool:
@@ -60,11 +69,14 @@ def gives_way(kind: str, start: Path | None = None) -> bool:
 def plugin_on(start: Path | None = None) -> bool:
     """Whether Claude Code's settings turn the Synapse plugin on for the project at or
     above `start`: the first of the local, project and user settings that names it in
-    `enabledPlugins` decides. Never raises."""
+    `enabledPlugins` decides, except that the project's (the team's, committed) can only
+    turn it off: a teammate who never installed the plugin has none of its hooks to
+    run, and the project's must answer. Never raises."""
     root = _root(start)
     names = ("settings.local.json", "settings.json") if root is not None else ()
     places = [root / ".claude" / name for name in names if root is not None]
-    for path in [*places, Path.home() / ".claude" / "settings.json"]:
+    own = Path.home() / ".claude" / "settings.json"
+    for path in [*places, own]:
         try:
             doc = _settings(path)
         except (OSError, ValueError, RecursionError):
@@ -72,7 +84,10 @@ def plugin_on(start: Path | None = None) -> bool:
         chosen = doc.get("enabledPlugins")
         if isinstance(chosen, dict) and PLUGIN in chosen:
             value = chosen[PLUGIN]
-            return value is True or (isinstance(value, list) and bool(value))
+            on = value is True or (isinstance(value, list) and bool(value))
+            if on and path in places[1:] and path != own:
+                continue  # the team's word: on only where the user's own says so too
+            return on
     return False
 
 
@@ -129,8 +144,9 @@ def _project(start: Path) -> Path | None:
 
 def _answers(path: Path, event: str, kind: str) -> bool:
     """Whether the settings at `path` hold a Synapse `kind` hook for `event`, not
-    marked shared, whose program is there to run."""
-    return any(MARK not in command and _runs(command, kind) for command in _commands(path, event))
+    marked shared, whose program is there to run, on every session start for one."""
+    commands = _commands(path, event, every_start=True)
+    return any(MARK not in command and _runs(command, kind) for command in commands)
 
 
 def unmarked(path: Path) -> bool:
@@ -150,12 +166,15 @@ def _ours(kind: str) -> re.Pattern[str]:
     return re.compile(r"(?:^|[\s/'\"])synapse['\"]?\s+hook\s+" + kind + r"(?:\s|$)")
 
 
-def _commands(path: Path, event: str) -> list[str]:
-    """The hook commands the Claude Code settings at `path` give `event`."""
+def _commands(path: Path, event: str, *, every_start: bool = False) -> list[str]:
+    """The hook commands the Claude Code settings at `path` give `event`; with
+    `every_start`, only those run on every session start (`_every_start`)."""
     hooks = _settings(path).get("hooks")
     groups = hooks.get(event) if isinstance(hooks, dict) else None
     found = []
     for group in groups if isinstance(groups, list) else []:
+        if every_start and event == EVENTS["session"] and not _every_start(group):
+            continue
         inner = group.get("hooks") if isinstance(group, dict) else None
         for hook in inner if isinstance(inner, list) else []:
             command = hook.get("command") if isinstance(hook, dict) else None
@@ -164,11 +183,32 @@ def _commands(path: Path, event: str) -> list[str]:
     return found
 
 
+def _every_start(group: object) -> bool:
+    """Whether a SessionStart group's matcher (a regular expression; none, "" or "*"
+    for all) runs its hooks on each of SOURCES."""
+    matcher = group.get("matcher") if isinstance(group, dict) else None
+    if matcher in (None, "", "*"):
+        return True
+    if not isinstance(matcher, str) or len(matcher) > MAX_COMMAND:
+        return False
+    try:
+        pattern = re.compile(matcher)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return all(pattern.search(source) for source in SOURCES)
+
+
 def _settings(path: Path) -> dict[str, Any]:
-    """The settings object at `path`; {} when there is none, or it is too large."""
-    if not path.is_file() or path.stat().st_size > MAX_BYTES:
+    """The settings object at `path`; {} when there is none, it is no regular file, or
+    it is too large. Read without waiting and never past MAX_BYTES: a repository's
+    settings may link to a file that waits (/proc/kmsg) or has no end."""
+    try:
+        raw = regular_bytes(path, MAX_BYTES + 1)
+    except (FileNotFoundError, NotADirectoryError, NotRegular):
         return {}
-    doc = json.loads(path.read_bytes())
+    if len(raw) > MAX_BYTES:
+        return {}
+    doc = json.loads(raw)
     return doc if isinstance(doc, dict) else {}
 
 
@@ -176,7 +216,12 @@ def _runs(command: str, kind: str) -> bool:
     """Whether a hook's command line runs `synapse hook KIND` (after any NAME=value
     words) with a program that is there: a path to an executable file named synapse,
     or synapse found on PATH."""
-    words = shlex.split(command)
+    if len(command) > MAX_COMMAND:
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:  # a line only the shell reads (# don't ...): not Synapse's
+        return False
     while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0], re.DOTALL):
         words.pop(0)
     if len(words) < 3 or words[1:3] != ["hook", kind]:
@@ -224,6 +269,6 @@ def beside(client: str, path: Path, root: Path) -> str | None:
 
 def _holds_mark(path: Path) -> bool:
     try:
-        return path.is_file() and MARK.encode() in path.read_bytes()[:MAX_BYTES]
+        return MARK.encode() in regular_bytes(path, MAX_BYTES)
     except OSError:
         return False

@@ -307,3 +307,75 @@ def test_status_says_what_the_project_hooks_do_beside_the_users_own(
     setup(repo)
     assert "silent for you" in (beside() or "")
     assert "silent for you" in run_cli("status", cwd=repo).stdout
+
+
+SHELL_COMMENT = "echo ready # don't forget"  # shell reads it; shlex finds a quote unclosed
+
+
+def test_a_hook_shlex_cannot_read_beside_the_users_own_leaves_it_answering(
+    repo: Path, pinned: Path, home: Path
+) -> None:
+    setup(repo)
+    setup(repo, "--scope", "user")
+    own = home / ".claude" / "settings.json"
+    doc = json.loads(own.read_text())
+    doc["hooks"]["SessionStart"][0]["hooks"].insert(
+        0, {"type": "command", "command": SHELL_COMMENT}
+    )
+    own.write_text(json.dumps(doc))
+    start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
+    assert fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart") == ""
+
+
+def test_status_reads_a_cursor_hook_shlex_cannot_read(repo: Path, pinned: Path, home: Path) -> None:
+    assert run_cli("setup", "cursor", cwd=repo).returncode == 0
+    assert run_cli("setup", "cursor", "--scope", "user", cwd=repo).returncode == 0
+    own = home / ".cursor" / "hooks.json"
+    doc = json.loads(own.read_text())
+    doc["hooks"]["sessionStart"].insert(0, {"command": SHELL_COMMENT})
+    own.write_text(json.dumps(doc))
+    done = run_cli("status", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "silent for you" in done.stdout
+
+
+def test_a_hook_command_far_longer_than_synapses_is_not_the_users_own(
+    repo: Path, pinned: Path
+) -> None:
+    """A committed settings.local.json whose one word fills most of a mebibyte: shlex
+    would take seconds over it on every prompt, past the hook's timeout."""
+    setup(repo)
+    own = "synapse hook session --format claude --budget " + "9" * 900_000
+    group = {"matcher": "startup", "hooks": [{"type": "command", "command": own}]}
+    (repo / ".claude" / "settings.local.json").write_text(
+        json.dumps({"hooks": {"SessionStart": [group]}})
+    )
+    start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
+    assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
+
+
+def test_a_users_own_session_hook_for_fewer_starts_leaves_the_shared_one_speaking(
+    repo: Path, pinned: Path
+) -> None:
+    """Own hooks run at startup only: on resume, clear and compact no hook of theirs
+    runs, so the shared one, which runs then too, is not silent for them."""
+    setup(repo)
+    setup(repo, "--scope", "local")
+    local = repo / ".claude" / "settings.local.json"
+    doc = json.loads(local.read_text())
+    doc["hooks"]["SessionStart"][0]["matcher"] = "startup"
+    local.write_text(json.dumps(doc))
+    start = hooks(repo / ".claude" / "settings.json")["SessionStart"]
+    assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
+
+
+def test_a_plugin_the_project_alone_turns_on_leaves_the_shared_hooks_speaking(
+    repo: Path, pinned: Path
+) -> None:
+    """The team's settings name the plugin, but a teammate who never installed it has
+    no plugin hooks to run: the project's must answer for them."""
+    setup(repo)
+    shared = repo / ".claude" / "settings.json"
+    enable_plugin(shared, True)
+    start = hooks(shared)["SessionStart"]
+    assert "make db-up" in fire(f"SYNAPSE_DATA={pinned} {start}", repo, "SessionStart")
