@@ -142,25 +142,6 @@ def _run(
     return Outcome(client, scope, changes, notes)
 
 
-def _shared_hook_notes(scope: str, root: Path) -> list[str]:
-    """What the project's shared hooks and the user's own do beside each other: Claude
-    Code runs both, and only a marked shared hook gives way (clients/shared_hook.py)."""
-    if scope == "project":
-        own = shared_hook.personal("session", root) or shared_hook.personal("prompt", root)
-        return (
-            [f"your own Synapse hooks in {own} answer here: for you the shared ones stay silent"]
-            if own is not None
-            else []
-        )
-    shared = root / ".claude" / "settings.json"
-    if not shared_hook.unmarked(shared):
-        return []
-    return [
-        f"{shared} runs Synapse's hooks too, unmarked, and Claude Code runs them beside"
-        " these: `synapse setup claude` (project scope) marks them to give way to yours"
-    ]
-
-
 def _notes(
     client: str,
     scope: str,
@@ -195,7 +176,7 @@ def _notes(
     if client == "codex" and not uninstall:
         notes.append("Codex runs a new or changed hook only once you trust it (/hooks)")
     if client == "claude" and not uninstall:
-        notes += _shared_hook_notes(scope, root)
+        notes += shared_hook.setup_notes(scope, root)
     for name, kind in (("CLAUDE.md", "claude-md"), ("AGENTS.md", "agents-md")):
         if not uninstall and (root / name).is_file():
             # Beside the client's own memory file, not instead of it (docs/hooks.md).

@@ -73,10 +73,18 @@ def plugin_on(start: Path | None = None) -> bool:
     turn it off: a teammate who never installed the plugin has none of its hooks to
     run, and the project's must answer. Never raises."""
     root = _root(start)
-    names = ("settings.local.json", "settings.json") if root is not None else ()
-    places = [root / ".claude" / name for name in names if root is not None]
-    own = Path.home() / ".claude" / "settings.json"
-    for path in [*places, own]:
+    # (settings file, whether it may turn the plugin on), in the order Claude Code
+    # gives them precedence.
+    folder = None if root is None else root / ".claude"
+    project = (
+        []
+        if folder is None
+        else [
+            (folder / "settings.local.json", True),
+            (folder / "settings.json", False),
+        ]
+    )
+    for path, may_turn_on in [*project, (Path.home() / ".claude" / "settings.json", True)]:
         try:
             doc = _settings(path)
         except (OSError, ValueError, RecursionError):
@@ -85,7 +93,7 @@ def plugin_on(start: Path | None = None) -> bool:
         if isinstance(chosen, dict) and PLUGIN in chosen:
             value = chosen[PLUGIN]
             on = value is True or (isinstance(value, list) and bool(value))
-            if on and path in places[1:] and path != own:
+            if on and not may_turn_on:
                 continue  # the team's word: on only where the user's own says so too
             return on
     return False
@@ -243,6 +251,26 @@ def _on_path(name: str) -> bool:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return True
     return False
+
+
+def setup_notes(scope: str, root: Path) -> list[str]:
+    """What `synapse setup claude` at `scope` says of the project's shared hooks and
+    the user's own beside each other: Claude Code runs both, and only a marked shared
+    hook gives way."""
+    if scope == "project":
+        own = personal("session", root) or personal("prompt", root)
+        return (
+            [f"your own Synapse hooks in {own} answer here: for you the shared ones stay silent"]
+            if own is not None
+            else []
+        )
+    shared = root / ".claude" / "settings.json"
+    if not unmarked(shared):
+        return []
+    return [
+        f"{shared} runs Synapse's hooks too, unmarked, and Claude Code runs them beside"
+        " these: `synapse setup claude` (project scope) marks them to give way to yours"
+    ]
 
 
 def beside(client: str, path: Path, root: Path) -> str | None:
