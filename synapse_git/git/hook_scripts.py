@@ -66,12 +66,19 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-def script(name: str, bindir: str | None = None, *, edition: int = 2) -> str:
+# The first lines of someone else's hook that is a plain POSIX shell script: it runs
+# as if it were still the hook, under the hook's own path as `$0`.
+_SHELLS = ("'#!/bin/sh'", "'#!/usr/bin/env sh'")
+
+
+def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
     """The shell script for hook `name`; `bindir` is put first on PATH when given.
 
-    Edition 1 is the script earlier versions wrote, kept so that they are still
-    recognised as Synapse's own: it lacked the guard that stops a chained copy of
-    the script from running itself.
+    Editions 1 and 2 are the scripts earlier versions wrote, kept so that they are
+    still recognised as Synapse's own: edition 1 lacked the guard that stops a
+    chained copy of the script from running itself, and both ran a chained hook
+    under its new name, where a hook manager's script that finds its work by its
+    own name (`basename "$0"`) found none and let everything through.
     """
     program, command, stop_on_failure = _COMMANDS[name]
     # A hand-edited copy of this script, once chained, finds itself as "$chained".
@@ -85,18 +92,36 @@ def script(name: str, bindir: str | None = None, *, edition: int = 2) -> str:
         "# `synapse hook uninstall` removes it and puts back any hook it chained.",
         f'chained="$(dirname "$0")/{name}{CHAINED}"',
     ]
+    failed = "exit $?" if stop_on_failure else "status=$?"
     if stop_on_failure:
-        lines += [
-            "# A hook that was here first runs first; its failure still stops the commit.",
-            f'if {run_chained}; then "$chained" "$@" || exit $?; fi',
-            "status=0",
-        ]
+        lines.append("# A hook that was here first runs first; its failure still stops the commit.")
+    else:
+        lines.append("# A hook that was here first runs first; its exit status is the hook's.")
+        lines.append("status=0")
+    if edition < 3:
+        lines.append(f'if {run_chained}; then "$chained" "$@" || {failed}; fi')
     else:
         lines += [
-            "# A hook that was here first runs first; its exit status is the hook's.",
-            "status=0",
-            f'if {run_chained}; then "$chained" "$@" || status=$?; fi',
+            "# A plain shell script runs under this hook's path, as when it was here: a hook",
+            "# manager's script finds what to run by its own name and folder. Not a copy of",
+            "# this script, nor one it runs that runs this hook again (SYNAPSE_CHAINED).",
+            f"if {run_chained}; then",
+            "    first= second=",
+            '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] ||',
+            '        { IFS= read -r first; IFS= read -r second; } 2>/dev/null <"$chained"',
+            f'    case "$second" in "{MARK}"*) first= ;; esac',
+            '    case "$first" in',
+            f"    {' | '.join(_SHELLS)})",
+            '        SYNAPSE_CHAINED="$chained" ${first#??} -c \'. "$SYNAPSE_CHAINED"\''
+            ' "$0" "$@" ||',
+            f"            {failed}",
+            "        ;;",
+            f'    *) "$chained" "$@" || {failed} ;;',
+            "    esac",
+            "fi",
         ]
+    if stop_on_failure:
+        lines.append("status=0")
     if name == "post-checkout":
         # A file checkout (flag 0) has nothing to refresh: skip starting Python.
         lines.append('[ "$3" = 1 ] || exit $status')
@@ -115,7 +140,7 @@ def script(name: str, bindir: str | None = None, *, edition: int = 2) -> str:
     return "\n".join(lines) + "\n"
 
 
-EDITIONS = (1, 2)
+EDITIONS = (1, 2, 3)
 
 
 def _ours(path: Path, name: str) -> bool:
@@ -194,7 +219,10 @@ def _locked(folder: Path) -> Iterator[None]:
 
 
 def install(
-    folder: Path, names: Sequence[str], bindir: str | None, then: Callable[[], object]
+    folder: Path,
+    names: Sequence[str],
+    bindir: str | None,
+    then: Callable[[], object],
 ) -> list[Action]:
     """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks,
     then call `then` (the merge driver's setting) while the folder is still held."""

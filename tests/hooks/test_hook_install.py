@@ -181,8 +181,9 @@ def test_uninstall_leaves_a_marked_hook_it_did_not_write(repo: Path) -> None:
 
 def test_scripts_written_by_earlier_versions_are_still_synapses(repo: Path) -> None:
     hooks = repo / ".git" / "hooks"
-    for bindir in (None, "/opt/it's/bin"):
-        write_hook(hooks / "pre-commit", hook_scripts.script("pre-commit", bindir, edition=1))
+    for bindir, edition in [(None, 1), ("/opt/it's/bin", 1), (None, 2), ("/opt/it's/bin", 2)]:
+        old = hook_scripts.script("pre-commit", bindir, edition=edition)
+        write_hook(hooks / "pre-commit", old)
         done = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
         assert "updated" in done.stdout, done.stdout
         assert not (hooks / "pre-commit.synapse-chained").exists()

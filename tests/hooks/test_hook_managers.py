@@ -1,0 +1,132 @@
+"""A hook manager's scripts chained by `synapse hook install` still find their work.
+
+Hook managers write stub scripts that find what to run by the name and folder
+they are run under (`basename "$0"`, `dirname "$0"`): one in `core.hooksPath`
+sourcing a helper beside it that runs the project's script of the same name
+one folder up, or one in `.git/hooks` that hands its own name to the manager.
+Chained as NAME.synapse-chained and run under that name, such a stub finds
+nothing to run and lets every commit through. These are real hooks fired by
+real `git commit` and `git checkout`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from support import GIT_ENV, git, run_cli, run_git
+
+# A manager's helper: the project's script is the one named as this hook, one folder up.
+HELPER = """#!/usr/bin/env sh
+n=$(basename "$0")
+s=$(dirname "$(dirname "$0")")/$n
+[ ! -f "$s" ] && exit 0
+sh -e "$s" "$@"
+c=$?
+[ $c != 0 ] && echo "manager - $n script failed (code $c)"
+exit $c
+"""
+STUB = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n'
+
+
+def write_hook(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+
+
+def commit_file(repo: Path, name: str, message: str) -> subprocess.CompletedProcess[str]:
+    (repo / name).write_text(name + "\n", encoding="utf-8")
+    git(repo, "add", name)
+    return run_git(repo, "commit", "-m", message)
+
+
+def test_a_managers_stubs_in_core_hooks_path_still_run_the_projects_scripts(repo: Path) -> None:
+    managed = repo / ".manager"
+    write_hook(managed / "_" / "h", HELPER)
+    for name in ("pre-commit", "post-checkout"):
+        write_hook(managed / "_" / name, STUB)
+    # The stubs are made on the machine, not committed: the manager keeps them out.
+    (managed / "_" / ".gitignore").write_text("*\n", encoding="utf-8")
+    write_hook(managed / "pre-commit", 'echo "team check ran"\n[ -e block-me ] && exit 3\nexit 0\n')
+    write_hook(managed / "post-checkout", 'echo "team checkout ran with flag $3"\n')
+    git(repo, "config", "core.hooksPath", ".manager/_")
+    done = run_cli("hook", "install", "--hooks", "pre-commit,post-checkout", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()[:2]] == ["chained"] * 2
+    git(repo, "add", ".manager")
+    git(repo, "commit", "-q", "--no-verify", "-m", "the manager's scripts")
+
+    passed = commit_file(repo, "a.txt", "passes")
+    assert passed.returncode == 0, passed.stdout
+    assert "team check ran" in passed.stdout
+    blocked = commit_file(repo, "block-me", "blocked by the team's check")
+    assert blocked.returncode != 0
+    assert "team check ran" in blocked.stdout
+    assert "pre-commit script failed (code 3)" in blocked.stdout
+    switched = run_git(repo, "checkout", "-b", "side")
+    assert "team checkout ran with flag 1" in switched.stdout
+
+    # Synapse's own check still runs after the team's.
+    git(repo, "reset", "-q", "--hard")
+    assert run_cli("memory", "remember", "The notes are in a.txt", cwd=repo).returncode == 0
+    git(repo, "rm", "-q", "a.txt")
+    deleted = run_git(repo, "commit", "-m", "drop a")
+    assert deleted.returncode != 0
+    assert "team check ran" in deleted.stdout and "a.txt is deleted" in deleted.stdout
+
+
+def test_a_stub_in_the_hooks_folder_is_run_under_its_own_name(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    seen = repo.parent / "names-seen"
+    write_hook(
+        hooks / "pre-commit",
+        f'#!/bin/sh\nhookName=`basename "$0"`\necho "$hookName" >> "{seen}"\n'
+        '[ "$hookName" = pre-commit ] || exit 0\n[ -e block-me ] && exit 5\nexit 0\n',
+    )
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    assert commit_file(repo, "a.txt", "passes").returncode == 0
+    blocked = commit_file(repo, "block-me", "blocked by the manager")
+    assert blocked.returncode != 0
+    assert seen.read_text(encoding="utf-8").split() == ["pre-commit", "pre-commit"]
+
+
+def test_a_script_that_runs_itself_again_ends(repo: Path) -> None:
+    # A hook that runs itself again under another shell, by "$0": under the hook's
+    # path that is Synapse's script, which must not read it the same way again.
+    hooks = repo / ".git" / "hooks"
+    seen = repo.parent / "runs"
+    write_hook(
+        hooks / "pre-commit",
+        f'#!/bin/sh\n[ -n "${{BASH_VERSION-}}" ] || exec bash "$0" "$@"\necho ran >> "{seen}"\n',
+    )
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    git(repo, "add", "a.txt")
+    done = subprocess.run(
+        ["git", "commit", "-m", "once"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert seen.read_text(encoding="utf-8").split() == ["ran"]
+
+
+def test_a_hook_of_another_language_still_runs_directly(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    write_hook(
+        hooks / "pre-commit",
+        "#!/usr/bin/env python3\nimport os, sys\n"
+        "print('python hook as', os.path.basename(sys.argv[0]))\n"
+        "sys.exit(7 if os.path.exists('block-me') else 0)\n",
+    )
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    passed = commit_file(repo, "a.txt", "passes")
+    assert passed.returncode == 0 and "python hook as pre-commit.synapse-chained" in passed.stdout
+    assert commit_file(repo, "block-me", "blocked").returncode != 0
+
