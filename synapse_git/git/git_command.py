@@ -249,6 +249,21 @@ def hooks_dir(folder: Path | str) -> Path:
     return Path(_decode(done.stdout).strip())
 
 
+def tracked(checkout: Path, paths: Sequence[Path]) -> set[Path]:
+    """Those of `paths` that are files of the repository at `checkout` (in its index):
+    a hooks folder inside the work tree (core.hooksPath) may hold the project's own
+    hook scripts. A path outside the work tree is none of them."""
+    root = checkout.resolve()
+    inside = [path for path in paths if path.resolve().is_relative_to(root)]
+    if not inside:
+        return set()
+    done = git(["ls-files", "-z", "--full-name", "--", *map(str, inside)], checkout)
+    if done.returncode != 0:
+        return set()
+    named = {root / name for name in _decode(done.stdout).split("\0") if name}
+    return {path for path in inside if path.resolve() in named}
+
+
 def state(git_dir: Path) -> str | None:
     """'rebase' or 'merge' when one is in progress in this checkout, else None."""
     if (git_dir / "rebase-merge").is_dir() or (git_dir / "rebase-apply").is_dir():

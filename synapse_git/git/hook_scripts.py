@@ -19,7 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,20 +223,25 @@ def install(
     names: Sequence[str],
     bindir: str | None,
     then: Callable[[], object],
+    *,
+    tracked: Collection[str] = (),
 ) -> list[Action]:
     """Install the scripts `names` into the hooks folder `folder`, chaining foreign hooks,
-    then call `then` (the merge driver's setting) while the folder is still held."""
+    then call `then` (the merge driver's setting) while the folder is still held.
+    A foreign hook named in `tracked` is a file of the repository: never chained."""
     wanted = _check_names(names)
     _writable(folder)
     # Made before the lock it holds; a refusal needs a hook already in it.
     folder.mkdir(parents=True, exist_ok=True)
     with _locked(folder):
-        actions = _install(folder, wanted, bindir)
+        actions = _install(folder, wanted, bindir, tracked)
         then()
         return actions
 
 
-def _install(folder: Path, wanted: list[str], bindir: str | None) -> list[Action]:
+def _install(
+    folder: Path, wanted: list[str], bindir: str | None, tracked: Collection[str]
+) -> list[Action]:
     plan: list[tuple[str, str]] = []
     for name in wanted:
         target, backup = folder / name, folder / (name + CHAINED)
@@ -247,6 +252,13 @@ def _install(folder: Path, wanted: list[str], bindir: str | None) -> list[Action
             plan.append((name, "unchanged" if same else "updated"))
         elif target.is_dir():
             raise BadInput(f"{target} is a folder, not a hook script: cannot chain it")
+        elif name in tracked:
+            others = ",".join(other for other in wanted if other != name)
+            rest = f", and install the others with --hooks {others}" if others else ""
+            raise BadInput(
+                f"{target} is a file of this repository: chaining it would change it for"
+                f" everyone; add `{_COMMANDS[name][1]}` to it instead{rest}"
+            )
         elif os.path.lexists(backup):
             raise BadInput(
                 f"{target} is not Synapse's and {backup.name} already exists, so it cannot be "

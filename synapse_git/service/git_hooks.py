@@ -24,15 +24,22 @@ class GitHooks(StoreAccess):
         self, scope: Scope, names: Sequence[str], bindir: str | None
     ) -> tuple[Path, list[hook_scripts.Action]]:
         """Install the plain git hooks into the repository's real hooks folder."""
-        from synapse_git.git import hook_scripts
+        from synapse_git.git import git_command, hook_scripts
         from synapse_git.team import git_side
 
         folder = self._hooks_folder(scope)
         root = scope.checkout
         assert root is not None
+        # A hook script the repository holds (core.hooksPath inside the work tree) is the
+        # team's: chaining it would change a file everyone's checkout shares.
+        held = git_command.tracked(root, [folder / name for name in hook_scripts.HOOKS])
         # Under the hooks folder's lock too: two installs at once would collide on git's.
         actions = hook_scripts.install(
-            folder, names, bindir, lambda: git_side.install_driver(root, bindir)
+            folder,
+            names,
+            bindir,
+            lambda: git_side.install_driver(root, bindir),
+            tracked={path.name for path in held},
         )
         return folder, actions
 

@@ -130,3 +130,30 @@ def test_a_hook_of_another_language_still_runs_directly(repo: Path) -> None:
     assert passed.returncode == 0 and "python hook as pre-commit.synapse-chained" in passed.stdout
     assert commit_file(repo, "block-me", "blocked").returncode != 0
 
+
+def test_a_hook_script_the_repository_holds_is_never_chained(repo: Path) -> None:
+    # A team's hooks folder committed in the repository (core.hooksPath inside the
+    # work tree): chaining its pre-commit would rename a file every clone shares.
+    team = repo / "team-hooks"
+    mine = '#!/bin/sh\necho "team check ran"\n'
+    write_hook(team / "pre-commit", mine)
+    git(repo, "add", "team-hooks")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+    git(repo, "config", "core.hooksPath", "team-hooks")
+    refused = run_cli("hook", "install", cwd=repo)
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1
+    assert "team-hooks/pre-commit is a file of this repository" in refused.stderr
+    assert "add `synapse-drift-hook` to it instead" in refused.stderr
+    assert "--hooks pre-merge-commit,post-checkout,post-merge,post-rewrite" in refused.stderr
+    assert sorted(path.name for path in team.iterdir()) == ["pre-commit"]
+    assert (team / "pre-commit").read_text(encoding="utf-8") == mine
+    assert git(repo, "status", "--porcelain") == ""
+
+    # An untracked hook there is the machine's own: chained as anywhere else.
+    write_hook(team / "post-merge", "#!/bin/sh\nexit 0\n")
+    others = "pre-merge-commit,post-checkout,post-merge,post-rewrite"
+    done = run_cli("hook", "install", "--hooks", others, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "chained" in done.stdout and (team / "post-merge.synapse-chained").is_file()
+    assert (team / "pre-commit").read_text(encoding="utf-8") == mine
