@@ -47,7 +47,8 @@ def install(hooks: str = HOOKS_OPTION, folder: Path = FOLDER_OPTION) -> None:
     where, actions = svc.install_hooks(scope_of(svc, folder, quiet=True), _names(hooks), _bindir())
     for action in actions:
         extra = f" (the previous hook runs first: {action.chained})"
-        typer.echo(f"{action.done:>9}  {action.path}" + (extra if action.done == "chained" else ""))
+        chained = action.done in ("chained", "rechained")
+        typer.echo(f"{action.done:>9}  {action.path}" + (extra if chained else ""))
     typer.echo(f"hooks folder: {where}")
 
 

@@ -53,7 +53,8 @@ _PURPOSE = {
 @dataclass(frozen=True)
 class Action:
     hook: str
-    done: str  # installed, chained, updated, unchanged, removed, restored, left alone, absent
+    # installed, chained, rechained, updated, unchanged, removed, restored, left alone, absent
+    done: str
     path: Path
 
     @property
@@ -259,6 +260,10 @@ def _install(
                 f"{target} is a file of this repository: chaining it would change it for"
                 f" everyone; add `{_COMMANDS[name][1]}` to it instead{rest}"
             )
+        elif os.path.lexists(backup) and _same_file_bytes(target, backup):
+            # A hook manager writing its stubs again (on each install of its package)
+            # puts back the very hook Synapse chained: it is kept already, byte for byte.
+            plan.append((name, "rechained"))
         elif os.path.lexists(backup):
             raise BadInput(
                 f"{target} is not Synapse's and {backup.name} already exists, so it cannot be "
@@ -275,6 +280,18 @@ def _install(
             _write(target, script(name, bindir))
         actions.append(Action(name, done, target))
     return actions
+
+
+def _same_file_bytes(one: Path, other: Path) -> bool:
+    """Whether two regular files (not links) hold the same bytes, read within a bound."""
+    try:
+        if one.is_symlink() or other.is_symlink() or not (one.is_file() and other.is_file()):
+            return False
+        if one.stat().st_size != other.stat().st_size or one.stat().st_size > 1024 * 1024:
+            return False
+        return one.read_bytes() == other.read_bytes()
+    except OSError:
+        return False
 
 
 def _set_aside(target: Path, backup: Path) -> None:

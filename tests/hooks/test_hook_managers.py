@@ -77,6 +77,34 @@ def test_a_managers_stubs_in_core_hooks_path_still_run_the_projects_scripts(repo
     assert "team check ran" in deleted.stdout and "a.txt is deleted" in deleted.stdout
 
 
+def test_stubs_the_manager_writes_again_are_chained_again(repo: Path) -> None:
+    # A manager writes every stub again each time its package is installed: over
+    # Synapse's scripts, the very hooks Synapse keeps chained.
+    managed = repo / ".manager"
+    write_hook(managed / "_" / "h", HELPER)
+    write_hook(managed / "_" / "pre-commit", STUB)
+    (managed / "_" / ".gitignore").write_text("*\n", encoding="utf-8")
+    write_hook(managed / "pre-commit", 'echo "team check ran"\n')
+    git(repo, "config", "core.hooksPath", ".manager/_")
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    write_hook(managed / "_" / "pre-commit", STUB)
+    again = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split()[0] == "rechained"
+    assert (managed / "_" / "pre-commit.synapse-chained").read_text(encoding="utf-8") == STUB
+    assert "team check ran" in commit_file(repo, "a.txt", "add a").stdout
+    assert run_cli("memory", "remember", "The notes are in a.txt", cwd=repo).returncode == 0
+    git(repo, "rm", "-q", "a.txt")
+    deleted = run_git(repo, "commit", "-m", "drop a")
+    assert deleted.returncode != 0
+    assert "team check ran" in deleted.stdout and "a.txt is deleted" in deleted.stdout
+    # A different hook there still is not chained over the one kept.
+    write_hook(managed / "_" / "pre-commit", "#!/bin/sh\necho another\n")
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert refused.returncode == 2 and "already exists" in refused.stderr
+    assert (managed / "_" / "pre-commit.synapse-chained").read_text(encoding="utf-8") == STUB
+
+
 def test_a_stub_in_the_hooks_folder_is_run_under_its_own_name(repo: Path) -> None:
     hooks = repo / ".git" / "hooks"
     seen = repo.parent / "names-seen"
