@@ -105,10 +105,11 @@ def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
         lines += [
             "# A plain shell script runs under this hook's path, as when it was here: a hook",
             "# manager's script finds what to run by its own name and folder. Not a copy of",
-            "# this script, nor one it runs that runs this hook again (SYNAPSE_CHAINED).",
+            "# this script, nor one it runs that runs this hook again (SYNAPSE_CHAINED), nor a",
+            "# link: a script linked here may find its own files by where the link leads.",
             f"if {run_chained}; then",
             "    first= second=",
-            '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] ||',
+            '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] || [ -L "$chained" ] ||',
             '        { IFS= read -r first; IFS= read -r second; } 2>/dev/null <"$chained"',
             f'    case "$second" in "{MARK}"*) first= ;; esac',
             '    case "$first" in',

@@ -185,3 +185,21 @@ def test_a_hook_script_the_repository_holds_is_never_chained(repo: Path) -> None
     assert done.returncode == 0, done.stderr
     assert "chained" in done.stdout and (team / "post-merge.synapse-chained").is_file()
     assert (team / "pre-commit").read_text(encoding="utf-8") == mine
+
+
+def test_a_linked_hook_still_finds_its_own_files(repo: Path) -> None:
+    # A hook kept in the repository and linked into the hooks folder, finding the
+    # file beside it by where its link leads: it runs as itself, as before.
+    scripts = repo / "scripts"
+    write_hook(scripts / "common.sh", 'echo "helper beside the linked hook"\n')
+    write_hook(
+        scripts / "pre-commit",
+        '#!/bin/sh\n. "$(dirname "$(readlink -f "$0")")/common.sh"\n'
+        "[ -e block-me ] && exit 6\nexit 0\n",
+    )
+    (repo / ".git" / "hooks" / "pre-commit").symlink_to(scripts / "pre-commit")
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    assert (repo / ".git" / "hooks" / "pre-commit.synapse-chained").is_symlink()
+    passed = commit_file(repo, "a.txt", "passes")
+    assert passed.returncode == 0 and "helper beside the linked hook" in passed.stdout
+    assert commit_file(repo, "block-me", "blocked").returncode != 0
