@@ -55,6 +55,8 @@ def lines(data: dict[str, Any], note: str | None, semantic: str | None) -> list[
     if folder is not None:
         states = ", ".join(f"{name} {state}" for name, state in hooks.items())
         out.append(f"hooks     {states} (in {folder})")
+        if "overwritten" in hooks.values():
+            out.append("hooks     something wrote over Synapse's: run `synapse hook install` again")
     clients = data["mcp_clients"]
     if not clients:
         # No hint: the agent line names `synapse setup` when nothing is wired, and a

@@ -180,11 +180,19 @@ def _bindir(text: str) -> str | None:
 
 
 def installed(folder: Path) -> dict[str, str]:
-    """Each hook's state in `folder`: synapse (ours), other (someone else's) or absent."""
+    """Each hook's state in `folder`: synapse (ours), other (someone else's), overwritten
+    (someone else's where Synapse's was: a hook it chained is still kept beside it,
+    as when a hook manager writes its stubs again) or absent."""
     states: dict[str, str] = {}
     for name in HOOKS:
         path = folder / name
-        states[name] = "synapse" if _ours(path, name) else "other" if path.exists() else "absent"
+        if _ours(path, name):
+            states[name] = "synapse"
+        elif not path.exists():
+            states[name] = "absent"
+        else:
+            kept = os.path.lexists(folder / (name + CHAINED))
+            states[name] = "overwritten" if kept else "other"
     return states
 
 

@@ -88,9 +88,14 @@ def test_stubs_the_manager_writes_again_are_chained_again(repo: Path) -> None:
     git(repo, "config", "core.hooksPath", ".manager/_")
     assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
     write_hook(managed / "_" / "pre-commit", STUB)
+    told = run_cli("status", cwd=repo).stdout
+    assert "pre-commit overwritten" in told
+    assert "run `synapse hook install` again" in told
     again = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
     assert again.returncode == 0, again.stderr
     assert again.stdout.split()[0] == "rechained"
+    told = run_cli("status", cwd=repo).stdout
+    assert "pre-commit synapse" in told and "again" not in told
     assert (managed / "_" / "pre-commit.synapse-chained").read_text(encoding="utf-8") == STUB
     assert "team check ran" in commit_file(repo, "a.txt", "add a").stdout
     assert run_cli("memory", "remember", "The notes are in a.txt", cwd=repo).returncode == 0
