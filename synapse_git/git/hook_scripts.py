@@ -29,6 +29,8 @@ from synapse_git.errors import BadInput
 
 MARK = "# synapse-managed hook"
 CHAINED = ".synapse-chained"
+# Where the pre-commit framework's `install` moves the hook it finds, and runs it first.
+LEGACY = ".legacy"
 
 # What each hook runs, and whether a chained hook's failure ends the hook at once.
 _COMMANDS = {
@@ -181,18 +183,20 @@ def _bindir(text: str) -> str | None:
 
 def installed(folder: Path) -> dict[str, str]:
     """Each hook's state in `folder`: synapse (ours), other (someone else's), overwritten
-    (someone else's where Synapse's was: a hook it chained is still kept beside it,
-    as when a hook manager writes its stubs again) or absent."""
+    (the very hook Synapse chained, written again over its script, as a hook manager
+    writes its stubs: installing again chains it again) or absent. Synapse's script moved
+    to NAME.legacy is still Synapse's: the pre-commit framework's hook, installed over
+    it, runs that first."""
     states: dict[str, str] = {}
     for name in HOOKS:
         path = folder / name
-        if _ours(path, name):
+        if _ours(path, name) or _ours(folder / (name + LEGACY), name):
             states[name] = "synapse"
         elif not path.exists():
             states[name] = "absent"
         else:
-            kept = os.path.lexists(folder / (name + CHAINED))
-            states[name] = "overwritten" if kept else "other"
+            again = _same_file_bytes(path, folder / (name + CHAINED))
+            states[name] = "overwritten" if again else "other"
     return states
 
 

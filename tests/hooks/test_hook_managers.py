@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 from support import GIT_ENV, git, run_cli, run_git
@@ -208,3 +209,32 @@ def test_a_linked_hook_still_finds_its_own_files(repo: Path) -> None:
     passed = commit_file(repo, "a.txt", "passes")
     assert passed.returncode == 0 and "helper beside the linked hook" in passed.stdout
     assert commit_file(repo, "block-me", "blocked").returncode != 0
+
+
+def test_synapses_script_the_pre_commit_framework_moved_aside_still_counts(repo: Path) -> None:
+    # The framework's `install` moves the hook it finds to NAME.legacy and runs it
+    # first: Synapse's script there still checks every commit.
+    hooks = repo / ".git" / "hooks"
+    write_hook(hooks / "pre-commit", "#!/bin/sh\necho mine\n")
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    (repo / ".pre-commit-config.yaml").write_text(
+        "repos:\n- repo: local\n  hooks:\n  - id: nothing\n    name: nothing\n"
+        '    entry: "true"\n    language: system\n',
+        encoding="utf-8",
+    )
+    framework = str(Path(sys.executable).with_name("pre-commit"))
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home")}
+    moved = subprocess.run(
+        [framework, "install"], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+    assert moved.returncode == 0, moved.stderr
+    assert (hooks / "pre-commit.legacy").is_file()
+    committed = commit_file(repo, "a.txt", "through the framework")
+    assert committed.returncode == 0 and "mine" in committed.stdout
+    told = run_cli("status", cwd=repo).stdout
+    assert "pre-commit synapse" in told and "install` again" not in told
+    # Written over by another hook altogether: someone else's, and no advice that
+    # would be refused.
+    (hooks / "pre-commit.legacy").unlink()
+    told = run_cli("status", cwd=repo).stdout
+    assert "pre-commit other" in told and "install` again" not in told
