@@ -252,12 +252,14 @@ def hooks_dir(folder: Path | str) -> Path:
 def tracked(checkout: Path, paths: Sequence[Path]) -> set[Path]:
     """Those of `paths` that are files of the repository at `checkout` (in its index):
     a hooks folder inside the work tree (core.hooksPath) may hold the project's own
-    hook scripts. A path outside the work tree is none of them."""
+    hook scripts, or a submodule's (a shared hooks repository checked out in it). A
+    path outside the work tree is none of them."""
     root = checkout.resolve()
     inside = [path for path in paths if path.resolve().is_relative_to(root)]
     if not inside:
         return set()
-    done = git(["ls-files", "-z", "--full-name", "--", *map(str, inside)], checkout)
+    listing = ["ls-files", "-z", "--full-name", "--recurse-submodules", "--"]
+    done = git([*listing, *map(str, inside)], checkout)
     if done.returncode != 0:
         return set()
     named = {root / name for name in _decode(done.stdout).split("\0") if name}

@@ -238,3 +238,24 @@ def test_synapses_script_the_pre_commit_framework_moved_aside_still_counts(repo:
     (hooks / "pre-commit.legacy").unlink()
     told = run_cli("status", cwd=repo).stdout
     assert "pre-commit other" in told and "install` again" not in told
+
+
+def test_a_hook_script_a_submodule_holds_is_never_chained(repo: Path, tmp_path: Path) -> None:
+    # A team's shared hooks repository added as a submodule, named by core.hooksPath:
+    # its hook is a file every clone shares too, only one repository down.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    git(shared, "init", "-q", "-b", "main")
+    mine = '#!/bin/sh\necho "shared check ran"\n'
+    write_hook(shared / "hooks" / "pre-commit", mine)
+    git(shared, "add", "hooks")
+    git(shared, "commit", "-q", "-m", "the shared hooks")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(shared), "tools")
+    git(repo, "commit", "-q", "-m", "the shared hooks as a submodule")
+    git(repo, "config", "core.hooksPath", "tools/hooks")
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert refused.returncode == 2
+    assert "tools/hooks/pre-commit is a file of this repository" in refused.stderr
+    assert sorted(path.name for path in (repo / "tools" / "hooks").iterdir()) == ["pre-commit"]
+    assert (repo / "tools" / "hooks" / "pre-commit").read_text(encoding="utf-8") == mine
+    assert git(repo, "status", "--porcelain") == ""
