@@ -74,14 +74,16 @@ def _quote(text: str) -> str:
 _SHELLS = ("'#!/bin/sh'", "'#!/usr/bin/env sh'")
 
 
-def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
+def script(name: str, bindir: str | None = None, *, edition: int = 4) -> str:
     """The shell script for hook `name`; `bindir` is put first on PATH when given.
 
-    Editions 1 and 2 are the scripts earlier versions wrote, kept so that they are
+    Editions 1 to 3 are the scripts earlier versions wrote, kept so that they are
     still recognised as Synapse's own: edition 1 lacked the guard that stops a
-    chained copy of the script from running itself, and both ran a chained hook
-    under its new name, where a hook manager's script that finds its work by its
-    own name (`basename "$0"`) found none and let everything through.
+    chained copy of the script from running itself, and editions 1 and 2 ran a
+    chained hook under its new name, where a hook manager's script that finds its
+    work by its own name (`basename "$0"`) found none and let everything through.
+    Edition 3, run again by the chained script it runs under the hook's path (as
+    `exec bash "$0"` does), ran its own part in both runs.
     """
     program, command, stop_on_failure = _COMMANDS[name]
     # A hand-edited copy of this script, once chained, finds itself as "$chained".
@@ -110,8 +112,16 @@ def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
             "# this script, nor one it runs that runs this hook again (SYNAPSE_CHAINED), nor a",
             "# link: a script linked here may find its own files by where the link leads.",
             f"if {run_chained}; then",
+        ]
+        if edition > 3:
+            lines += [
+                '    # Run again by that script ("$0"): this run is the script\'s, and no more.',
+                '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] && exec "$chained" "$@"',
+            ]
+        again = '[ "${SYNAPSE_CHAINED-}" = "$chained" ] || ' if edition == 3 else ""
+        lines += [
             "    first= second=",
-            '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] || [ -L "$chained" ] ||',
+            f'    {again}[ -L "$chained" ] ||',
             '        { IFS= read -r first; IFS= read -r second; } 2>/dev/null <"$chained"',
             f'    case "$second" in "{MARK}"*) first= ;; esac',
             '    case "$first" in',
@@ -144,7 +154,7 @@ def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
     return "\n".join(lines) + "\n"
 
 
-EDITIONS = (1, 2, 3)
+EDITIONS = (1, 2, 3, 4)
 
 
 def _ours(path: Path, name: str) -> bool:

@@ -259,3 +259,18 @@ def test_a_hook_script_a_submodule_holds_is_never_chained(repo: Path, tmp_path: 
     assert sorted(path.name for path in (repo / "tools" / "hooks").iterdir()) == ["pre-commit"]
     assert (repo / "tools" / "hooks" / "pre-commit").read_text(encoding="utf-8") == mine
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_script_that_runs_itself_again_leaves_synapses_part_to_run_once(repo: Path) -> None:
+    # Run again by "$0" under bash, the chained script reaches Synapse's script, which
+    # must run the chained script and nothing more: its own part runs in the first.
+    write_hook(
+        repo / ".git" / "hooks" / "post-checkout",
+        '#!/bin/sh\n[ -n "${BASH_VERSION-}" ] || exec bash "$0" "$@"\necho "chained ran"\n',
+    )
+    assert run_cli("hook", "install", "--hooks", "post-checkout", cwd=repo).returncode == 0
+    assert run_cli("memory", "remember", "The notes are in README.md", cwd=repo).returncode == 0
+    switched = run_git(repo, "checkout", "-b", "side")
+    assert switched.returncode == 0, switched.stdout
+    assert switched.stdout.count("chained ran") == 1
+    assert switched.stdout.count("for this checkout at") == 1, switched.stdout
