@@ -118,10 +118,12 @@ def script(name: str, bindir: str | None = None, *, edition: int = 4) -> str:
                 '    # Run again by that script ("$0"): this run is the script\'s, and no more.',
                 '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] && exec "$chained" "$@"',
             ]
+        # Edition 4 reads no FIFO (executable, it would hold git for ever).
         again = '[ "${SYNAPSE_CHAINED-}" = "$chained" ] || ' if edition == 3 else ""
+        file = "" if edition == 3 else ' [ ! -f "$chained" ] ||'
         lines += [
             "    first= second=",
-            f'    {again}[ -L "$chained" ] ||',
+            f'    {again}[ -L "$chained" ] ||{file}',
             '        { IFS= read -r first; IFS= read -r second; } 2>/dev/null <"$chained"',
             f'    case "$second" in "{MARK}"*) first= ;; esac',
             '    case "$first" in',

@@ -274,3 +274,24 @@ def test_a_script_that_runs_itself_again_leaves_synapses_part_to_run_once(repo: 
     assert switched.returncode == 0, switched.stdout
     assert switched.stdout.count("chained ran") == 1
     assert switched.stdout.count("for this checkout at") == 1, switched.stdout
+
+
+def test_a_chained_hook_that_is_a_fifo_is_never_read(repo: Path) -> None:
+    # Executable but no file: reading its first line would wait for a writer for
+    # ever, and git with it; run as itself, it fails at once, as before.
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    chained = repo / ".git" / "hooks" / "pre-commit.synapse-chained"
+    os.mkfifo(chained)
+    chained.chmod(0o755)
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    git(repo, "add", "a.txt")
+    done = subprocess.run(
+        ["git", "commit", "-m", "not held"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode != 0
