@@ -106,6 +106,20 @@ def script(name: str, bindir: str | None = None, *, edition: int = 4) -> str:
     if edition < 3:
         lines.append(f'if {run_chained}; then "$chained" "$@" || {failed}; fi')
     else:
+        if edition > 3:
+            lines += [
+                "# Set aside under another name by a hook manager whose own hook, at this name",
+                "# now, runs this script (pre-commit's NAME.legacy): run from the hook chained,",
+                "# by Synapse's script at this name, this has nothing left to do; else the hook",
+                "# chained is the manager's own, which runs this one: it is not run again.",
+                'case "$0" in',
+                f"*/{name} | {name}) ;;",
+                "*)",
+                '    [ "$chained" != "$0" ] && [ "${SYNAPSE_CHAINED-}" -ef "$chained" ] && exit 0',
+                f'    ! cmp -s "$chained" "$(dirname "$0")/{name}" 2>/dev/null || chained=',
+                "    ;;",
+                "esac",
+            ]
         lines += [
             "# A plain shell script runs under this hook's path, as when it was here: a hook",
             "# manager's script finds what to run by its own name and folder. Not a copy of",
@@ -121,6 +135,8 @@ def script(name: str, bindir: str | None = None, *, edition: int = 4) -> str:
         # Edition 4 reads no FIFO (executable, it would hold git for ever).
         again = '[ "${SYNAPSE_CHAINED-}" = "$chained" ] || ' if edition == 3 else ""
         file = "" if edition == 3 else ' [ ! -f "$chained" ] ||'
+        # Edition 4 tells a hook it runs as itself too, which a manager may run again.
+        direct = "" if edition == 3 else 'SYNAPSE_CHAINED="$chained" '
         lines += [
             "    first= second=",
             f'    {again}[ -L "$chained" ] ||{file}',
@@ -132,7 +148,7 @@ def script(name: str, bindir: str | None = None, *, edition: int = 4) -> str:
             ' "$0" "$@" ||',
             f"            {failed}",
             "        ;;",
-            f'    *) "$chained" "$@" || {failed} ;;',
+            f'    *) {direct}"$chained" "$@" || {failed} ;;',
             "    esac",
             "fi",
         ]

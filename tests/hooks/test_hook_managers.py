@@ -295,3 +295,46 @@ def test_a_chained_hook_that_is_a_fifo_is_never_read(repo: Path) -> None:
         check=False,
     )
     assert done.returncode != 0
+
+
+def test_pre_commit_installed_again_over_synapses_script_still_lets_commits_through(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The pre-commit framework installed again sets Synapse's script aside as
+    # pre-commit.legacy and runs it from its own hook: the hook Synapse chained is that
+    # very hook, which ran it. Run again, the framework stopped every commit.
+    (repo / ".pre-commit-config.yaml").write_text(
+        "repos:\n- repo: local\n  hooks:\n  - id: say\n    name: say\n"
+        "    entry: echo framework-check-ran\n    language: system\n"
+        "    pass_filenames: false\n    always_run: true\n    verbose: true\n",
+        encoding="utf-8",
+    )
+    git(repo, "add", ".pre-commit-config.yaml")
+    git(repo, "commit", "-q", "-m", "the framework's config")
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    pre_commit = str(Path(sys.executable).with_name("pre-commit"))
+    installed = subprocess.run(
+        [pre_commit, "install"], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    installed = subprocess.run(
+        [pre_commit, "install"], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert (repo / ".git" / "hooks" / "pre-commit.legacy").is_file()
+    for name in ("a.txt", "b.txt"):
+        done = commit_file(repo, name, "passes")
+        assert done.returncode == 0, done.stdout
+        assert done.stdout.count("framework-check-ran") == 1, done.stdout
+    # As `synapse status` says to: Synapse's script chained again over the framework's.
+    again = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert again.returncode == 0 and again.stdout.split()[0] == "rechained", again.stdout
+    done = commit_file(repo, "c.txt", "passes")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.count("framework-check-ran") == 1, done.stdout
+    assert run_cli("memory", "remember", "The notes are in a.txt", cwd=repo).returncode == 0
+    git(repo, "rm", "-q", "a.txt")
+    blocked = run_git(repo, "commit", "-m", "drop a")
+    assert blocked.returncode != 0 and "a.txt is deleted" in blocked.stdout
+    assert "framework-check-ran" in blocked.stdout
