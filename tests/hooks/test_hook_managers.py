@@ -338,3 +338,22 @@ def test_pre_commit_installed_again_over_synapses_script_still_lets_commits_thro
     blocked = run_git(repo, "commit", "-m", "drop a")
     assert blocked.returncode != 0 and "a.txt is deleted" in blocked.stdout
     assert "framework-check-ran" in blocked.stdout
+
+
+def test_a_hook_script_another_worktree_holds_is_never_chained(repo: Path, tmp_path: Path) -> None:
+    # core.hooksPath set to the absolute path of the team's committed folder in the main
+    # worktree, install run in a linked worktree: the hook is still a file of the
+    # repository, the main worktree's.
+    team = repo / "team-hooks"
+    mine = '#!/bin/sh\necho "team check ran"\n'
+    write_hook(team / "pre-commit", mine)
+    git(repo, "add", "team-hooks")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+    git(repo, "config", "core.hooksPath", str(team))
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=linked)
+    assert refused.returncode == 2
+    assert "team-hooks/pre-commit is a file of this repository" in refused.stderr
+    assert sorted(path.name for path in team.iterdir()) == ["pre-commit"]
+    assert git(repo, "status", "--porcelain") == ""
