@@ -263,17 +263,19 @@ def tracked(checkout: Path, paths: Sequence[Path]) -> set[Path]:
                 root = Path(os.path.realpath(field.removeprefix("worktree ")))
                 if root not in roots:
                     roots.append(root)
+    # A hook may be a link the repository holds: where the link is, not where it leads.
+    where = {path: path.parent.resolve() / path.name for path in paths}
     held: set[Path] = set()
     for root in roots:
-        inside = [path for path in paths if path.resolve().is_relative_to(root)]
+        inside = [path for path in paths if where[path].is_relative_to(root)]
         if not inside or not root.is_dir():
             continue
         listing = ["ls-files", "-z", "--full-name", "--recurse-submodules", "--"]
-        done = git([*listing, *map(str, inside)], root)
+        done = git([*listing, *(str(where[path]) for path in inside)], root)
         if done.returncode != 0:
             continue
         named = {root / name for name in _decode(done.stdout).split("\0") if name}
-        held |= {path for path in inside if path.resolve() in named}
+        held |= {path for path in inside if where[path] in named}
     return held
 
 

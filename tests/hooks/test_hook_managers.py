@@ -357,3 +357,20 @@ def test_a_hook_script_another_worktree_holds_is_never_chained(repo: Path, tmp_p
     assert "team-hooks/pre-commit is a file of this repository" in refused.stderr
     assert sorted(path.name for path in team.iterdir()) == ["pre-commit"]
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_hook_the_repository_holds_as_a_link_is_never_chained(repo: Path) -> None:
+    # The team's hooks folder holds its pre-commit as a committed link to a script
+    # elsewhere in the repository: the link is the file every clone shares.
+    write_hook(repo / "scripts" / "check.sh", '#!/bin/sh\necho "team check ran"\n')
+    team = repo / "team-hooks"
+    team.mkdir()
+    (team / "pre-commit").symlink_to(Path("..") / "scripts" / "check.sh")
+    git(repo, "add", "scripts", "team-hooks")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+    git(repo, "config", "core.hooksPath", "team-hooks")
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert refused.returncode == 2
+    assert "team-hooks/pre-commit is a file of this repository" in refused.stderr
+    assert (team / "pre-commit").is_symlink()
+    assert git(repo, "status", "--porcelain") == ""
