@@ -302,8 +302,9 @@ def _install(
                 f" everyone; add `{_COMMANDS[name][1]}` to it instead{rest}"
             )
         elif os.path.lexists(backup) and _same_file_bytes(target, backup):
-            # A hook manager writing its stubs again (on each install of its package)
-            # puts back the very hook Synapse chained: it is kept already, byte for byte.
+            # A hook manager writing its stubs again (on each install of its package), or
+            # a set-up script linking its hook again, puts back the very hook Synapse
+            # chained: it is kept already, byte for byte or as the same link.
             plan.append((name, "rechained"))
         elif os.path.lexists(backup):
             raise BadInput(
@@ -324,8 +325,11 @@ def _install(
 
 
 def _same_file_bytes(one: Path, other: Path) -> bool:
-    """Whether two regular files (not links) hold the same bytes, read within a bound."""
+    """Whether two regular files hold the same bytes, read within a bound, or two links
+    lead to the same place as written (a set-up script's `ln -sf`, run again)."""
     try:
+        if one.is_symlink() and other.is_symlink():
+            return os.readlink(one) == os.readlink(other)
         if one.is_symlink() or other.is_symlink() or not (one.is_file() and other.is_file()):
             return False
         if one.stat().st_size != other.stat().st_size or one.stat().st_size > 1024 * 1024:

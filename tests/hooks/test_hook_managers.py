@@ -374,3 +374,24 @@ def test_a_hook_the_repository_holds_as_a_link_is_never_chained(repo: Path) -> N
     assert "team-hooks/pre-commit is a file of this repository" in refused.stderr
     assert (team / "pre-commit").is_symlink()
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_link_made_again_over_synapses_script_is_chained_again(repo: Path) -> None:
+    # A set-up script that links the team's hook into the hooks folder (`ln -sf`),
+    # run again, puts back the very link Synapse keeps chained.
+    write_hook(repo / "scripts" / "pre-commit", '#!/bin/sh\necho "linked check ran"\n')
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.symlink_to(repo / "scripts" / "pre-commit")
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    hook.unlink()
+    hook.symlink_to(repo / "scripts" / "pre-commit")
+    again = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split()[0] == "rechained"
+    assert hook.parent.joinpath("pre-commit.synapse-chained").is_symlink()
+    assert "linked check ran" in commit_file(repo, "a.txt", "add a").stdout
+    # A link leading elsewhere is another hook: refused, as before.
+    hook.unlink()
+    hook.symlink_to(repo / "README.md")
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert refused.returncode == 2 and "already exists" in refused.stderr
