@@ -250,18 +250,33 @@ def hooks_dir(folder: Path | str) -> Path:
 
 
 def tracked(checkout: Path, paths: Sequence[Path]) -> set[Path]:
-    """Those of `paths` that are files of the repository at `checkout` (in its index):
-    a hooks folder inside the work tree (core.hooksPath) may hold the project's own
-    hook scripts. A path outside the work tree is none of them."""
-    root = checkout.resolve()
-    inside = [path for path in paths if path.resolve().is_relative_to(root)]
-    if not inside:
-        return set()
-    done = git(["ls-files", "-z", "--full-name", "--", *map(str, inside)], checkout)
-    if done.returncode != 0:
-        return set()
-    named = {root / name for name in _decode(done.stdout).split("\0") if name}
-    return {path for path in inside if path.resolve() in named}
+    """Those of `paths` that are files of the repository at `checkout` (in the index of
+    any of its worktrees): a hooks folder inside a work tree (core.hooksPath, maybe
+    the absolute path of the main worktree's folder, from a linked one) may hold the
+    project's own hook scripts, or a submodule's (a shared hooks repository checked
+    out in it). A path outside every work tree is none of them."""
+    roots = [checkout.resolve()]
+    listed = git(["worktree", "list", "--porcelain", "-z"], checkout)
+    if listed.returncode == 0:
+        for field in _decode(listed.stdout).split("\0"):
+            if field.startswith("worktree "):
+                root = Path(os.path.realpath(field.removeprefix("worktree ")))
+                if root not in roots:
+                    roots.append(root)
+    # A hook may be a link the repository holds: where the link is, not where it leads.
+    where = {path: path.parent.resolve() / path.name for path in paths}
+    held: set[Path] = set()
+    for root in roots:
+        inside = [path for path in paths if where[path].is_relative_to(root)]
+        if not inside or not root.is_dir():
+            continue
+        listing = ["ls-files", "-z", "--full-name", "--recurse-submodules", "--"]
+        done = git([*listing, *(str(where[path]) for path in inside)], root)
+        if done.returncode != 0:
+            continue
+        named = {root / name for name in _decode(done.stdout).split("\0") if name}
+        held |= {path for path in inside if where[path] in named}
+    return held
 
 
 def state(git_dir: Path) -> str | None:

@@ -74,14 +74,16 @@ def _quote(text: str) -> str:
 _SHELLS = ("'#!/bin/sh'", "'#!/usr/bin/env sh'")
 
 
-def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
+def script(name: str, bindir: str | None = None, *, edition: int = 4) -> str:
     """The shell script for hook `name`; `bindir` is put first on PATH when given.
 
-    Editions 1 and 2 are the scripts earlier versions wrote, kept so that they are
+    Editions 1 to 3 are the scripts earlier versions wrote, kept so that they are
     still recognised as Synapse's own: edition 1 lacked the guard that stops a
-    chained copy of the script from running itself, and both ran a chained hook
-    under its new name, where a hook manager's script that finds its work by its
-    own name (`basename "$0"`) found none and let everything through.
+    chained copy of the script from running itself, and editions 1 and 2 ran a
+    chained hook under its new name, where a hook manager's script that finds its
+    work by its own name (`basename "$0"`) found none and let everything through.
+    Edition 3, run again by the chained script it runs under the hook's path (as
+    `exec bash "$0"` does), ran its own part in both runs.
     """
     program, command, stop_on_failure = _COMMANDS[name]
     # A hand-edited copy of this script, once chained, finds itself as "$chained".
@@ -104,14 +106,40 @@ def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
     if edition < 3:
         lines.append(f'if {run_chained}; then "$chained" "$@" || {failed}; fi')
     else:
+        if edition > 3:
+            lines += [
+                "# Set aside under another name by a hook manager whose own hook, at this name",
+                "# now, runs this script (pre-commit's NAME.legacy): run from the hook chained,",
+                "# by Synapse's script at this name, this has nothing left to do; else the hook",
+                "# chained is the manager's own, which runs this one: it is not run again.",
+                'case "$0" in',
+                f"*/{name} | {name}) ;;",
+                "*)",
+                '    [ "$chained" != "$0" ] && [ "${SYNAPSE_CHAINED-}" -ef "$chained" ] && exit 0',
+                f'    ! cmp -s "$chained" "$(dirname "$0")/{name}" 2>/dev/null || chained=',
+                "    ;;",
+                "esac",
+            ]
         lines += [
             "# A plain shell script runs under this hook's path, as when it was here: a hook",
             "# manager's script finds what to run by its own name and folder. Not a copy of",
             "# this script, nor one it runs that runs this hook again (SYNAPSE_CHAINED), nor a",
             "# link: a script linked here may find its own files by where the link leads.",
             f"if {run_chained}; then",
+        ]
+        if edition > 3:
+            lines += [
+                '    # Run again by that script ("$0"): this run is the script\'s, and no more.',
+                '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] && exec "$chained" "$@"',
+            ]
+        # Edition 4 reads no FIFO (executable, it would hold git for ever).
+        again = '[ "${SYNAPSE_CHAINED-}" = "$chained" ] || ' if edition == 3 else ""
+        file = "" if edition == 3 else ' [ ! -f "$chained" ] ||'
+        # Edition 4 tells a hook it runs as itself too, which a manager may run again.
+        direct = "" if edition == 3 else 'SYNAPSE_CHAINED="$chained" '
+        lines += [
             "    first= second=",
-            '    [ "${SYNAPSE_CHAINED-}" = "$chained" ] || [ -L "$chained" ] ||',
+            f'    {again}[ -L "$chained" ] ||{file}',
             '        { IFS= read -r first; IFS= read -r second; } 2>/dev/null <"$chained"',
             f'    case "$second" in "{MARK}"*) first= ;; esac',
             '    case "$first" in',
@@ -120,7 +148,7 @@ def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
             ' "$0" "$@" ||',
             f"            {failed}",
             "        ;;",
-            f'    *) "$chained" "$@" || {failed} ;;',
+            f'    *) {direct}"$chained" "$@" || {failed} ;;',
             "    esac",
             "fi",
         ]
@@ -144,7 +172,7 @@ def script(name: str, bindir: str | None = None, *, edition: int = 3) -> str:
     return "\n".join(lines) + "\n"
 
 
-EDITIONS = (1, 2, 3)
+EDITIONS = (1, 2, 3, 4)
 
 
 def _ours(path: Path, name: str) -> bool:
@@ -274,8 +302,9 @@ def _install(
                 f" everyone; add `{_COMMANDS[name][1]}` to it instead{rest}"
             )
         elif os.path.lexists(backup) and _same_file_bytes(target, backup):
-            # A hook manager writing its stubs again (on each install of its package)
-            # puts back the very hook Synapse chained: it is kept already, byte for byte.
+            # A hook manager writing its stubs again (on each install of its package), or
+            # a set-up script linking its hook again, puts back the very hook Synapse
+            # chained: it is kept already, byte for byte or as the same link.
             plan.append((name, "rechained"))
         elif os.path.lexists(backup):
             raise BadInput(
@@ -296,8 +325,11 @@ def _install(
 
 
 def _same_file_bytes(one: Path, other: Path) -> bool:
-    """Whether two regular files (not links) hold the same bytes, read within a bound."""
+    """Whether two regular files hold the same bytes, read within a bound, or two links
+    lead to the same place as written (a set-up script's `ln -sf`, run again)."""
     try:
+        if one.is_symlink() and other.is_symlink():
+            return os.readlink(one) == os.readlink(other)
         if one.is_symlink() or other.is_symlink() or not (one.is_file() and other.is_file()):
             return False
         if one.stat().st_size != other.stat().st_size or one.stat().st_size > 1024 * 1024:

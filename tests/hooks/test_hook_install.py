@@ -181,7 +181,8 @@ def test_uninstall_leaves_a_marked_hook_it_did_not_write(repo: Path) -> None:
 
 def test_scripts_written_by_earlier_versions_are_still_synapses(repo: Path) -> None:
     hooks = repo / ".git" / "hooks"
-    for bindir, edition in [(None, 1), ("/opt/it's/bin", 1), (None, 2), ("/opt/it's/bin", 2)]:
+    earlier = [(bindir, edition) for edition in (1, 2, 3) for bindir in (None, "/opt/it's/bin")]
+    for bindir, edition in earlier:
         old = hook_scripts.script("pre-commit", bindir, edition=edition)
         write_hook(hooks / "pre-commit", old)
         done = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)

@@ -238,3 +238,160 @@ def test_synapses_script_the_pre_commit_framework_moved_aside_still_counts(repo:
     (hooks / "pre-commit.legacy").unlink()
     told = run_cli("status", cwd=repo).stdout
     assert "pre-commit other" in told and "install` again" not in told
+
+
+def test_a_hook_script_a_submodule_holds_is_never_chained(repo: Path, tmp_path: Path) -> None:
+    # A team's shared hooks repository added as a submodule, named by core.hooksPath:
+    # its hook is a file every clone shares too, only one repository down.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    git(shared, "init", "-q", "-b", "main")
+    mine = '#!/bin/sh\necho "shared check ran"\n'
+    write_hook(shared / "hooks" / "pre-commit", mine)
+    git(shared, "add", "hooks")
+    git(shared, "commit", "-q", "-m", "the shared hooks")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(shared), "tools")
+    git(repo, "commit", "-q", "-m", "the shared hooks as a submodule")
+    git(repo, "config", "core.hooksPath", "tools/hooks")
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert refused.returncode == 2
+    assert "tools/hooks/pre-commit is a file of this repository" in refused.stderr
+    assert sorted(path.name for path in (repo / "tools" / "hooks").iterdir()) == ["pre-commit"]
+    assert (repo / "tools" / "hooks" / "pre-commit").read_text(encoding="utf-8") == mine
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_script_that_runs_itself_again_leaves_synapses_part_to_run_once(repo: Path) -> None:
+    # Run again by "$0" under bash, the chained script reaches Synapse's script, which
+    # must run the chained script and nothing more: its own part runs in the first.
+    write_hook(
+        repo / ".git" / "hooks" / "post-checkout",
+        '#!/bin/sh\n[ -n "${BASH_VERSION-}" ] || exec bash "$0" "$@"\necho "chained ran"\n',
+    )
+    assert run_cli("hook", "install", "--hooks", "post-checkout", cwd=repo).returncode == 0
+    assert run_cli("memory", "remember", "The notes are in README.md", cwd=repo).returncode == 0
+    switched = run_git(repo, "checkout", "-b", "side")
+    assert switched.returncode == 0, switched.stdout
+    assert switched.stdout.count("chained ran") == 1
+    assert switched.stdout.count("for this checkout at") == 1, switched.stdout
+
+
+def test_a_chained_hook_that_is_a_fifo_is_never_read(repo: Path) -> None:
+    # Executable but no file: reading its first line would wait for a writer for
+    # ever, and git with it; run as itself, it fails at once, as before.
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    chained = repo / ".git" / "hooks" / "pre-commit.synapse-chained"
+    os.mkfifo(chained)
+    chained.chmod(0o755)
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    git(repo, "add", "a.txt")
+    done = subprocess.run(
+        ["git", "commit", "-m", "not held"],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode != 0
+
+
+def test_pre_commit_installed_again_over_synapses_script_still_lets_commits_through(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The pre-commit framework installed again sets Synapse's script aside as
+    # pre-commit.legacy and runs it from its own hook: the hook Synapse chained is that
+    # very hook, which ran it. Run again, the framework stopped every commit.
+    (repo / ".pre-commit-config.yaml").write_text(
+        "repos:\n- repo: local\n  hooks:\n  - id: say\n    name: say\n"
+        "    entry: echo framework-check-ran\n    language: system\n"
+        "    pass_filenames: false\n    always_run: true\n    verbose: true\n",
+        encoding="utf-8",
+    )
+    git(repo, "add", ".pre-commit-config.yaml")
+    git(repo, "commit", "-q", "-m", "the framework's config")
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    pre_commit = str(Path(sys.executable).with_name("pre-commit"))
+    installed = subprocess.run(
+        [pre_commit, "install"], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    installed = subprocess.run(
+        [pre_commit, "install"], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert (repo / ".git" / "hooks" / "pre-commit.legacy").is_file()
+    for name in ("a.txt", "b.txt"):
+        done = commit_file(repo, name, "passes")
+        assert done.returncode == 0, done.stdout
+        assert done.stdout.count("framework-check-ran") == 1, done.stdout
+    # As `synapse status` says to: Synapse's script chained again over the framework's.
+    again = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert again.returncode == 0 and again.stdout.split()[0] == "rechained", again.stdout
+    done = commit_file(repo, "c.txt", "passes")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.count("framework-check-ran") == 1, done.stdout
+    assert run_cli("memory", "remember", "The notes are in a.txt", cwd=repo).returncode == 0
+    git(repo, "rm", "-q", "a.txt")
+    blocked = run_git(repo, "commit", "-m", "drop a")
+    assert blocked.returncode != 0 and "a.txt is deleted" in blocked.stdout
+    assert "framework-check-ran" in blocked.stdout
+
+
+def test_a_hook_script_another_worktree_holds_is_never_chained(repo: Path, tmp_path: Path) -> None:
+    # core.hooksPath set to the absolute path of the team's committed folder in the main
+    # worktree, install run in a linked worktree: the hook is still a file of the
+    # repository, the main worktree's.
+    team = repo / "team-hooks"
+    mine = '#!/bin/sh\necho "team check ran"\n'
+    write_hook(team / "pre-commit", mine)
+    git(repo, "add", "team-hooks")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+    git(repo, "config", "core.hooksPath", str(team))
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=linked)
+    assert refused.returncode == 2
+    assert "team-hooks/pre-commit is a file of this repository" in refused.stderr
+    assert sorted(path.name for path in team.iterdir()) == ["pre-commit"]
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_hook_the_repository_holds_as_a_link_is_never_chained(repo: Path) -> None:
+    # The team's hooks folder holds its pre-commit as a committed link to a script
+    # elsewhere in the repository: the link is the file every clone shares.
+    write_hook(repo / "scripts" / "check.sh", '#!/bin/sh\necho "team check ran"\n')
+    team = repo / "team-hooks"
+    team.mkdir()
+    (team / "pre-commit").symlink_to(Path("..") / "scripts" / "check.sh")
+    git(repo, "add", "scripts", "team-hooks")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+    git(repo, "config", "core.hooksPath", "team-hooks")
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert refused.returncode == 2
+    assert "team-hooks/pre-commit is a file of this repository" in refused.stderr
+    assert (team / "pre-commit").is_symlink()
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_link_made_again_over_synapses_script_is_chained_again(repo: Path) -> None:
+    # A set-up script that links the team's hook into the hooks folder (`ln -sf`),
+    # run again, puts back the very link Synapse keeps chained.
+    write_hook(repo / "scripts" / "pre-commit", '#!/bin/sh\necho "linked check ran"\n')
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.symlink_to(repo / "scripts" / "pre-commit")
+    assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
+    hook.unlink()
+    hook.symlink_to(repo / "scripts" / "pre-commit")
+    again = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split()[0] == "rechained"
+    assert hook.parent.joinpath("pre-commit.synapse-chained").is_symlink()
+    assert "linked check ran" in commit_file(repo, "a.txt", "add a").stdout
+    # A link leading elsewhere is another hook: refused, as before.
+    hook.unlink()
+    hook.symlink_to(repo / "README.md")
+    refused = run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo)
+    assert refused.returncode == 2 and "already exists" in refused.stderr
