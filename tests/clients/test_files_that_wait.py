@@ -14,17 +14,12 @@ import pytest
 from support import run_cli
 
 WAITS = Path("/proc/kmsg")
-pytestmark = pytest.mark.skipif(
-    not os.access(WAITS, os.R_OK), reason="no readable file that waits (/proc/kmsg is root's)"
-)
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    return folder
+pytestmark = [
+    pytest.mark.skipif(
+        not os.access(WAITS, os.R_OK), reason="no readable file that waits (/proc/kmsg is root's)"
+    ),
+    pytest.mark.usefixtures("home"),
+]
 
 
 def linked_local_settings(repo: Path) -> None:
