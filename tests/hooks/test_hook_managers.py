@@ -43,6 +43,21 @@ def commit_file(repo: Path, name: str, message: str) -> subprocess.CompletedProc
     return run_git(repo, "commit", "-m", message)
 
 
+def commit_within(repo: Path, message: str, seconds: int) -> subprocess.CompletedProcess[str]:
+    """A commit of a.txt that fails the test, not hangs it, if the hooks never end."""
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    git(repo, "add", "a.txt")
+    return subprocess.run(
+        ["git", "commit", "-m", message],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+        timeout=seconds,
+        check=False,
+    )
+
+
 def test_a_managers_stubs_in_core_hooks_path_still_run_the_projects_scripts(repo: Path) -> None:
     managed = repo / ".manager"
     write_hook(managed / "_" / "h", HELPER)
@@ -136,17 +151,7 @@ def test_a_script_that_runs_itself_again_ends(repo: Path) -> None:
         f'#!/bin/sh\n[ -n "${{BASH_VERSION-}}" ] || exec bash "$0" "$@"\necho ran >> "{seen}"\n',
     )
     assert run_cli("hook", "install", "--hooks", "pre-commit", cwd=repo).returncode == 0
-    (repo / "a.txt").write_text("a\n", encoding="utf-8")
-    git(repo, "add", "a.txt")
-    done = subprocess.run(
-        ["git", "commit", "-m", "once"],
-        cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = commit_within(repo, "once", 60)
     assert done.returncode == 0, done.stderr
     assert seen.read_text(encoding="utf-8").split() == ["ran"]
 
@@ -283,17 +288,7 @@ def test_a_chained_hook_that_is_a_fifo_is_never_read(repo: Path) -> None:
     chained = repo / ".git" / "hooks" / "pre-commit.synapse-chained"
     os.mkfifo(chained)
     chained.chmod(0o755)
-    (repo / "a.txt").write_text("a\n", encoding="utf-8")
-    git(repo, "add", "a.txt")
-    done = subprocess.run(
-        ["git", "commit", "-m", "not held"],
-        cwd=repo,
-        env={**os.environ, **GIT_ENV},
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
+    done = commit_within(repo, "not held", 30)
     assert done.returncode != 0
 
 
