@@ -223,7 +223,7 @@ def installed(folder: Path) -> dict[str, str]:
         elif not path.exists():
             states[name] = "absent"
         else:
-            again = _same_file_bytes(path, folder / (name + CHAINED))
+            again = _same_hook(path, folder / (name + CHAINED))
             states[name] = "overwritten" if again else "other"
     return states
 
@@ -301,7 +301,7 @@ def _install(
                 f"{target} is a file of this repository: chaining it would change it for"
                 f" everyone; add `{_COMMANDS[name][1]}` to it instead{rest}"
             )
-        elif os.path.lexists(backup) and _same_file_bytes(target, backup):
+        elif os.path.lexists(backup) and _same_hook(target, backup):
             # A hook manager writing its stubs again (on each install of its package), or
             # a set-up script linking its hook again, puts back the very hook Synapse
             # chained: it is kept already, byte for byte or as the same link.
@@ -324,7 +324,7 @@ def _install(
     return actions
 
 
-def _same_file_bytes(one: Path, other: Path) -> bool:
+def _same_hook(one: Path, other: Path) -> bool:
     """Whether two regular files hold the same bytes, read within a bound, or two links
     lead to the same place as written (a set-up script's `ln -sf`, run again)."""
     try:
@@ -332,7 +332,8 @@ def _same_file_bytes(one: Path, other: Path) -> bool:
             return os.readlink(one) == os.readlink(other)
         if one.is_symlink() or other.is_symlink() or not (one.is_file() and other.is_file()):
             return False
-        if one.stat().st_size != other.stat().st_size or one.stat().st_size > 1024 * 1024:
+        size = one.stat().st_size
+        if size != other.stat().st_size or size > 1024 * 1024:
             return False
         return one.read_bytes() == other.read_bytes()
     except OSError:
