@@ -14,12 +14,17 @@ import pytest
 from support import run_cli
 
 WAITS = Path("/proc/kmsg")
-pytestmark = [
-    pytest.mark.skipif(
-        not os.access(WAITS, os.R_OK), reason="no readable file that waits (/proc/kmsg is root's)"
-    ),
-    pytest.mark.usefixtures("home"),
-]
+pytestmark = pytest.mark.skipif(
+    not os.access(WAITS, os.R_OK), reason="no readable file that waits (/proc/kmsg is root's)"
+)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    return folder
 
 
 def linked_local_settings(repo: Path) -> None:

@@ -20,7 +20,14 @@ from support import run_cli
 PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "synapse"
 NOTE = "Integration tests need `make db-up` first."
 PROMPT = "how do I run the integration tests?"
-pytestmark = pytest.mark.usefixtures("home")
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    return folder
 
 
 @pytest.fixture
